@@ -1,0 +1,72 @@
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The one-way import flow of the architecture:
+ * lib <- domain <- {providers, storage} <- state <- hooks <- components <- app.
+ * UI regions (chat, sidebar, settings) never import each other, providers/ or storage/.
+ */
+const layers = [
+  { type: 'lib', pattern: 'src/lib', allow: [] },
+  { type: 'domain', pattern: 'src/domain', allow: ['lib'] },
+  { type: 'providers', pattern: 'src/providers', allow: ['lib', 'domain'] },
+  { type: 'storage', pattern: 'src/storage', allow: ['lib', 'domain'] },
+  { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage'] },
+  { type: 'hooks', pattern: 'src/hooks', allow: ['lib', 'domain', 'state'] },
+  { type: 'ui', pattern: 'src/components/ui', allow: ['lib'] },
+  ...['chat', 'sidebar', 'settings'].map((region) => ({
+    type: region,
+    pattern: `src/components/${region}`,
+    allow: ['lib', 'domain', 'state', 'hooks', 'ui'],
+  })),
+  {
+    type: 'app',
+    pattern: 'src/app',
+    allow: ['lib', 'domain', 'providers', 'storage', 'state', 'hooks', 'ui', 'chat', 'sidebar', 'settings'],
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/results'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}', 'tools/**', 'bench/**', 'tests/**', '*.config.ts'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+      'boundaries/elements': layers.map(({ type, pattern }) => ({ type, pattern })),
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            ...layers.map(({ type, allow }) => ({
+              from: { element: { type } },
+              allow: { to: { element: { types: { anyOf: [type, ...allow] } } } },
+            })),
+          ],
+        },
+      ],
+    },
+  },
+);

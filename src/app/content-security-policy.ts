@@ -1,0 +1,24 @@
+/**
+ * The Content-Security-Policy of the built app, injected as a <meta> tag into index.html at build
+ * time (the Vite dev server needs inline scripts, so it is not applied there).
+ * - script-src 'self': no inline, eval'd or remote script, whatever a model reply contains.
+ * - connect-src allows any https host and loopback: the user's provider or their own base URL.
+ * - img-src allows https so a remote image the user chose to load can show.
+ * - style-src needs 'unsafe-inline': Radix positions popovers with inline styles.
+ */
+export const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "connect-src 'self' https: http://127.0.0.1:* http://localhost:* http://[::1]:*",
+  "object-src 'none'",
+  "frame-src 'none'",
+  "child-src 'none'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "media-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');

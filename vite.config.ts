@@ -1,0 +1,31 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+import { contentSecurityPolicy } from './src/app/content-security-policy.ts';
+
+/** Puts the CSP into the built index.html so it holds on any static host. */
+function cspMetaTag(): Plugin {
+  return {
+    name: 'csp-meta-tag',
+    apply: 'build',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy },
+        injectTo: 'head-prepend',
+      },
+    ],
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), tailwindcss(), cspMetaTag()],
+  build: { target: 'es2022', sourcemap: false },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  server: { host: '127.0.0.1' },
+  test: {
+    include: ['src/**/*.test.ts', 'tools/**/*.test.ts'],
+    environment: 'node',
+  },
+});
