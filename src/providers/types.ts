@@ -1,0 +1,63 @@
+import type { Config, ProviderId } from '../domain/config.ts';
+import type { Role } from '../domain/conversation.ts';
+
+/** One message as sent to a provider. */
+export interface ChatMessage {
+  role: Role;
+  content: string;
+}
+
+export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
+
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+}
+
+/** What a provider yields while a reply arrives. */
+export type StreamPart =
+  | { type: 'text-delta'; text: string }
+  | { type: 'finish'; reason: FinishReason; rawReason?: string; usage?: Usage };
+
+export interface ChatRequest {
+  /** The conversation so far, without the empty assistant placeholder. */
+  messages: ChatMessage[];
+  signal?: AbortSignal;
+  /** Default true. False makes one non-streamed call and yields the whole reply as one delta. */
+  stream?: boolean;
+}
+
+export interface ChatProvider {
+  readonly id: ProviderId;
+  /** Throws ProviderError; stops at once when the signal aborts, after yielding what arrived. */
+  chat(request: ChatRequest): AsyncIterable<StreamPart>;
+  /** Model ids from the provider's own list-models endpoint. */
+  listModels(signal?: AbortSignal): Promise<string[]>;
+}
+
+export type ProviderErrorKind =
+  | 'auth'
+  | 'permission'
+  | 'not-found'
+  | 'invalid-request'
+  | 'rate-limited'
+  | 'overloaded'
+  | 'server'
+  | 'network'
+  | 'cors'
+  | 'blocked'
+  | 'aborted';
+
+export interface ProviderErrorInfo {
+  provider: ProviderId;
+  kind: ProviderErrorKind;
+  /** HTTP status, when the provider answered. */
+  status?: number;
+  /** The provider's own message, or ours for network, CORS and blocked failures. */
+  message: string;
+  /** Seconds to wait, from a retry-after header or the error body. */
+  retryAfter?: number;
+}
+
+export type CreateChatProvider = (config: Config, options?: { fetch?: typeof fetch }) => ChatProvider;
