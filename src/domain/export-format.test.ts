@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, type Config } from './config.ts';
+import type { Conversation } from './conversation.ts';
+import { buildExport, exportFileName, parseImport } from './export-format.ts';
+
+/** A copy without the given keys, to build files that lack fields. */
+function without(value: object, ...keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key)));
+}
+
+const now = new Date('2024-05-06T07:08:09.000Z');
+const config: Config = { ...defaultConfig, apiKey: 'sk-secret' };
+const conversation: Conversation = {
+  id: 'c1',
+  name: 'Greeting',
+  messages: [
+    { role: 'system', content: 'You are a helpful assistant.' },
+    { role: 'user', content: 'hi' },
+  ],
+  createdAt: '2024-05-01T00:00:00.000Z',
+  updatedAt: '2024-05-02T00:00:00.000Z',
+  provider: 'openai',
+};
+
+function problemOf(text: string): string {
+  const result = parseImport(text, { now });
+  if (result.ok) throw new Error('expected a problem');
+  return result.problem;
+}
+
+function dataOf(text: string) {
+  const result = parseImport(text, { now });
+  if (!result.ok) throw new Error(result.problem);
+  return result.data;
+}
+
+describe('buildExport', () => {
+  const input = { config, conversations: [conversation], activeConversationId: 'c1', now };
+
+  it('writes the envelope as 2-space JSON without the key', () => {
+    const text = buildExport({ ...input, includeApiKey: false });
+    const configWithoutKey = without(config, 'apiKey');
+    expect(text).toBe(
+      JSON.stringify(
+        {
+          version: '2.0',
+          exportedAt: '2024-05-06T07:08:09.000Z',
+          config: configWithoutKey,
+          conversations: [conversation],
+          activeConversationId: 'c1',
+        },
+        null,
+        2,
+      ),
+    );
+    expect(text).not.toContain('sk-secret');
+    expect(text).not.toContain('apiKey');
+    expect(text.startsWith('{\n  "version": "2.0",\n  "exportedAt"')).toBe(true);
+  });
+
+  it('includes the key when asked', () => {
+    const parsed = JSON.parse(buildExport({ ...input, includeApiKey: true })) as { config: Config };
+    expect(parsed.config.apiKey).toBe('sk-secret');
+  });
+
+  it('writes a null active id', () => {
+    const text = buildExport({ ...input, activeConversationId: null, includeApiKey: false });
+    expect(text).toContain('"activeConversationId": null');
+  });
+
+  it('does not change the config it was given', () => {
+    buildExport({ ...input, includeApiKey: false });
+    expect(config.apiKey).toBe('sk-secret');
+  });
+});
+
+describe('exportFileName', () => {
+  it('uses the first 10 characters of the ISO date', () => {
+    expect(exportFileName(now)).toBe('azure-openai-chat-2024-05-06.json');
+  });
+});
+
+describe('parseImport', () => {
+  it('round-trips an export', () => {
+    const text = buildExport({
+      config,
+      conversations: [conversation],
+      activeConversationId: 'c1',
+      includeApiKey: true,
+      now,
+    });
+    expect(dataOf(text)).toEqual({
+      config,
+      configHasKey: true,
+      conversations: [conversation],
+      activeConversationId: 'c1',
+    });
+  });
+
+  it('flags a config without a key', () => {
+    const text = buildExport({
+      config,
+      conversations: [],
+      activeConversationId: null,
+      includeApiKey: false,
+      now,
+    });
+    const data = dataOf(text);
+    expect(data.configHasKey).toBe(false);
+    expect(data.config?.apiKey).toBe('');
+    expect(data.conversations).toEqual([]);
+    expect(data.activeConversationId).toBeNull();
+  });
+
+  it('accepts a legacy file without version', () => {
+    const data = dataOf(JSON.stringify({ config: { ...config }, conversations: [conversation] }));
+    expect(data.conversations).toEqual([conversation]);
+    expect(data.config).toEqual(config);
+    expect(data).not.toHaveProperty('activeConversationId');
+  });
+
+  it('accepts a bare list of conversations', () => {
+    expect(dataOf(JSON.stringify([conversation]))).toEqual({ conversations: [conversation] });
+  });
+
+  it('turns a legacy config without provider into azure, and gives its conversations that provider', () => {
+    const legacyConversation = without(conversation, 'provider');
+    const data = dataOf(
+      JSON.stringify({
+        config: {
+          apiKey: 'k',
+          endpoint: 'https://r.openai.azure.com',
+          deploymentName: 'gpt4',
+          temperature: 1,
+        },
+        conversations: [legacyConversation],
+      }),
+    );
+    expect(data.config).toMatchObject({ provider: 'azure', deploymentName: 'gpt4', temperature: 1 });
+    expect(data.conversations?.[0]?.provider).toBe('azure');
+  });
+
+  it('gives conversations without provider the caller provider, else openai', () => {
+    const bare = without(conversation, 'provider');
+    const text = JSON.stringify({ conversations: [bare] });
+    const withCaller = parseImport(text, { now, provider: 'groq' });
+    expect(withCaller.ok && withCaller.data.conversations?.[0]?.provider).toBe('groq');
+    expect(dataOf(text).conversations?.[0]?.provider).toBe('openai');
+  });
+
+  it('turns missing timestamps into now', () => {
+    const bare = without(conversation, 'createdAt', 'updatedAt');
+    const imported = dataOf(JSON.stringify({ conversations: [bare] })).conversations?.[0];
+    expect(imported?.createdAt).toBe(now.toISOString());
+    expect(imported?.updatedAt).toBe(now.toISOString());
+  });
+
+  it('keeps valid message status and error, and drops invalid or unknown ones', () => {
+    const messages = [
+      { role: 'assistant', content: 'partial', status: 'interrupted', error: 'network' },
+      { role: 'assistant', content: 'x', status: 'exploded', error: 7, extra: true },
+    ];
+    const imported = dataOf(JSON.stringify([{ ...conversation, messages }])).conversations?.[0];
+    expect(imported?.messages).toEqual([
+      { role: 'assistant', content: 'partial', status: 'interrupted', error: 'network' },
+      { role: 'assistant', content: 'x' },
+    ]);
+  });
+
+  it.each([
+    ['{"config": ', /^The file is not valid JSON: /],
+    ['', /^The file is not valid JSON: /],
+    ['"text"', /^The file must hold an object \(found a string\)$/],
+    ['null', /^The file must hold an object \(found null\)$/],
+    ['{}', /^The file holds neither a config nor conversations$/],
+  ])('rejects %j', (text, problem) => {
+    expect(problemOf(text)).toMatch(problem);
+  });
+
+  it('rejects another version', () => {
+    expect(problemOf(JSON.stringify({ version: '3.0', conversations: [] }))).toBe(
+      'version must be "2.0" (found "3.0")',
+    );
+    expect(problemOf(JSON.stringify({ version: 2, conversations: [] }))).toBe(
+      'version must be "2.0" (found a number)',
+    );
+  });
+
+  it('names the exact place of a wrong role', () => {
+    const conversations = [0, 1, 2, 3].map((index) => ({ ...conversation, id: `c${index}` }));
+    const fourth = conversations[3];
+    if (!fourth) throw new Error('fixture');
+    fourth.messages = [
+      { role: 'user', content: 'hi' },
+      { role: 'robot', content: 'beep' },
+    ] as unknown as Conversation['messages'];
+    expect(problemOf(JSON.stringify({ version: '2.0', conversations }))).toBe(
+      'conversations[3].messages[1].role must be system, user or assistant',
+    );
+  });
+
+  it.each([
+    [{ conversations: {} }, 'conversations must be a list (found an object)'],
+    [{ conversations: [{ ...conversation, id: '' }] }, 'conversations[0].id must be a non-empty string'],
+    [
+      { conversations: [{ ...conversation, name: 3 }] },
+      'conversations[0].name must be a string (found a number)',
+    ],
+    [
+      { conversations: [{ ...conversation, messages: 'hi' }] },
+      'conversations[0].messages must be a list (found a string)',
+    ],
+    [
+      { conversations: [{ ...conversation, messages: [{ role: 'user', content: null }] }] },
+      'conversations[0].messages[0].content must be a string (found null)',
+    ],
+    [
+      { conversations: [{ ...conversation, createdAt: 'yesterday' }] },
+      'conversations[0].createdAt must be an ISO timestamp',
+    ],
+    [
+      { conversations: [{ ...conversation, updatedAt: 5 }] },
+      'conversations[0].updatedAt must be an ISO timestamp',
+    ],
+    [
+      { conversations: [{ ...conversation, provider: 'mistral' }] },
+      'conversations[0].provider must be one of azure, openai, claude, gemini, groq',
+    ],
+    [
+      { config: { provider: 'openai', maxTokens: '800' } },
+      'config.maxTokens must be a number (found a string)',
+    ],
+    [{ config: 'openai' }, 'config must be an object (found a string)'],
+    [
+      { conversations: [], activeConversationId: 4 },
+      'activeConversationId must be a string or null (found a number)',
+    ],
+  ])('rejects wrong types: %j', (file, problem) => {
+    expect(problemOf(JSON.stringify(file))).toBe(problem);
+  });
+
+  it('rejects duplicate ids', () => {
+    const file = { conversations: [conversation, { ...conversation, id: 'c2' }, { ...conversation }] };
+    expect(problemOf(JSON.stringify(file))).toBe(
+      'conversations[2].id "c1" is already used by conversations[0]',
+    );
+  });
+
+  it('ignores __proto__ and constructor keys without polluting prototypes', () => {
+    const text = `{
+      "__proto__": { "polluted": "root" },
+      "constructor": { "prototype": { "polluted": "ctor" } },
+      "config": { "provider": "openai", "__proto__": { "polluted": "config", "apiKey": "evil" } },
+      "conversations": [{
+        "__proto__": { "polluted": "conversation", "provider": "claude" },
+        "id": "c1", "name": "n", "messages": [{ "role": "user", "content": "x", "__proto__": { "status": "stopped" } }]
+      }]
+    }`;
+    const data = dataOf(text);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(data.configHasKey).toBe(false);
+    expect(data.config?.apiKey).toBe('');
+    const imported = data.conversations?.[0];
+    expect(imported?.provider).toBe('openai');
+    expect(Object.getPrototypeOf(imported)).toBe(Object.prototype);
+    expect(Object.keys(imported ?? {})).toEqual([
+      'id',
+      'name',
+      'messages',
+      'createdAt',
+      'updatedAt',
+      'provider',
+    ]);
+    expect(imported?.messages[0]).toEqual({ role: 'user', content: 'x' });
+    expect(Object.getPrototypeOf(imported?.messages[0])).toBe(Object.prototype);
+    expect((imported as unknown as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('does not fill missing fields from a polluted Object.prototype', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.version = '9';
+    proto.conversations = 'not a list';
+    try {
+      const data = dataOf('{"config": {"provider": "openai"}}');
+      expect(Object.keys(data)).toEqual(['config', 'configHasKey']);
+    } finally {
+      delete proto.version;
+      delete proto.conversations;
+    }
+  });
+
+  it('survives 100k nested arrays', () => {
+    const depth = 100_000;
+    const nested = '['.repeat(depth) + ']'.repeat(depth);
+    expect(problemOf(nested)).toMatch(
+      /^(conversations\[0\] must be an object \(found a list\)|The file is not valid JSON)/,
+    );
+    const inContent = `{"conversations":[{"id":"a","name":"n","messages":[{"role":"user","content":${nested}}]}]}`;
+    expect(problemOf(inContent)).toMatch(
+      /^(conversations\[0\]\.messages\[0\]\.content must be a string \(found a list\)|The file is not valid JSON)/,
+    );
+  });
+
+  it('validates a large file in linear time', () => {
+    const messages = Array.from({ length: 20 }, (_, index) => ({ role: 'user', content: `m${index}` }));
+    const conversations = Array.from({ length: 20_000 }, (_, index) => ({
+      ...conversation,
+      id: `id${index}`,
+      messages,
+    }));
+    const started = performance.now();
+    expect(dataOf(JSON.stringify({ conversations })).conversations).toHaveLength(20_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

@@ -1,0 +1,126 @@
+import { defaultConfig, type Config, type ProviderId } from './config.ts';
+import type { Conversation } from './conversation.ts';
+import { validateConfigShape } from './config-restore.ts';
+import { validateConversationList } from './conversation-validation.ts';
+import { describeType, isRecord, ownField, quote } from './json-guards.ts';
+
+export const exportVersion = '2.0';
+
+export interface ExportInput {
+  config: Config;
+  conversations: readonly Conversation[];
+  activeConversationId: string | null;
+  /** The key stays out of an export unless the user asks for it: exports get shared (DECISIONS). */
+  includeApiKey: boolean;
+  now: Date;
+}
+
+/** The export text: what the export tab shows and the download contains. */
+export function buildExport({
+  config,
+  conversations,
+  activeConversationId,
+  includeApiKey,
+  now,
+}: ExportInput): string {
+  const exportedConfig: Partial<Config> = { ...config };
+  if (!includeApiKey) delete exportedConfig.apiKey;
+  const envelope = {
+    version: exportVersion,
+    exportedAt: now.toISOString(),
+    config: exportedConfig,
+    conversations,
+    activeConversationId,
+  };
+  return JSON.stringify(envelope, null, 2);
+}
+
+export function exportFileName(now: Date): string {
+  return `azure-openai-chat-${now.toISOString().slice(0, 10)}.json`;
+}
+
+export interface ImportData {
+  config?: Config;
+  /** Present with `config`: false when the file carried no key, so the current key is kept. */
+  configHasKey?: boolean;
+  conversations?: Conversation[];
+  /** As written in the file; it may name no imported conversation, so resolve it with pickActiveId. */
+  activeConversationId?: string | null;
+}
+
+export type ImportResult = { ok: true; data: ImportData } | { ok: false; problem: string };
+
+export interface ImportOptions {
+  /** Replaces missing timestamps. */
+  now: Date;
+  /** For conversations without a provider when the file has no config: the current provider. */
+  provider?: ProviderId;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    // Deeply nested input can exhaust the parser's stack; report it like any other parse failure.
+    if (error instanceof RangeError)
+      return { ok: false, problem: 'The file is not valid JSON: it is nested too deeply' };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, problem: `The file is not valid JSON: ${reason}` };
+  }
+}
+
+/**
+ * Parses and validates a whole import file before anything is changed (DECISIONS): version '2.0'
+ * or a legacy file without one, or a legacy bare list of conversations. Only known fields are
+ * copied into fresh objects, so hostile keys such as `__proto__` never reach the app.
+ */
+export function parseImport(text: string, options: ImportOptions): ImportResult {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return parsed;
+  const root = Array.isArray(parsed.value) ? { conversations: parsed.value } : parsed.value;
+  if (!isRecord(root)) {
+    return { ok: false, problem: `The file must hold an object (found ${describeType(parsed.value)})` };
+  }
+
+  const version = ownField(root, 'version');
+  if (version !== undefined && version !== exportVersion) {
+    const found = typeof version === 'string' ? quote(version) : describeType(version);
+    return { ok: false, problem: `version must be "${exportVersion}" (found ${found})` };
+  }
+
+  const data: ImportData = {};
+  const rawConfig = ownField(root, 'config');
+  if (rawConfig !== undefined) {
+    const config = validateConfigShape(rawConfig, 'config');
+    if (!config.ok) return config;
+    data.config = config.config;
+    data.configHasKey = config.hasKey;
+  }
+
+  const rawConversations = ownField(root, 'conversations');
+  if (rawConversations !== undefined) {
+    const fallbackProvider = data.config?.provider ?? options.provider ?? defaultConfig.provider;
+    const conversations = validateConversationList(rawConversations, 'conversations', {
+      now: options.now,
+      fallbackProvider,
+    });
+    if (!conversations.ok) return conversations;
+    data.conversations = conversations.value;
+  }
+
+  const activeId = ownField(root, 'activeConversationId');
+  if (activeId !== undefined) {
+    if (activeId !== null && typeof activeId !== 'string') {
+      return {
+        ok: false,
+        problem: `activeConversationId must be a string or null (found ${describeType(activeId)})`,
+      };
+    }
+    data.activeConversationId = activeId;
+  }
+
+  if (data.config === undefined && data.conversations === undefined) {
+    return { ok: false, problem: 'The file holds neither a config nor conversations' };
+  }
+  return { ok: true, data };
+}

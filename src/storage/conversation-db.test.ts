@@ -1,0 +1,206 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Conversation } from '../domain/conversation.ts';
+import { summarizeConversation } from '../domain/conversation-summary.ts';
+import { openConversationDb, type ConversationStore } from './conversation-db.ts';
+
+let dbCount = 0;
+const opened: ConversationStore[] = [];
+
+function uniqueName(): string {
+  dbCount += 1;
+  return `conversation-db-test-${dbCount}-${Date.now()}`;
+}
+
+async function open(name = uniqueName()): Promise<ConversationStore> {
+  const store = await openConversationDb({ name });
+  opened.push(store);
+  return store;
+}
+
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  vi.restoreAllMocks();
+});
+
+function conversation(id: string, createdAt: string, messages = 1): Conversation {
+  return {
+    id,
+    name: `Name ${id}`,
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      ...Array.from({ length: messages - 1 }, (_, index) => ({
+        role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+        content: `message ${index}`,
+      })),
+    ],
+    createdAt,
+    updatedAt: createdAt,
+    provider: 'openai',
+  };
+}
+
+const first = conversation('b', '2024-01-01T00:00:00.000Z', 3);
+const second = conversation('a', '2024-01-02T00:00:00.000Z', 5);
+const third = conversation('c', '2024-01-03T00:00:00.000Z');
+
+describe('openConversationDb with IndexedDB', () => {
+  it('is persistent and round-trips a conversation', async () => {
+    const store = await open();
+    expect(store.persistent).toBe(true);
+    expect(await store.put(first)).toEqual({ ok: true });
+    expect(await store.get('b')).toEqual(first);
+    expect(await store.get('missing')).toBeUndefined();
+  });
+
+  it('keeps data across connections', async () => {
+    const name = uniqueName();
+    const writer = await open(name);
+    await writer.put(first);
+    writer.close();
+    const reader = await open(name);
+    expect(await reader.get('b')).toEqual(first);
+  });
+
+  it('lists summaries that match the records, in creation order', async () => {
+    const store = await open();
+    await store.put(third);
+    await store.put(first);
+    await store.put(second);
+    const listing = await store.listSummaries();
+    expect(listing).toEqual({ items: [first, second, third].map(summarizeConversation), skipped: 0 });
+    expect(listing.items.map((summary) => summary.messageCount)).toEqual([3, 5, 1]);
+    expect(await store.getAll()).toEqual({ items: [first, second, third], skipped: 0 });
+  });
+
+  it('updates the summary with the record', async () => {
+    const store = await open();
+    await store.put(first);
+    await store.put({ ...first, name: 'Renamed', updatedAt: '2024-02-01T00:00:00.000Z' });
+    const [summary] = (await store.listSummaries()).items;
+    expect(summary).toMatchObject({ id: 'b', name: 'Renamed', updatedAt: '2024-02-01T00:00:00.000Z' });
+  });
+
+  it('deletes record and summary together', async () => {
+    const store = await open();
+    await store.putMany([first, second]);
+    expect(await store.delete('b')).toEqual({ ok: true });
+    expect(await store.get('b')).toBeUndefined();
+    expect((await store.listSummaries()).items.map((summary) => summary.id)).toEqual(['a']);
+  });
+
+  it('replaces everything atomically', async () => {
+    const store = await open();
+    await store.putMany([first, second]);
+    expect(await store.replaceAll([third])).toEqual({ ok: true });
+    expect((await store.getAll()).items).toEqual([third]);
+    expect((await store.listSummaries()).items.map((summary) => summary.id)).toEqual(['c']);
+  });
+
+  it('keeps everything when a replaceAll fails midway', async () => {
+    const store = await open();
+    await store.putMany([first, second]);
+    const uncloneable = { ...third, name: (() => 'x') as unknown as string };
+    const result = await store.replaceAll([third, uncloneable]);
+    expect(result).toMatchObject({ ok: false, reason: 'unknown' });
+    expect((await store.getAll()).items).toEqual([first, second]);
+    expect((await store.listSummaries()).items.map((summary) => summary.id)).toEqual(['b', 'a']);
+  });
+
+  it('skips and counts corrupted records', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    await store.putMany([first, second]);
+    const raw = await openDB(name);
+    await raw.put('conversations', { id: 'broken', name: 5, messages: 'no' });
+    await raw.put('summaries', { id: 'broken', name: 5 });
+    await raw.put('conversations', { ...third, messages: [{ role: 'robot', content: 1 }] });
+    raw.close();
+    expect(await store.getAll()).toEqual({ items: [first, second], skipped: 2 });
+    expect(await store.listSummaries()).toEqual({
+      items: [first, second].map(summarizeConversation),
+      skipped: 2,
+    });
+    expect(await store.get('broken')).toBeUndefined();
+  });
+
+  it('rebuilds a missing or broken summary from its record', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    await store.putMany([first, second]);
+    const raw = await openDB(name);
+    await raw.delete('summaries', 'b');
+    await raw.put('summaries', { id: 'a', messageCount: 'many' });
+    await raw.put('summaries', summarizeConversation(third));
+    raw.close();
+    expect(await store.listSummaries()).toEqual({
+      items: [first, second].map(summarizeConversation),
+      skipped: 0,
+    });
+  });
+
+  it('maps a quota failure to reason quota', async () => {
+    const store = await open();
+    const quota = new DOMException('full', 'QuotaExceededError');
+    const { IDBObjectStore: Store } = globalThis;
+    vi.spyOn(Store.prototype, 'put').mockImplementation(() => {
+      throw quota;
+    });
+    expect(await store.put(first)).toMatchObject({ ok: false, reason: 'quota' });
+    vi.restoreAllMocks();
+    expect(await store.get('b')).toBeUndefined();
+  });
+
+  it('reports writes on a closed database as unavailable', async () => {
+    const store = await open();
+    store.close();
+    expect(await store.put(first)).toMatchObject({ ok: false, reason: 'unavailable' });
+  });
+});
+
+describe('openConversationDb without IndexedDB', () => {
+  it('falls back to memory with the same behaviour', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const store = await openConversationDb({ indexedDB: undefined });
+    expect(store.persistent).toBe(false);
+    expect(warn).toHaveBeenCalled();
+    await store.putMany([third, first]);
+    await store.put(second);
+    expect((await store.listSummaries()).items.map((summary) => summary.id)).toEqual(['b', 'a', 'c']);
+    const copy = await store.get('b');
+    if (copy) copy.name = 'mutated outside';
+    expect((await store.get('b'))?.name).toBe('Name b');
+    await store.delete('a');
+    expect(await store.replaceAll([second])).toEqual({ ok: true });
+    expect(await store.getAll()).toEqual({ items: [second], skipped: 0 });
+  });
+
+  it('falls back to memory when opening fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const failing = {
+      open: () => {
+        throw new DOMException('blocked', 'SecurityError');
+      },
+    } as unknown as IDBFactory;
+    const store = await openConversationDb({ indexedDB: failing });
+    expect(store.persistent).toBe(false);
+    expect(await store.put(first)).toEqual({ ok: true });
+  });
+
+  it('falls back to memory when opening stays blocked', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const name = uniqueName();
+    // A connection that ignores versionchange blocks the deletion, and the deletion queues our open.
+    const stubborn = await openDB(name, 1);
+    const deletion = indexedDB.deleteDatabase(name);
+    const store = await openConversationDb({ name, openTimeoutMs: 50 });
+    expect(store.persistent).toBe(false);
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining('Could not open IndexedDB'),
+      expect.objectContaining({ message: 'Opening the database took longer than 50 ms' }),
+    );
+    stubborn.close();
+    await new Promise((resolve) => deletion.addEventListener('success', resolve));
+  });
+});

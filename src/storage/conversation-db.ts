@@ -1,0 +1,209 @@
+import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import type { Conversation } from '../domain/conversation.ts';
+import {
+  compareByCreation,
+  readSummary,
+  summarizeConversation,
+  type ConversationSummary,
+} from '../domain/conversation-summary.ts';
+import { readStoredConversation, type ConversationStore, type Listing } from './conversation-store.ts';
+import { storageKeys } from './keys.ts';
+import { createMemoryConversationStore } from './memory-conversation-store.ts';
+import { storageFailure, storageOk, type StorageResult } from './result.ts';
+
+const { conversationStore, summaryStore } = storageKeys.database;
+
+/** Values are `unknown` on purpose: whatever is read back is shape-checked before use. */
+interface ChatSchema extends DBSchema {
+  conversations: { key: string; value: unknown };
+  summaries: { key: string; value: unknown };
+}
+
+type Database = IDBPDatabase<ChatSchema>;
+type WriteTransaction = IDBPTransaction<ChatSchema, ('conversations' | 'summaries')[], 'readwrite'>;
+
+export interface OpenConversationDbOptions {
+  /** Database name; tests use a unique one each. */
+  name?: string;
+  /** The IndexedDB factory; pass undefined or null to force the in-memory fallback. */
+  indexedDB?: IDBFactory | null;
+  /** How long to wait for a blocked open (another tab holding an old version) before falling back. */
+  openTimeoutMs?: number;
+}
+
+function browserIndexedDb(): IDBFactory | null {
+  try {
+    return globalThis.indexedDB ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function openDatabase(factory: IDBFactory, name: string, timeoutMs: number): Promise<Database> {
+  const request = factory.open(name, storageKeys.database.version);
+  request.addEventListener('upgradeneeded', () => {
+    const db = request.result;
+    if (!db.objectStoreNames.contains(conversationStore))
+      db.createObjectStore(conversationStore, { keyPath: 'id' });
+    if (!db.objectStoreNames.contains(summaryStore)) db.createObjectStore(summaryStore, { keyPath: 'id' });
+  });
+  // A newer version opening in another tab must not wait on this one: give way, later writes
+  // then fail as 'unavailable' and the tab asks for a reload.
+  request.addEventListener('success', () => {
+    const db = request.result;
+    db.onversionchange = () => db.close();
+  });
+  const opened = wrap(request) as unknown as Promise<Database>;
+  return new Promise<Database>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`Opening the database took longer than ${timeoutMs} ms`));
+      opened.then(
+        (db) => db.close(),
+        () => undefined,
+      );
+    }, timeoutMs);
+    opened.then(
+      (db) => {
+        clearTimeout(timer);
+        resolve(db);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * Runs writes to both stores in one transaction. Any failure, including a synchronous one such as
+ * a value that cannot be cloned, aborts the transaction, so nothing of it is kept.
+ */
+async function writeBoth(
+  db: Database,
+  work: (tx: WriteTransaction, pending: Promise<unknown>[]) => void,
+): Promise<StorageResult> {
+  const pending: Promise<unknown>[] = [];
+  let tx: WriteTransaction | undefined;
+  try {
+    tx = db.transaction([conversationStore, summaryStore], 'readwrite');
+    pending.push(tx.done);
+    work(tx, pending);
+    await Promise.all(pending);
+    return storageOk();
+  } catch (error) {
+    // Requests failed by the abort must not surface as unhandled rejections.
+    for (const request of pending) request.catch(() => undefined);
+    try {
+      tx?.abort();
+    } catch {
+      // Already finished or aborted.
+    }
+    return storageFailure(error);
+  }
+}
+
+function putBoth(tx: WriteTransaction, pending: Promise<unknown>[], conversation: Conversation): void {
+  pending.push(tx.objectStore(conversationStore).put(conversation));
+  pending.push(tx.objectStore(summaryStore).put(summarizeConversation(conversation)));
+}
+
+function readAll(values: unknown[]): Listing<Conversation> {
+  const items: Conversation[] = [];
+  for (const value of values) {
+    const conversation = readStoredConversation(value);
+    if (conversation) items.push(conversation);
+  }
+  return { items: items.sort(compareByCreation), skipped: values.length - items.length };
+}
+
+function createIndexedDbStore(db: Database): ConversationStore {
+  return {
+    persistent: true,
+
+    async listSummaries() {
+      const tx = db.transaction([conversationStore, summaryStore], 'readonly');
+      const [rawSummaries, recordIds] = await Promise.all([
+        tx.objectStore(summaryStore).getAll(),
+        tx.objectStore(conversationStore).getAllKeys(),
+        tx.done,
+      ]);
+      const ids = new Set(recordIds);
+      const items: ConversationSummary[] = [];
+      const listed = new Set<string>();
+      for (const raw of rawSummaries) {
+        const summary = readSummary(raw);
+        if (summary && ids.has(summary.id)) {
+          items.push(summary);
+          listed.add(summary.id);
+        }
+      }
+      // A record whose summary is missing or broken is summarized from the full record instead.
+      let skipped = 0;
+      for (const id of ids) {
+        if (listed.has(id)) continue;
+        const conversation = readStoredConversation(await db.get(conversationStore, id));
+        if (conversation) items.push(summarizeConversation(conversation));
+        else skipped++;
+      }
+      return { items: items.sort(compareByCreation), skipped };
+    },
+
+    async get(id) {
+      return readStoredConversation(await db.get(conversationStore, id)) ?? undefined;
+    },
+
+    async getAll() {
+      return readAll(await db.getAll(conversationStore));
+    },
+
+    put: (conversation) => writeBoth(db, (tx, pending) => putBoth(tx, pending, conversation)),
+
+    putMany: (conversations) =>
+      writeBoth(db, (tx, pending) => {
+        for (const conversation of conversations) putBoth(tx, pending, conversation);
+      }),
+
+    delete: (id) =>
+      writeBoth(db, (tx, pending) => {
+        pending.push(tx.objectStore(conversationStore).delete(id));
+        pending.push(tx.objectStore(summaryStore).delete(id));
+      }),
+
+    replaceAll: (conversations) =>
+      writeBoth(db, (tx, pending) => {
+        pending.push(tx.objectStore(conversationStore).clear());
+        pending.push(tx.objectStore(summaryStore).clear());
+        for (const conversation of conversations) putBoth(tx, pending, conversation);
+      }),
+
+    close: () => db.close(),
+  };
+}
+
+/**
+ * Opens the conversation database. Never rejects: when IndexedDB is missing, blocked or fails to
+ * open, the result is the in-memory store (`persistent: false`) and a console warning says why.
+ */
+export async function openConversationDb(
+  options: OpenConversationDbOptions = {},
+): Promise<ConversationStore> {
+  const factory = 'indexedDB' in options ? (options.indexedDB ?? null) : browserIndexedDb();
+  if (!factory) {
+    console.warn('IndexedDB is not available: conversations are kept in memory only');
+    return createMemoryConversationStore();
+  }
+  try {
+    const db = await openDatabase(
+      factory,
+      options.name ?? storageKeys.database.name,
+      options.openTimeoutMs ?? 5000,
+    );
+    return createIndexedDbStore(db);
+  } catch (error) {
+    console.warn('Could not open IndexedDB: conversations are kept in memory only', error);
+    return createMemoryConversationStore();
+  }
+}
+
+export type { ConversationStore, Listing } from './conversation-store.ts';

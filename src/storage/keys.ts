@@ -1,0 +1,24 @@
+/** Every name this app stores data under, in one place. */
+export const storageKeys = {
+  /** localStorage: the configuration as JSON. */
+  config: 'ai-chat-config',
+  /** localStorage, legacy: all conversations as one JSON list; migrated to IndexedDB, then removed. */
+  conversations: 'ai-chat-conversations',
+  /** localStorage: the bare id of the active conversation. */
+  activeConversation: 'ai-chat-active-conversation',
+  /** localStorage: light, dark or system, bare. */
+  theme: 'theme',
+  /** localStorage: the unsent text of a conversation, under this prefix plus its id. */
+  draftPrefix: 'ai-chat-draft:',
+  /** IndexedDB database holding one record per conversation. */
+  database: {
+    name: 'ai-chat',
+    version: 1,
+    /** Full records, keyPath id. */
+    conversationStore: 'conversations',
+    /** Sidebar rows without message bodies, keyPath id, written in the same transaction. */
+    summaryStore: 'summaries',
+  },
+  /** BroadcastChannel over which tabs tell each other what they changed. */
+  tabChannel: 'ai-chat-sync',
+} as const;

@@ -1,0 +1,107 @@
+import type { Config } from '../domain/config.ts';
+import { restoreConfig } from '../domain/config-restore.ts';
+import { storageKeys } from './keys.ts';
+import { storageFailure, storageOk, unavailable, type StorageResult } from './result.ts';
+
+/** The part of `Storage` used here, so tests can pass a Map-backed fake. */
+export type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export type Theme = 'light' | 'dark' | 'system';
+
+/** Reading `localStorage` itself throws where storage is blocked (sandboxed frames, some privacy modes). */
+export function browserStorage(): StorageLike | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function read(key: string, storage: StorageLike | undefined): string | null {
+  try {
+    return (storage ?? browserStorage())?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null, storage: StorageLike | undefined): StorageResult {
+  const target = storage ?? browserStorage();
+  if (!target) return unavailable('localStorage');
+  try {
+    if (value === null) target.removeItem(key);
+    else target.setItem(key, value);
+    return storageOk();
+  } catch (error) {
+    return storageFailure(error);
+  }
+}
+
+export function loadConfig(storage?: StorageLike): Config | null {
+  const raw = read(storageKeys.config, storage);
+  if (raw === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    console.error('Failed to parse saved configuration', error);
+    return null;
+  }
+  const config = restoreConfig(parsed);
+  if (!config)
+    console.error('Failed to parse saved configuration', new Error('unknown provider or not an object'));
+  return config;
+}
+
+export function saveConfig(config: Config, storage?: StorageLike): StorageResult {
+  return write(storageKeys.config, JSON.stringify(config), storage);
+}
+
+/** The bare id; a JSON-quoted id, as older versions may have written, is accepted too. */
+export function loadActiveId(storage?: StorageLike): string | null {
+  const raw = read(storageKeys.activeConversation, storage);
+  if (raw === null || raw === '') return null;
+  if (raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')) {
+    try {
+      const unquoted: unknown = JSON.parse(raw);
+      if (typeof unquoted === 'string') return unquoted === '' ? null : unquoted;
+    } catch {
+      // Not JSON after all: an id that merely starts and ends with a quote.
+    }
+  }
+  return raw;
+}
+
+/** Null removes the key: no conversation is active. */
+export function saveActiveId(id: string | null, storage?: StorageLike): StorageResult {
+  return write(storageKeys.activeConversation, id, storage);
+}
+
+function isTheme(value: unknown): value is Theme {
+  return value === 'light' || value === 'dark' || value === 'system';
+}
+
+export function loadTheme(storage?: StorageLike): Theme {
+  const raw = read(storageKeys.theme, storage);
+  if (isTheme(raw)) return raw;
+  const unquoted = raw?.replace(/^"(.*)"$/, '$1');
+  return isTheme(unquoted) ? unquoted : 'system';
+}
+
+export function saveTheme(theme: Theme, storage?: StorageLike): StorageResult {
+  return write(storageKeys.theme, theme, storage);
+}
+
+function draftKey(conversationId: string): string {
+  return `${storageKeys.draftPrefix}${conversationId}`;
+}
+
+/** The unsent text of a conversation, or ''. */
+export function loadDraft(conversationId: string, storage?: StorageLike): string {
+  return read(draftKey(conversationId), storage) ?? '';
+}
+
+/** Empty text removes the draft. */
+export function saveDraft(conversationId: string, text: string, storage?: StorageLike): StorageResult {
+  return write(draftKey(conversationId), text === '' ? null : text, storage);
+}

@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createTabSync,
+  readTabSyncMessage,
+  subscribeToStorageEvents,
+  type TabSyncMessage,
+  type TabSync,
+} from './tab-sync.ts';
+
+const syncs: TabSync[] = [];
+
+function tab(tabId: string, channelName: string): TabSync {
+  const sync = createTabSync({ tabId, channelName });
+  syncs.push(sync);
+  return sync;
+}
+
+afterEach(() => {
+  for (const sync of syncs.splice(0)) sync.close();
+});
+
+function nextMessage(sync: TabSync): Promise<TabSyncMessage> {
+  return new Promise((resolve) => {
+    const unsubscribe = sync.subscribe((message) => {
+      unsubscribe();
+      resolve(message);
+    });
+  });
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+describe('createTabSync', () => {
+  it('delivers messages to other tabs', async () => {
+    const channel = `sync-test-${Math.random()}`;
+    const a = tab('tab-a', channel);
+    const b = tab('tab-b', channel);
+    const received = nextMessage(b);
+    a.post({ type: 'conversation-saved', id: 'c1' });
+    expect(await received).toEqual({ type: 'conversation-saved', id: 'c1' });
+  });
+
+  it('ignores messages from its own tab', async () => {
+    const channel = `sync-test-${Math.random()}`;
+    const sender = tab('same', channel);
+    const sameTab = tab('same', channel);
+    const other = tab('other', channel);
+    const ownHandler = vi.fn();
+    sameTab.subscribe(ownHandler);
+    sender.subscribe(ownHandler);
+    const received = nextMessage(other);
+    sender.post({ type: 'active-changed', id: null });
+    expect(await received).toEqual({ type: 'active-changed', id: null });
+    await settle();
+    expect(ownHandler).not.toHaveBeenCalled();
+  });
+
+  it('drops malformed messages and stops after unsubscribe', async () => {
+    const channel = `sync-test-${Math.random()}`;
+    const receiver = tab('receiver', channel);
+    const handler = vi.fn();
+    const unsubscribe = receiver.subscribe(handler);
+    const raw = new BroadcastChannel(channel);
+    raw.postMessage({ from: 'x', message: { type: 'conversation-saved' } });
+    raw.postMessage({ from: 'x', message: { type: 'unknown' } });
+    raw.postMessage('hello');
+    raw.postMessage({ from: 'x', message: { type: 'config-saved' } });
+    await settle();
+    expect(handler.mock.calls).toEqual([[{ type: 'config-saved' }]]);
+    unsubscribe();
+    raw.postMessage({ from: 'x', message: { type: 'config-saved' } });
+    await settle();
+    raw.close();
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('is a no-op without BroadcastChannel', () => {
+    const sync = createTabSync({ BroadcastChannel: undefined });
+    const unsubscribe = sync.subscribe(() => undefined);
+    expect(() => sync.post({ type: 'conversations-replaced' })).not.toThrow();
+    unsubscribe();
+    sync.close();
+    expect(() => sync.post({ type: 'config-saved' })).not.toThrow();
+  });
+
+  it('gives every instance in a tab the same random id by default', () => {
+    const a = createTabSync({ BroadcastChannel: null });
+    const b = createTabSync({ BroadcastChannel: null });
+    expect(a.tabId).toBe(b.tabId);
+    expect(a.tabId.length).toBeGreaterThan(8);
+  });
+});
+
+describe('readTabSyncMessage', () => {
+  it('copies only known fields', () => {
+    const parsed: unknown = JSON.parse('{"type":"conversation-deleted","id":"x","__proto__":{"evil":1}}');
+    const message = readTabSyncMessage(parsed);
+    expect(message).toEqual({ type: 'conversation-deleted', id: 'x' });
+    expect(Object.keys(message ?? {})).toEqual(['type', 'id']);
+    expect(readTabSyncMessage({ type: 'active-changed', id: 3 })).toBeNull();
+  });
+});
+
+describe('subscribeToStorageEvents', () => {
+  function storageEvent(key: string | null): Event {
+    return Object.assign(new Event('storage'), { key, newValue: 'x' });
+  }
+
+  it('reports changes to our keys and clears, ignoring others', () => {
+    const target = new EventTarget();
+    const handler = vi.fn();
+    const unsubscribe = subscribeToStorageEvents(handler, target);
+    target.dispatchEvent(storageEvent('ai-chat-config'));
+    target.dispatchEvent(storageEvent('ai-chat-active-conversation'));
+    target.dispatchEvent(storageEvent('theme'));
+    target.dispatchEvent(storageEvent('someone-else'));
+    target.dispatchEvent(storageEvent(null));
+    expect(handler.mock.calls).toEqual([['config'], ['activeConversation'], ['theme'], ['all']]);
+    unsubscribe();
+    target.dispatchEvent(storageEvent('theme'));
+    expect(handler).toHaveBeenCalledTimes(4);
+  });
+
+  it('is a no-op without a window', () => {
+    expect(() => subscribeToStorageEvents(() => undefined)()).not.toThrow();
+  });
+});

@@ -1,0 +1,126 @@
+import { isRecord, ownField } from '../domain/json-guards.ts';
+import { storageKeys } from './keys.ts';
+
+/** What one tab tells the others after changing stored data; receivers re-read what changed. */
+export type TabSyncMessage =
+  | { type: 'conversation-saved'; id: string }
+  | { type: 'conversation-deleted'; id: string }
+  | { type: 'conversations-replaced' }
+  | { type: 'config-saved' }
+  | { type: 'active-changed'; id: string | null };
+
+export interface TabSync {
+  readonly tabId: string;
+  post(message: TabSyncMessage): void;
+  /** Messages from other tabs only. Returns the unsubscribe function. */
+  subscribe(handler: (message: TabSyncMessage) => void): () => void;
+  close(): void;
+}
+
+export interface TabSyncOptions {
+  /** Defaults to this tab's id; tests pass their own to play several tabs. */
+  tabId?: string;
+  channelName?: string;
+  /** Defaults to the global one; null or undefined turns sync into a no-op. */
+  BroadcastChannel?: typeof BroadcastChannel | null;
+}
+
+function randomId(): string {
+  return (
+    globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+  );
+}
+
+/** One id per tab (per page load), shared by every sync instance in it. */
+const thisTabId = randomId();
+
+/** A fresh message from untrusted data (another tab may run another version), or null. */
+export function readTabSyncMessage(value: unknown): TabSyncMessage | null {
+  if (!isRecord(value)) return null;
+  const type = ownField(value, 'type');
+  const id = ownField(value, 'id');
+  switch (type) {
+    case 'conversation-saved':
+    case 'conversation-deleted':
+      return typeof id === 'string' ? { type, id } : null;
+    case 'conversations-replaced':
+    case 'config-saved':
+      return { type };
+    case 'active-changed':
+      return typeof id === 'string' || id === null ? { type, id } : null;
+    default:
+      return null;
+  }
+}
+
+export function createTabSync(options: TabSyncOptions = {}): TabSync {
+  const tabId = options.tabId ?? thisTabId;
+  const Channel = 'BroadcastChannel' in options ? options.BroadcastChannel : globalThis.BroadcastChannel;
+  const handlers = new Set<(message: TabSyncMessage) => void>();
+  let channel: BroadcastChannel | null = null;
+  try {
+    channel = Channel ? new Channel(options.channelName ?? storageKeys.tabChannel) : null;
+  } catch {
+    channel = null;
+  }
+  if (channel) {
+    channel.onmessage = (event: MessageEvent<unknown>) => {
+      const envelope = event.data;
+      if (!isRecord(envelope) || ownField(envelope, 'from') === tabId) return;
+      const message = readTabSyncMessage(ownField(envelope, 'message'));
+      if (message) for (const handler of [...handlers]) handler(message);
+    };
+  }
+
+  return {
+    tabId,
+    post(message) {
+      try {
+        channel?.postMessage({ from: tabId, message });
+      } catch {
+        // A closed channel: the other tabs will catch up on their next read.
+      }
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    close() {
+      handlers.clear();
+      channel?.close();
+      channel = null;
+    },
+  };
+}
+
+/** Which of our localStorage values another tab changed; 'all' when it cleared storage. */
+export type StorageChange = 'config' | 'activeConversation' | 'theme' | 'all';
+
+const watchedKeys = new Map<string, StorageChange>([
+  [storageKeys.config, 'config'],
+  [storageKeys.activeConversation, 'activeConversation'],
+  [storageKeys.theme, 'theme'],
+]);
+
+type EventTargetLike = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+
+/**
+ * Calls the handler when another tab changes one of our localStorage keys (the browser fires
+ * `storage` only in the other tabs). Returns the unsubscribe function; a no-op without a window.
+ */
+export function subscribeToStorageEvents(
+  handler: (change: StorageChange) => void,
+  target: EventTargetLike | undefined = typeof window === 'undefined' ? undefined : window,
+): () => void {
+  if (!target) return () => undefined;
+  const listener = (event: Event) => {
+    const key = 'key' in event ? event.key : undefined;
+    if (key === null) handler('all');
+    else if (typeof key === 'string') {
+      const change = watchedKeys.get(key);
+      if (change) handler(change);
+    }
+  };
+  target.addEventListener('storage', listener);
+  return () => target.removeEventListener('storage', listener);
+}
