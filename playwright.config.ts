@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './tests/e2e/chromium.ts';
 
 const appPort = 4174;
-const mockPort = 4319;
+import { mockPort } from './tests/e2e/ports.ts';
+
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -15,6 +16,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${appPort}`,
     launchOptions: chromiumLaunchOptions(),
     trace: 'retain-on-failure',
+    permissions: ['clipboard-read', 'clipboard-write'],
   },
   webServer: [
     {
@@ -24,6 +26,12 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
     },
+    {
+      // The loopback mock of the five provider APIs; stops by itself after an hour at most.
+      command: `node tools/mock-providers/cli.mjs --port ${mockPort} --max-lifetime 3600`,
+      url: `http://127.0.0.1:${mockPort}/__mock/requests`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
   ],
-  metadata: { mockPort },
 });

@@ -1,17 +1,62 @@
-/** The chat screen's frame: sidebar, centre column and settings panel. */
+import { useEffect } from 'react';
+import { ChatPanel } from '../components/chat/chat-panel.tsx';
+import { SettingsPanel } from '../components/settings/settings-panel.tsx';
+import { ConversationSidebar } from '../components/sidebar/conversation-sidebar.tsx';
+import { ImportExportDialog } from '../components/sidebar/import-export-dialog.tsx';
+import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
+import { useChatState } from '../hooks/use-chat-state.ts';
+import { useIsPhone } from '../hooks/use-media-query.ts';
+import { boot } from '../state/boot.ts';
+import { setSheet } from '../state/dialog-commands.ts';
+
+let booted: Promise<void> | null = null;
+
+/** The chat screen: sidebar, centre column and settings panel; side panels become sheets on phones. */
 export function ChatScreen() {
+  const ready = useChatState((state) => state.ready);
+  const sheet = useChatState((state) => state.sheet);
+  const isPhone = useIsPhone();
+
+  useEffect(() => {
+    booted ??= boot().catch((error: unknown) => {
+      console.error('Failed to start', error);
+      throw error;
+    });
+  }, []);
+
+  // Picking a conversation on a phone closes the sheet it was picked from.
+  const activeId = useChatState((state) => state.activeId);
+  useEffect(() => {
+    if (isPhone) setSheet(null);
+  }, [activeId, isPhone]);
+
+  if (!ready) {
+    return <div className="flex h-dvh items-center justify-center text-sm text-gray-500">Loading…</div>;
+  }
+
   return (
     <div className="flex h-dvh bg-white text-gray-900 dark:bg-gray-950 dark:text-gray-100">
-      <aside
-        aria-label="Conversations"
-        className="flex w-64 shrink-0 flex-col border-r border-gray-200 dark:border-gray-800"
-      >
-        <h2 className="p-4 text-lg font-semibold">Conversations</h2>
-      </aside>
-      <main className="flex min-w-0 flex-1 flex-col" />
-      <aside aria-label="Settings" className="w-96 shrink-0 border-l border-gray-200 dark:border-gray-800">
-        <h2 className="p-4 text-lg font-semibold">AI Provider Configuration</h2>
-      </aside>
+      {isPhone ? (
+        <>
+          <Dialog open={sheet === 'sidebar'} onOpenChange={(open) => setSheet(open ? 'sidebar' : null)}>
+            <SheetContent side="left" title="Conversations">
+              <ConversationSidebar />
+            </SheetContent>
+          </Dialog>
+          <Dialog open={sheet === 'settings'} onOpenChange={(open) => setSheet(open ? 'settings' : null)}>
+            <SheetContent side="right" title="AI Provider Configuration">
+              <SettingsPanel collapsible={false} />
+            </SheetContent>
+          </Dialog>
+        </>
+      ) : (
+        <div className="shrink-0 border-r border-gray-200 dark:border-gray-800">
+          <ConversationSidebar />
+        </div>
+      )}
+      <ChatPanel />
+      {!isPhone && <SettingsPanel />}
+      <ImportExportDialog />
     </div>
   );
 }

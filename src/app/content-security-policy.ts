@@ -12,7 +12,7 @@ export const contentSecurityPolicy = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
-  "connect-src 'self' https: http://127.0.0.1:* http://localhost:* http://[::1]:*",
+  "connect-src 'self' https: http://127.0.0.1:* http://localhost:*",
   "object-src 'none'",
   "frame-src 'none'",
   "child-src 'none'",

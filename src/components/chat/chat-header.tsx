@@ -1,0 +1,76 @@
+import { Copy, Eraser, Menu, Moon, Settings, Sun } from 'lucide-react';
+import { providerLabel } from '../../domain/provider-catalog.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useIsPhone } from '../../hooks/use-media-query.ts';
+import { useTheme } from '../../hooks/use-theme.ts';
+import { clearConversation, copyConversation } from '../../state/conversation-commands.ts';
+import { setSheet } from '../../state/dialog-commands.ts';
+import { Button } from '../ui/button.tsx';
+
+export function ChatHeader() {
+  const activeId = useChatState((state) => state.activeId);
+  const name = useChatState((state) => state.list.find((row) => row.id === state.activeId)?.name);
+  const provider = useChatState((state) => state.config.provider);
+  const clearDisabled = useChatState(
+    (state) => state.streamingId !== null && state.streamingId === state.activeId,
+  );
+  const isPhone = useIsPhone();
+  const { resolved, setTheme } = useTheme();
+  const nextTheme = resolved === 'dark' ? 'light' : 'dark';
+
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-gray-200 px-3 dark:border-gray-800">
+      {isPhone && (
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Open conversations"
+          onClick={() => setSheet('sidebar')}
+        >
+          <Menu />
+        </Button>
+      )}
+      <h1 className="min-w-0 truncate text-base font-semibold" title={name}>
+        {name ?? 'AI Chat'}
+      </h1>
+      <span
+        data-testid="provider-badge"
+        className="shrink-0 rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200"
+      >
+        {providerLabel(provider)}
+      </span>
+      <div className="ml-auto flex items-center gap-1">
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={`Switch to ${nextTheme} theme`}
+          title={`Switch to ${nextTheme} theme`}
+          data-testid="theme-toggle"
+          onClick={() => setTheme(nextTheme)}
+        >
+          {resolved === 'dark' ? <Sun /> : <Moon />}
+        </Button>
+        {activeId && (
+          <>
+            <Button variant="outline" size="sm" onClick={() => void copyConversation(activeId)}>
+              <Copy /> Copy
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={clearDisabled}
+              onClick={() => void clearConversation(activeId)}
+            >
+              <Eraser /> Clear
+            </Button>
+          </>
+        )}
+        {isPhone && (
+          <Button variant="ghost" size="icon" aria-label="Open settings" onClick={() => setSheet('settings')}>
+            <Settings />
+          </Button>
+        )}
+      </div>
+    </header>
+  );
+}

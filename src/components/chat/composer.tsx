@@ -1,0 +1,96 @@
+import { SendHorizontal, Square } from 'lucide-react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { providerLabel } from '../../domain/provider-catalog.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { readDraft, writeDraft } from '../../state/draft-commands.ts';
+import { sendMessage, stopReply } from '../../state/send-commands.ts';
+import { Button } from '../ui/button.tsx';
+
+/** The message input. Mounted per conversation (keyed), so each one keeps its own draft. */
+export function Composer({ conversationId }: { conversationId: string }) {
+  const provider = useChatState((state) => state.config.provider);
+  const isLoading = useChatState((state) => state.isLoading);
+  const streamingHere = useChatState((state) => state.streamingId === conversationId);
+  const [text, setText] = useState(() => readDraft(conversationId));
+  const textarea = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => writeDraft(conversationId, text), 300);
+    return () => clearTimeout(timer);
+  }, [conversationId, text]);
+
+  // Grow with the text up to max-h-48 (12rem), then scroll.
+  useEffect(() => {
+    const element = textarea.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${element.scrollHeight}px`;
+  }, [text]);
+
+  // Focus returns to the input when a reply finishes.
+  useEffect(() => {
+    if (!isLoading) textarea.current?.focus();
+  }, [isLoading]);
+
+  const submit = async () => {
+    if (!text.trim() || isLoading) return;
+    if (await sendMessage(text)) {
+      setText('');
+      writeDraft(conversationId, '');
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form
+      className="border-t border-gray-200 p-3 dark:border-gray-800"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <div className="mx-auto flex max-w-3xl items-end gap-2">
+        <textarea
+          ref={textarea}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          disabled={isLoading}
+          rows={1}
+          aria-label="Message"
+          placeholder={`Type a message... (Using ${providerLabel(provider)})`}
+          className="max-h-48 min-h-10 flex-1 resize-none rounded-md border border-gray-300 bg-white px-3 py-2 text-sm outline-none placeholder:text-gray-400 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900"
+        />
+        {streamingHere ? (
+          <Button
+            size="icon"
+            variant="danger"
+            aria-label="Stop"
+            title="Stop"
+            onClick={stopReply}
+            className="size-10"
+          >
+            <Square />
+          </Button>
+        ) : (
+          <Button
+            type="submit"
+            size="icon"
+            aria-label="Send"
+            title="Send"
+            disabled={!text.trim() || isLoading}
+            className="size-10"
+          >
+            <SendHorizontal />
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

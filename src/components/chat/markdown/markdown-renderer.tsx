@@ -1,0 +1,60 @@
+import { memo, useMemo } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import { CodeBlock, textOf } from './code-block.tsx';
+import { RemoteImage } from './remote-image.tsx';
+import { sanitizeSchema } from './sanitize-schema.ts';
+import { splitMarkdownBlocks } from './split-blocks.ts';
+
+// Raw HTML is parsed, then sanitized with an allow-list; react-markdown's default URL transform
+// then keeps only http, https, irc, ircs, mailto, xmpp and relative addresses (the spec's rule).
+const remarkPlugins = [remarkGfm];
+const rehypePlugins = [rehypeRaw, [rehypeSanitize, sanitizeSchema]] as const;
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  ),
+  img: ({ src, alt }) => <RemoteImage src={typeof src === 'string' ? src : undefined} alt={alt} />,
+  pre: ({ children }) => <>{children}</>,
+  code: ({ className, children }) => {
+    const text = textOf(children);
+    const language = /language-([\w+#-]+)/.exec(className ?? '')?.[1];
+    const isBlock = language !== undefined || text.endsWith('\n');
+    if (!isBlock)
+      return (
+        <code className="rounded bg-gray-100 px-1 py-0.5 text-[0.9em] dark:bg-gray-800">{children}</code>
+      );
+    return <CodeBlock code={text.replace(/\n$/, '')} language={language?.toLowerCase()} />;
+  },
+};
+
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={
+        rehypePlugins as unknown as NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']>
+      }
+      components={components}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/** Renders a reply as markdown, block by block, so streaming re-parses only the last block. */
+export default function MarkdownRenderer({ text }: { text: string }) {
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  return (
+    <div className="markdown">
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+
+/**
+ * GitHub's allow-list (rehype-sanitize's default) for the raw HTML a reply may contain: no
+ * script, style, iframe, object, embed, form, base or meta; no event handlers or style
+ * attributes; ids and names prefixed so a reply cannot clobber globals. We only drop `input`
+ * (task-list checkboxes come from GFM, which we do not need to be interactive).
+ */
+export const sanitizeSchema: SanitizeSchema = {
+  ...defaultSchema,
+  tagNames: (defaultSchema.tagNames ?? []).filter((tag) => tag !== 'input'),
+};

@@ -1,0 +1,218 @@
+import { ChevronRight, Settings } from 'lucide-react';
+import { useId, useState, type ReactNode } from 'react';
+import { isProviderId, providerIds, type Config } from '../../domain/config.ts';
+import {
+  providerCatalog,
+  sliderBounds,
+  switchProvider,
+  type ConfigField,
+} from '../../domain/provider-catalog.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { saveConfiguration } from '../../state/config-commands.ts';
+import { Button } from '../ui/button.tsx';
+import { Input, Label, NativeSelect } from '../ui/input.tsx';
+import { SliderField } from '../ui/slider.tsx';
+import { ModelField } from './model-field.tsx';
+
+function TextField(props: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  type?: string;
+  placeholder?: string;
+  hint?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={id}>{props.label}</Label>
+      <Input
+        id={id}
+        type={props.type ?? 'text'}
+        value={props.value}
+        placeholder={props.placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+      {props.hint && <p className="text-xs text-gray-500 dark:text-gray-400">{props.hint}</p>}
+    </div>
+  );
+}
+
+const numberLabels = {
+  topP: 'Top P',
+  topK: 'Top K',
+  frequencyPenalty: 'Frequency Penalty',
+  presencePenalty: 'Presence Penalty',
+} as const;
+
+function ConfigForm() {
+  const saved = useChatState((state) => state.config);
+  const [draft, setDraft] = useState<Config>(saved);
+  const [draftOf, setDraftOf] = useState(saved);
+  // A configuration saved elsewhere (import, another tab) replaces the unsaved edits.
+  if (draftOf !== saved) {
+    setDraftOf(saved);
+    setDraft(saved);
+  }
+  const providerSelectId = useId();
+  const info = providerCatalog[draft.provider];
+  const update = (patch: Partial<Config>) => setDraft((current) => ({ ...current, ...patch }));
+  const has = (field: ConfigField) => info.fields.includes(field);
+
+  return (
+    <form
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        saveConfiguration(draft);
+      }}
+    >
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={providerSelectId}>Provider</Label>
+        <NativeSelect
+          id={providerSelectId}
+          value={draft.provider}
+          onChange={(event) => {
+            if (isProviderId(event.target.value)) setDraft(switchProvider(draft, event.target.value));
+          }}
+        >
+          {providerIds.map((id) => (
+            <option key={id} value={id}>
+              {providerCatalog[id].label}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <TextField
+        label="API Key"
+        type="password"
+        value={draft.apiKey}
+        placeholder={`Your ${info.label} API key`}
+        onChange={(apiKey) => update({ apiKey })}
+        hint={<>Kept only in this browser. Get one at {info.keyHint}.</>}
+      />
+      {has('endpoint') && (
+        <TextField
+          label="Endpoint"
+          value={draft.endpoint ?? ''}
+          placeholder="https://your-resource.openai.azure.com"
+          onChange={(endpoint) => update({ endpoint })}
+        />
+      )}
+      {has('deploymentName') && (
+        <TextField
+          label="Deployment Name"
+          value={draft.deploymentName ?? ''}
+          onChange={(deploymentName) => update({ deploymentName })}
+        />
+      )}
+      {has('apiVersion') && (
+        <TextField
+          label="API Version"
+          value={draft.apiVersion ?? ''}
+          onChange={(apiVersion) => update({ apiVersion })}
+        />
+      )}
+      {has('model') && (
+        <ModelField
+          provider={draft.provider}
+          value={draft.model ?? ''}
+          onChange={(model) => update({ model })}
+        />
+      )}
+      <SliderField
+        label="Temperature"
+        {...sliderBounds.temperature}
+        value={draft.temperature}
+        onChange={(temperature) => update({ temperature })}
+      />
+      <SliderField
+        label="Max Tokens"
+        {...info.maxTokens}
+        value={Math.min(draft.maxTokens, info.maxTokens.max)}
+        onChange={(maxTokens) => update({ maxTokens })}
+      />
+      {(['topP', 'topK', 'frequencyPenalty', 'presencePenalty'] as const).map((field) =>
+        has(field) ? (
+          <SliderField
+            key={field}
+            label={numberLabels[field]}
+            {...sliderBounds[field]}
+            value={draft[field] ?? 0}
+            onChange={(value) => update({ [field]: value })}
+          />
+        ) : null,
+      )}
+      {has('stop') && (
+        <TextField
+          label="Stop Sequences"
+          value={(draft.stop ?? []).join(', ')}
+          placeholder="Comma-separated, up to 4"
+          onChange={(text) =>
+            update({
+              stop: text
+                .split(',')
+                .map((part) => part.trim())
+                .filter(Boolean)
+                .slice(0, 4),
+            })
+          }
+        />
+      )}
+      <details className="rounded-md border border-gray-200 p-2 dark:border-gray-800">
+        <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
+        <div className="mt-3">
+          <TextField
+            label="Base URL"
+            value={draft.baseUrl ?? ''}
+            placeholder="Provider default"
+            onChange={(baseUrl) => update({ baseUrl: baseUrl.trim() || undefined })}
+            hint="Replaces the provider's host: a proxy, an OpenAI-compatible server or a local mock."
+          />
+        </div>
+      </details>
+      <Button type="submit">Save Configuration</Button>
+    </form>
+  );
+}
+
+/** The right panel: collapsible on desktop, a sheet on phones (the app shell decides). */
+export function SettingsPanel({ collapsible = true }: { collapsible?: boolean }) {
+  const [collapsed, setCollapsed] = useState(false);
+
+  if (collapsible && collapsed) {
+    return (
+      <div className="flex h-full w-12 flex-col items-center border-l border-gray-200 py-3 dark:border-gray-800">
+        <Button variant="ghost" size="icon" aria-label="Expand settings" onClick={() => setCollapsed(false)}>
+          <Settings />
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <section
+      aria-label="AI Provider Configuration"
+      className="flex h-full w-96 max-w-full flex-col border-l border-gray-200 dark:border-gray-800"
+    >
+      <div className="flex items-center justify-between p-4 pb-2">
+        <h2 className="text-base font-semibold">AI Provider Configuration</h2>
+        {collapsible && (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Collapse settings"
+            onClick={() => setCollapsed(true)}
+          >
+            <ChevronRight />
+          </Button>
+        )}
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-4 pt-2">
+        <ConfigForm />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,115 @@
+import { Check, Pencil, Trash2, X } from 'lucide-react';
+import { memo, useState, type KeyboardEvent } from 'react';
+import { timeAgo } from '../../lib/relative-time.ts';
+import { cn } from '../../lib/cn.ts';
+import type { ConversationListItem } from '../../state/chat-store.ts';
+import {
+  deleteConversation,
+  renameConversation,
+  selectConversation,
+} from '../../state/conversation-commands.ts';
+import { Button } from '../ui/button.tsx';
+import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+
+interface ConversationRowProps {
+  item: ConversationListItem;
+  active: boolean;
+  now: number;
+}
+
+const iconButton =
+  'rounded p-1 text-gray-500 hover:bg-gray-200 hover:text-gray-900 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700 dark:hover:text-gray-100';
+
+export const ConversationRow = memo(function ConversationRow({ item, active, now }: ConversationRowProps) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(item.name);
+
+  const save = () => {
+    setEditing(false);
+    void renameConversation(item.id, draft);
+  };
+  const cancel = () => {
+    setEditing(false);
+    setDraft(item.name);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') save();
+    if (event.key === 'Escape') cancel();
+  };
+
+  if (editing) {
+    return (
+      <li className="flex items-center gap-1 rounded-md bg-gray-100 p-1.5 dark:bg-gray-800">
+        <input
+          autoFocus
+          value={draft}
+          aria-label="Conversation name"
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+          className="h-7 min-w-0 flex-1 rounded border border-gray-300 bg-white px-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-gray-600 dark:bg-gray-900"
+        />
+        <button type="button" aria-label="Save name" className={iconButton} onClick={save}>
+          <Check className="size-4" />
+        </button>
+        <button type="button" aria-label="Cancel rename" className={iconButton} onClick={cancel}>
+          <X className="size-4" />
+        </button>
+      </li>
+    );
+  }
+
+  return (
+    <li
+      data-testid="conversation-row"
+      data-active={active}
+      className={cn(
+        'group relative flex items-center rounded-md',
+        active ? 'bg-indigo-100 dark:bg-indigo-900/50' : 'hover:bg-gray-100 dark:hover:bg-gray-800/70',
+      )}
+    >
+      <button
+        type="button"
+        aria-current={active ? 'true' : undefined}
+        onClick={() => selectConversation(item.id)}
+        className="flex min-w-0 flex-1 flex-col items-start rounded-md px-3 py-2 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+      >
+        <span className="w-full truncate text-sm font-medium">{item.name}</span>
+        <span className="text-xs text-gray-500 dark:text-gray-400">{timeAgo(item.updatedAt, now)}</span>
+      </button>
+      <div className="absolute right-1 flex gap-0.5 rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
+        <button
+          type="button"
+          aria-label="Rename conversation"
+          className={iconButton}
+          onClick={() => {
+            setDraft(item.name);
+            setEditing(true);
+          }}
+        >
+          <Pencil className="size-3.5" />
+        </button>
+        <Popover>
+          <PopoverTrigger aria-label="Delete conversation" className={iconButton}>
+            <Trash2 className="size-3.5" />
+          </PopoverTrigger>
+          <PopoverContent align="end">
+            <p className="font-semibold">Delete conversation?</p>
+            <p className="mt-1 text-gray-600 dark:text-gray-400">This action cannot be undone.</p>
+            <div className="mt-3 flex justify-end gap-2">
+              <PopoverClose asChild>
+                <Button variant="outline" size="sm">
+                  Cancel
+                </Button>
+              </PopoverClose>
+              <PopoverClose asChild>
+                <Button variant="danger" size="sm" onClick={() => void deleteConversation(item.id)}>
+                  Delete
+                </Button>
+              </PopoverClose>
+            </div>
+          </PopoverContent>
+        </Popover>
+      </div>
+    </li>
+  );
+});

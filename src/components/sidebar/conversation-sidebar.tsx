@@ -1,0 +1,42 @@
+import { ArrowDownUp, Plus } from 'lucide-react';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useNow } from '../../hooks/use-now.ts';
+import { newConversation } from '../../state/conversation-commands.ts';
+import { setImportExportOpen } from '../../state/dialog-commands.ts';
+import { Button } from '../ui/button.tsx';
+import { ConversationRow } from './conversation-row.tsx';
+
+export function ConversationSidebar() {
+  const list = useChatState((state) => state.list);
+  const activeId = useChatState((state) => state.activeId);
+  const now = useNow();
+
+  return (
+    <nav aria-label="Conversations" className="flex h-full w-64 flex-col bg-gray-50 dark:bg-gray-900/60">
+      <div className="flex items-center justify-between p-3">
+        <h2 className="text-base font-semibold">Conversations</h2>
+        <Button size="sm" onClick={() => void newConversation()}>
+          <Plus /> New
+        </Button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto px-2">
+        {list.length === 0 ? (
+          <p className="px-2 py-6 text-center text-sm text-gray-500 dark:text-gray-400">
+            No conversations yet
+          </p>
+        ) : (
+          <ul className="flex flex-col gap-0.5">
+            {list.map((item) => (
+              <ConversationRow key={item.id} item={item} active={item.id === activeId} now={now} />
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="border-t border-gray-200 p-3 dark:border-gray-800">
+        <Button variant="outline" className="w-full" onClick={() => setImportExportOpen(true)}>
+          <ArrowDownUp /> Import / Export
+        </Button>
+      </div>
+    </nav>
+  );
+}

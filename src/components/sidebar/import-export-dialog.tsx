@@ -1,0 +1,126 @@
+import { Download, FileUp, TriangleAlert, Upload } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { exportText, downloadExport, importData } from '../../state/data-commands.ts';
+import { setImportExportOpen } from '../../state/dialog-commands.ts';
+import { Button } from '../ui/button.tsx';
+import { Dialog, DialogContent } from '../ui/dialog.tsx';
+import { Textarea } from '../ui/input.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
+
+function ExportTab() {
+  const [includeApiKey, setIncludeApiKey] = useState(false);
+  const [text, setText] = useState('');
+  const checkboxId = useId();
+  const list = useChatState((state) => state.list);
+  const loaded = useChatState((state) => state.loaded);
+
+  useEffect(() => {
+    let current = true;
+    void exportText(includeApiKey).then((next) => {
+      if (current && next !== null) setText(next);
+    });
+    return () => {
+      current = false;
+    };
+  }, [includeApiKey, list, loaded]);
+
+  return (
+    <div className="flex min-h-0 flex-col gap-3">
+      <Textarea
+        readOnly
+        value={text}
+        aria-label="Exported data"
+        data-testid="export-text"
+        className="h-64 font-mono text-xs"
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <label htmlFor={checkboxId} className="flex items-center gap-2 text-sm">
+          <input
+            id={checkboxId}
+            type="checkbox"
+            checked={includeApiKey}
+            onChange={(event) => setIncludeApiKey(event.target.checked)}
+          />
+          Include API key
+        </label>
+        <Button onClick={() => downloadExport(text)} disabled={!text}>
+          <Download /> Download JSON
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function ImportTab() {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const fileInputId = useId();
+
+  const run = async (source: string) => {
+    setBusy(true);
+    const ok = await importData(source);
+    setBusy(false);
+    if (ok) setImportExportOpen(false);
+  };
+
+  return (
+    <div className="flex min-h-0 flex-col gap-3">
+      <Textarea
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="Paste JSON data here..."
+        aria-label="JSON data to import"
+        className="h-56 font-mono text-xs"
+      />
+      <p className="flex items-start gap-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200">
+        <TriangleAlert className="mt-0.5 size-4 shrink-0" />
+        Warning: Importing data will overwrite your existing configuration and conversations.
+      </p>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <label
+          htmlFor={fileInputId}
+          className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-gray-300 px-3 py-2 text-sm hover:bg-gray-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 dark:border-gray-700 dark:hover:bg-gray-800"
+        >
+          <FileUp className="size-4" /> Choose a file…
+          <input
+            id={fileInputId}
+            type="file"
+            accept="application/json,.json"
+            className="sr-only"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) void file.text().then(run);
+            }}
+          />
+        </label>
+        <Button onClick={() => void run(text)} disabled={!text.trim() || busy}>
+          <Upload /> Import Data
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+export function ImportExportDialog() {
+  const open = useChatState((state) => state.importExportOpen);
+  return (
+    <Dialog open={open} onOpenChange={setImportExportOpen}>
+      <DialogContent title="Import / Export Data">
+        <Tabs defaultValue="export" className="flex min-h-0 flex-col gap-3">
+          <TabsList>
+            <TabsTrigger value="export">Export</TabsTrigger>
+            <TabsTrigger value="import">Import</TabsTrigger>
+          </TabsList>
+          <TabsContent value="export">
+            <ExportTab />
+          </TabsContent>
+          <TabsContent value="import">
+            <ImportTab />
+          </TabsContent>
+        </Tabs>
+      </DialogContent>
+    </Dialog>
+  );
+}

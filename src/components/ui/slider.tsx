@@ -1,0 +1,43 @@
+import { Slider as SliderPrimitive } from 'radix-ui';
+import { useId } from 'react';
+import { Label } from './input.tsx';
+
+interface SliderFieldProps {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step: number;
+  onChange(value: number): void;
+}
+
+/** A labelled slider that shows its current value. */
+export function SliderField({ label, value, min, max, step, onChange }: SliderFieldProps) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex items-center justify-between">
+        <Label id={id}>{label}</Label>
+        <span className="text-xs text-gray-500 tabular-nums dark:text-gray-400">{value}</span>
+      </div>
+      <SliderPrimitive.Root
+        className="relative flex h-5 touch-none items-center select-none"
+        value={[value]}
+        min={min}
+        max={max}
+        step={step}
+        onValueChange={([next]) => {
+          if (next !== undefined) onChange(next);
+        }}
+      >
+        <SliderPrimitive.Track className="relative h-1.5 grow rounded-full bg-gray-200 dark:bg-gray-700">
+          <SliderPrimitive.Range className="absolute h-full rounded-full bg-indigo-600" />
+        </SliderPrimitive.Track>
+        <SliderPrimitive.Thumb
+          aria-labelledby={id}
+          className="block size-4 rounded-full border-2 border-indigo-600 bg-white shadow outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+        />
+      </SliderPrimitive.Root>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { setTheme } from '../state/theme-commands.ts';
+import { useChatState } from './use-chat-state.ts';
+
+const darkQuery = '(prefers-color-scheme: dark)';
+
+function subscribeToSystemTheme(onChange: () => void) {
+  const media = window.matchMedia(darkQuery);
+  media.addEventListener('change', onChange);
+  return () => media.removeEventListener('change', onChange);
+}
+
+function systemPrefersDark() {
+  return window.matchMedia(darkQuery).matches;
+}
+
+/** The chosen theme (light, dark or system) and the one in effect; keeps <html> in step. */
+export function useTheme() {
+  const theme = useChatState((state) => state.theme);
+  const systemDark = useSyncExternalStore(subscribeToSystemTheme, systemPrefersDark);
+  const resolved = theme === 'system' ? (systemDark ? 'dark' : 'light') : theme;
+
+  useEffect(() => {
+    const root = document.documentElement;
+    root.classList.toggle('dark', resolved === 'dark');
+    root.style.colorScheme = resolved;
+  }, [resolved]);
+
+  return { theme, resolved, setTheme };
+}

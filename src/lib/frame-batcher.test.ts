@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createFrameBatcher, createThrottle } from './frame-batcher.ts';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('createFrameBatcher', () => {
+  it('runs once per frame however often it is scheduled', () => {
+    const flush = vi.fn();
+    const batcher = createFrameBatcher(flush);
+    for (let i = 0; i < 50; i++) batcher.schedule();
+    expect(flush).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(20);
+    expect(flush).toHaveBeenCalledTimes(1);
+  });
+
+  it('flushNow runs a pending flush immediately and only once', () => {
+    const flush = vi.fn();
+    const batcher = createFrameBatcher(flush);
+    batcher.schedule();
+    batcher.flushNow();
+    vi.advanceTimersByTime(50);
+    expect(flush).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('createThrottle', () => {
+  it('runs at most once per interval, trailing', () => {
+    const task = vi.fn();
+    const throttle = createThrottle(task, 1000);
+    throttle.call();
+    vi.advanceTimersByTime(0);
+    expect(task).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 10; i++) {
+      throttle.call();
+      vi.advanceTimersByTime(100);
+    }
+    expect(task).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(1000);
+    expect(task).toHaveBeenCalledTimes(2);
+  });
+
+  it('flush runs a pending call at once', () => {
+    const task = vi.fn();
+    const throttle = createThrottle(task, 1000);
+    throttle.call();
+    vi.advanceTimersByTime(0);
+    throttle.call();
+    throttle.flush();
+    expect(task).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,85 @@
+import { createStore } from 'zustand/vanilla';
+import { defaultConfig, type Config } from '../domain/config.ts';
+import type { Conversation } from '../domain/conversation.ts';
+import type { ChatProvider } from '../providers/types.ts';
+
+export type Theme = 'light' | 'dark' | 'system';
+
+/** A sidebar row: what the list needs without loading the messages. */
+export interface ConversationListItem {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ChatState {
+  ready: boolean;
+  /** The saved configuration (the panel edits a draft until 'Save Configuration'). */
+  config: Config;
+  /** Null when the configuration is invalid or the provider could not be built. */
+  service: ChatProvider | null;
+  /** Every conversation, in creation order, without messages. */
+  list: ConversationListItem[];
+  /** Conversations whose messages are loaded, by id. */
+  loaded: Record<string, Conversation>;
+  activeId: string | null;
+  /** The conversation a reply is streaming into, if any. */
+  streamingId: string | null;
+  isLoading: boolean;
+  theme: Theme;
+  /** False when IndexedDB is unavailable: the app works in memory only. */
+  persistent: boolean;
+  /** Set while saves fail (storage full, ...); cleared by the next successful save. */
+  storageProblem: string | null;
+  /** The provider's live model list for the saved configuration, once fetched. */
+  liveModels: { forConfig: string; models: string[] } | null;
+  importExportOpen: boolean;
+  /** On phones, which side panel is open as a sheet. */
+  sheet: 'sidebar' | 'settings' | null;
+}
+
+export const chatStore = createStore<ChatState>(() => ({
+  ready: false,
+  config: defaultConfig,
+  service: null,
+  list: [],
+  loaded: {},
+  activeId: null,
+  streamingId: null,
+  isLoading: false,
+  theme: 'system',
+  persistent: true,
+  storageProblem: null,
+  liveModels: null,
+  importExportOpen: false,
+  sheet: null,
+}));
+
+export const getState = chatStore.getState;
+export const setState = chatStore.setState;
+
+export function listItemOf(conversation: Conversation): ConversationListItem {
+  const { id, name, createdAt, updatedAt } = conversation;
+  return { id, name, createdAt, updatedAt };
+}
+
+/** Puts a conversation into memory: its messages and its sidebar row. */
+export function commitConversation(conversation: Conversation): void {
+  setState((state) => {
+    const item = listItemOf(conversation);
+    const index = state.list.findIndex((row) => row.id === conversation.id);
+    const list = index === -1 ? [...state.list, item] : state.list.with(index, item);
+    return { list, loaded: { ...state.loaded, [conversation.id]: conversation } };
+  });
+}
+
+export function forgetConversation(id: string): void {
+  setState((state) => {
+    const loaded = Object.fromEntries(Object.entries(state.loaded).filter(([key]) => key !== id));
+    return { list: state.list.filter((row) => row.id !== id), loaded };
+  });
+}
+
+export const selectActiveConversation = (state: ChatState): Conversation | undefined =>
+  state.activeId ? state.loaded[state.activeId] : undefined;

@@ -1,0 +1,142 @@
+import type { Conversation, Message } from '../domain/conversation.ts';
+import { providerLabel } from '../domain/provider-catalog.ts';
+import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
+import { describeProviderError, isProviderError } from '../providers/provider-error.ts';
+import type { ChatMessage } from '../providers/types.ts';
+import { commitConversation, getState, setState } from './chat-store.ts';
+import { ensureLoaded } from './conversation-commands.ts';
+import { notify } from './notify.ts';
+import { persistConversation } from './persistence.ts';
+
+/** While streaming, the reply is saved at most this often (and on page hide). */
+const streamingSaveIntervalMs = 1000;
+
+interface ActiveStream {
+  conversationId: string;
+  controller: AbortController;
+  /** Saves the reply as it stands now (page hide). */
+  saveNow(): void;
+}
+
+let activeStream: ActiveStream | null = null;
+
+/**
+ * Sends the composer's text. Returns true when the message was taken (the composer then clears);
+ * false leaves the draft where it is.
+ */
+export async function sendMessage(text: string): Promise<boolean> {
+  const content = text.trim();
+  const { activeId, service, config, isLoading } = getState();
+  if (!content || !activeId || isLoading) return false;
+  if (!service) {
+    notify.error(`Please configure ${providerLabel(config.provider)} settings first`);
+    return false;
+  }
+  const conversation = await ensureLoaded(activeId);
+  if (!conversation) return false;
+  const withUser = touch(conversation, [...conversation.messages, { role: 'user', content }]);
+  commitConversation(withUser);
+  void persistConversation(withUser);
+  void streamReply(withUser);
+  return true;
+}
+
+/** Asks again for the reply to the last user message, replacing an interrupted reply. */
+export async function retryLastReply(conversationId: string): Promise<void> {
+  const { service, config, isLoading } = getState();
+  if (isLoading) return;
+  if (!service) {
+    notify.error(`Please configure ${providerLabel(config.provider)} settings first`);
+    return;
+  }
+  const conversation = await ensureLoaded(conversationId);
+  const last = conversation?.messages.at(-1);
+  if (!conversation || !last) return;
+  const messages = last.role === 'assistant' ? conversation.messages.slice(0, -1) : conversation.messages;
+  if (messages.at(-1)?.role !== 'user') return;
+  const base = touch(conversation, messages);
+  commitConversation(base);
+  await streamReply(base);
+}
+
+/** Stop: aborts the request and keeps what had arrived. */
+export function stopReply(): void {
+  activeStream?.controller.abort();
+}
+
+/** Saves a reply that is still streaming (the page is being hidden or closed). */
+export function saveStreamingReply(): void {
+  activeStream?.saveNow();
+}
+
+function touch(conversation: Conversation, messages: Message[]): Conversation {
+  return {
+    ...conversation,
+    messages,
+    updatedAt: new Date().toISOString(),
+    provider: getState().config.provider,
+  };
+}
+
+function toChatMessages(messages: readonly Message[]): ChatMessage[] {
+  return messages.map(({ role, content }) => ({ role, content }));
+}
+
+async function streamReply(base: Conversation): Promise<void> {
+  const service = getState().service;
+  if (!service) return;
+  const providerName = providerLabel(service.id);
+  const history = toChatMessages(base.messages);
+  const controller = new AbortController();
+  let text = '';
+
+  // The latest conversation, with the reply as it stands; storage and screen read it from here.
+  const current = (reply: Message | null): Conversation => {
+    const latest = getState().loaded[base.id] ?? base;
+    return { ...latest, messages: reply ? [...base.messages, reply] : base.messages };
+  };
+  const render = createFrameBatcher(() => commitConversation(current({ role: 'assistant', content: text })));
+  const save = () =>
+    void persistConversation(current({ role: 'assistant', content: text, status: 'interrupted' }));
+  const periodicSave = createThrottle(save, streamingSaveIntervalMs);
+
+  activeStream = { conversationId: base.id, controller, saveNow: save };
+  commitConversation(current({ role: 'assistant', content: '' }));
+  setState({ isLoading: true, streamingId: base.id });
+
+  let final: Message | null;
+  try {
+    for await (const part of service.chat({ messages: history, signal: controller.signal })) {
+      if (part.type !== 'text-delta') continue;
+      text += part.text;
+      render.schedule();
+      periodicSave.call();
+    }
+    final = { role: 'assistant', content: text };
+  } catch (error) {
+    const aborted = controller.signal.aborted || (isProviderError(error) && error.kind === 'aborted');
+    if (aborted) {
+      final = text ? { role: 'assistant', content: text, status: 'stopped' } : null;
+    } else {
+      console.error(`Error calling ${providerName} API`, error);
+      const description = isProviderError(error)
+        ? describeProviderError(error)
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      notify.error(`Error calling ${providerName} API`, description, {
+        label: 'Retry',
+        onClick: () => void retryLastReply(base.id),
+      });
+      final = text ? { role: 'assistant', content: text, status: 'interrupted', error: description } : null;
+    }
+  } finally {
+    periodicSave.cancel();
+    activeStream = null;
+  }
+  render.flushNow();
+  const done = current(final);
+  commitConversation(done);
+  setState({ isLoading: false, streamingId: null });
+  await persistConversation(done);
+}

@@ -1,0 +1,125 @@
+import { ChatPage, expect, mockConfig, mockKey, test } from './fixtures.ts';
+
+test('an empty list, then new conversations named in sequence and made active', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await expect(page.getByText('No conversations yet')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No Conversation Selected' })).toBeVisible();
+  await expect(
+    page.getByText('Create a new conversation or select an existing one to get started.'),
+  ).toBeVisible();
+
+  await page.getByRole('button', { name: 'New Conversation' }).click();
+  await chat.newConversation();
+  await expect(chat.rows).toHaveCount(2);
+  await expect(chat.rows.nth(0)).toContainText('Conversation 1');
+  await expect(chat.rows.nth(1)).toContainText('Conversation 2');
+  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(1)).toContainText('less than a minute ago');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Conversation 2');
+
+  await chat.rows.nth(0).getByRole('button').first().click();
+  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Conversation 1');
+});
+
+test('rename: Enter saves, Escape cancels, a blank name is ignored', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.newConversation();
+  const row = chat.rows.first();
+
+  await row.hover();
+  await row.getByRole('button', { name: 'Rename conversation' }).click();
+  await page.getByRole('textbox', { name: 'Conversation name' }).fill('Trip plans');
+  await page.getByRole('textbox', { name: 'Conversation name' }).press('Enter');
+  await expect(chat.rows.first()).toContainText('Trip plans');
+
+  await chat.rows.first().hover();
+  await chat.rows.first().getByRole('button', { name: 'Rename conversation' }).click();
+  await page.getByRole('textbox', { name: 'Conversation name' }).fill('Something else');
+  await page.getByRole('textbox', { name: 'Conversation name' }).press('Escape');
+  await expect(chat.rows.first()).toContainText('Trip plans');
+
+  await chat.rows.first().hover();
+  await chat.rows.first().getByRole('button', { name: 'Rename conversation' }).click();
+  await page.getByRole('textbox', { name: 'Conversation name' }).fill('   ');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(chat.rows.first()).toContainText('Trip plans');
+
+  await page.reload();
+  await expect(chat.rows.first()).toContainText('Trip plans');
+});
+
+test('delete asks first; deleting the active one activates the first remaining', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.newConversation();
+  await chat.newConversation();
+  await chat.newConversation();
+  const active = chat.rows.nth(2);
+  await active.hover();
+  await active.getByRole('button', { name: 'Delete conversation' }).click();
+  await expect(page.getByText('Delete conversation?')).toBeVisible();
+  await expect(page.getByText('This action cannot be undone.')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(chat.rows).toHaveCount(3);
+
+  await active.hover();
+  await active.getByRole('button', { name: 'Delete conversation' }).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(chat.rows).toHaveCount(2);
+  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  expect(await page.evaluate(() => localStorage.getItem('ai-chat-active-conversation'))).not.toBeNull();
+
+  await page.reload();
+  await expect(chat.rows).toHaveCount(2);
+  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+});
+
+test('copy, clear, and everything persists across a reload', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+  await chat.send('First question');
+  await chat.waitForReplyDone();
+
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(chat.toast('Conversation copied to clipboard')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(/^User: First question\n\nAssistant: Echo: First question/);
+  expect(copied).not.toContain('You are a helpful assistant.');
+
+  await page.reload();
+  await expect(chat.messages('user')).toHaveText(/First question/);
+  await expect(chat.messages('assistant')).toContainText('Echo: First question');
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(chat.toast('Conversation cleared')).toBeVisible();
+  await expect(chat.messages()).toHaveCount(0);
+  await page.reload();
+  await expect(chat.rows).toHaveCount(1);
+  await expect(chat.messages()).toHaveCount(0);
+});
+
+test('message and code copy buttons copy and reset after 2 seconds', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('markdown')));
+  await chat.newConversation();
+  await chat.send('Show me code');
+  await chat.waitForReplyDone();
+
+  const reply = chat.messages('assistant');
+  await reply.hover();
+  await reply.getByRole('button', { name: 'Copy message' }).click();
+  await expect(chat.toast('Message copied to clipboard')).toBeVisible();
+  await expect(reply.getByRole('button', { name: 'Message copied' })).toBeVisible();
+  await expect(reply.getByRole('button', { name: 'Copy message' })).toBeVisible({ timeout: 3500 });
+
+  const codeCopy = reply.getByRole('button', { name: 'Copy code' }).first();
+  await codeCopy.click();
+  await expect(chat.toast('Code copied to clipboard')).toBeVisible();
+  const code = await page.evaluate(() => navigator.clipboard.readText());
+  expect(code.length).toBeGreaterThan(20);
+  expect(code).not.toContain('```');
+});

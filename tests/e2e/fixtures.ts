@@ -1,0 +1,117 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { mockUrl } from './ports.ts';
+
+export { expect };
+
+export type ProviderId = 'azure' | 'openai' | 'claude' | 'gemini' | 'groq';
+
+/** A configuration pointing the app at the mock server, as stored under ai-chat-config. */
+export function mockConfig(provider: ProviderId, apiKey: string): Record<string, unknown> {
+  const common = { apiKey, temperature: 0.7, maxTokens: 800, baseUrl: mockUrl };
+  switch (provider) {
+    case 'azure':
+      return {
+        ...common,
+        provider,
+        baseUrl: undefined,
+        endpoint: mockUrl,
+        deploymentName: 'gpt-4o-test',
+        apiVersion: '2024-10-21',
+        topP: 0.95,
+        frequencyPenalty: 0,
+        presencePenalty: 0,
+      };
+    case 'openai':
+      return {
+        ...common,
+        provider,
+        model: 'gpt-4o-mini',
+        topP: 0.95,
+        frequencyPenalty: 0,
+        presencePenalty: 0,
+      };
+    case 'claude':
+      return { ...common, provider, model: 'claude-haiku-4-5', maxTokens: 1024 };
+    case 'gemini':
+      return { ...common, provider, model: 'gemini-2.5-flash', topP: 0.95, topK: 40 };
+    case 'groq':
+      return { ...common, provider, model: 'llama-3.3-70b-versatile', topP: 0.95 };
+  }
+}
+
+/** A key the mock understands: scenario, then a unique suffix so parallel tests don't share records. */
+export function mockKey(scenario: string): string {
+  return `${scenario}.${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export interface RecordedRequest {
+  provider: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export async function recordedRequests(key: string): Promise<RecordedRequest[]> {
+  const response = await fetch(`${mockUrl}/__mock/requests?key=${encodeURIComponent(key)}`);
+  return (await response.json()) as RecordedRequest[];
+}
+
+/** Seeds storage before the app's scripts run (first load only, so reloads see the app's own writes). */
+export async function seedStorage(page: Page, values: Record<string, string>): Promise<void> {
+  await page.addInitScript((entries) => {
+    if (sessionStorage.getItem('seeded')) return;
+    sessionStorage.setItem('seeded', '1');
+    for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+  }, values);
+}
+
+export class ChatPage {
+  constructor(readonly page: Page) {}
+
+  get composer() {
+    return this.page.getByRole('textbox', { name: 'Message' });
+  }
+  get sendButton() {
+    return this.page.getByRole('button', { name: 'Send' });
+  }
+  get stopButton() {
+    return this.page.getByRole('button', { name: 'Stop' });
+  }
+  get rows() {
+    return this.page.getByTestId('conversation-row');
+  }
+  messages(role?: 'user' | 'assistant') {
+    const all = this.page.getByTestId('message');
+    return role ? all.and(this.page.locator(`[data-role="${role}"]`)) : all;
+  }
+  toast(text: string | RegExp) {
+    return this.page.locator('[data-sonner-toast]').filter({ hasText: text });
+  }
+
+  async open(config?: Record<string, unknown>) {
+    if (config) await seedStorage(this.page, { 'ai-chat-config': JSON.stringify(config) });
+    await this.page.goto('/');
+    await expect(this.page.getByRole('heading', { name: 'Conversations' })).toBeVisible();
+  }
+
+  async newConversation() {
+    await this.page.getByRole('button', { name: 'New', exact: true }).click();
+  }
+
+  async send(text: string) {
+    await this.composer.fill(text);
+    await this.composer.press('Enter');
+  }
+
+  async waitForReplyDone() {
+    await expect(this.page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 20_000 });
+    await expect(this.composer).toBeEnabled();
+  }
+}
+
+export const test = base.extend<{ chat: ChatPage }>({
+  chat: async ({ page }, provide) => {
+    await provide(new ChatPage(page));
+  },
+});
