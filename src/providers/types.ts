@@ -30,12 +30,22 @@ export interface ChatRequest {
 
 export interface ChatProvider {
   readonly id: ProviderId;
-  /** Throws ProviderError; stops at once when the signal aborts, after yielding what arrived. */
+  /**
+   * Yields text deltas, then one `finish` part. Every failure is a thrown ProviderError, also one
+   * that happens mid-stream after some text arrived (the caller keeps that text). When the signal
+   * aborts, reading stops at once and the iterable throws ProviderError kind 'aborted'.
+   */
   chat(request: ChatRequest): AsyncIterable<StreamPart>;
-  /** Model ids from the provider's own list-models endpoint. */
+  /** Model ids from the provider's own list-models endpoint; throws ProviderError. */
   listModels(signal?: AbortSignal): Promise<string[]>;
 }
 
+/**
+ * Why a call failed. 'network' covers an unreachable host, a connection lost mid-reply and a
+ * timeout (an AbortSignal.timeout reason), each with its own message; 'cors' is a browser refusal
+ * (reported for Claude, where it is the likely cause of a bare fetch failure); 'blocked' is a
+ * safety block (Gemini, Azure's prompt filter).
+ */
 export type ProviderErrorKind =
   | 'auth'
   | 'permission'
@@ -52,7 +62,7 @@ export type ProviderErrorKind =
 export interface ProviderErrorInfo {
   provider: ProviderId;
   kind: ProviderErrorKind;
-  /** HTTP status, when the provider answered. */
+  /** HTTP status, when the provider answered; for an error inside a 200 stream, the code in its body, if any. */
   status?: number;
   /** The provider's own message, or ours for network, CORS and blocked failures. */
   message: string;

@@ -1,0 +1,58 @@
+import type { Config, ProviderId } from '../../domain/config.ts';
+import type { ChatMessage } from '../types.ts';
+
+export const testConfigs: Record<ProviderId, Config> = {
+  openai: {
+    provider: 'openai',
+    apiKey: 'sk-test',
+    model: 'gpt-4o',
+    temperature: 0.7,
+    maxTokens: 800,
+    topP: 0.95,
+    frequencyPenalty: 0.1,
+    presencePenalty: -0.2,
+  },
+  azure: {
+    provider: 'azure',
+    apiKey: 'azure-key',
+    temperature: 0.7,
+    maxTokens: 800,
+    topP: 0.95,
+    frequencyPenalty: 0,
+    presencePenalty: 0,
+    endpoint: 'https://my-resource.openai.azure.com/',
+    deploymentName: 'gpt4o prod',
+    apiVersion: '2023-05-15',
+  },
+  claude: {
+    provider: 'claude',
+    apiKey: 'sk-ant-test',
+    model: 'claude-sonnet-4-5',
+    temperature: 0.7,
+    maxTokens: 4096,
+  },
+  gemini: {
+    provider: 'gemini',
+    apiKey: 'AIza-test',
+    model: 'gemini-2.5-flash',
+    temperature: 0.7,
+    maxTokens: 800,
+    topP: 0.95,
+    topK: 40,
+  },
+  groq: {
+    provider: 'groq',
+    apiKey: 'gsk_test',
+    model: 'llama-3.3-70b-versatile',
+    temperature: 0.7,
+    maxTokens: 800,
+    topP: 0.95,
+  },
+};
+
+export const conversation: ChatMessage[] = [
+  { role: 'system', content: 'You are a helpful assistant.' },
+  { role: 'user', content: 'Hi' },
+  { role: 'assistant', content: 'Hello! How can I help?' },
+  { role: 'user', content: 'Tell me a joke' },
+];

@@ -1,0 +1,145 @@
+import type { Config } from '../domain/config.ts';
+import { errorFromPayload } from './error-mapping.ts';
+import { getJson, resolveBase, type HttpRequest } from './http.ts';
+import { arrayAt, dataIds, numberAt, recordAt, stringAt } from './json.ts';
+import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
+import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
+
+type FinishPart = Extract<StreamPart, { type: 'finish' }>;
+
+export function mapAnthropicStopReason(raw: string | undefined): FinishReason {
+  switch (raw) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * The Messages API takes the system prompt as a top-level field, rejects empty or whitespace-only
+ * content, and expects the conversation to open with a user turn.
+ */
+function anthropicMessages(messages: readonly ChatMessage[]): { role: string; content: string }[] {
+  const turns = messages
+    .filter(({ role, content }) => role !== 'system' && content.trim() !== '')
+    .map(({ role, content }) => ({ role, content }));
+  const firstUser = turns.findIndex(({ role }) => role === 'user');
+  return firstUser > 0 ? turns.slice(firstUser) : turns;
+}
+
+function finishPart(rawReason: string | undefined, input?: number, output?: number): FinishPart {
+  const usage: Usage = { inputTokens: input, outputTokens: output };
+  if (input !== undefined && output !== undefined) usage.totalTokens = input + output;
+  return { type: 'finish', reason: mapAnthropicStopReason(rawReason), rawReason, usage };
+}
+
+function createMessagesDecoder(request: HttpRequest): StreamDecoder {
+  let rawReason: string | undefined;
+  let inputTokens: number | undefined;
+  let outputTokens: number | undefined;
+  let stopped = false;
+  return {
+    *decode(event) {
+      const data = parseEventJson(request, event.data);
+      switch (event.event ?? stringAt(data, 'type')) {
+        case 'message_start': {
+          const usage = recordAt(recordAt(data, 'message'), 'usage');
+          inputTokens = numberAt(usage, 'input_tokens');
+          outputTokens = numberAt(usage, 'output_tokens');
+          break;
+        }
+        case 'content_block_start': {
+          const block = recordAt(data, 'content_block');
+          const text = stringAt(block, 'type') === 'text' ? stringAt(block, 'text') : undefined;
+          if (text) yield { type: 'text-delta', text };
+          break;
+        }
+        case 'content_block_delta': {
+          // Thinking and signature deltas are not part of the reply text.
+          const delta = recordAt(data, 'delta');
+          const text = stringAt(delta, 'type') === 'text_delta' ? stringAt(delta, 'text') : undefined;
+          if (text) yield { type: 'text-delta', text };
+          break;
+        }
+        case 'message_delta':
+          rawReason = stringAt(recordAt(data, 'delta'), 'stop_reason') ?? rawReason;
+          outputTokens = numberAt(recordAt(data, 'usage'), 'output_tokens') ?? outputTokens;
+          break;
+        case 'message_stop':
+          stopped = true;
+          return true;
+        case 'error':
+          throw errorFromPayload(request.provider, data);
+        default:
+        // ping, content_block_stop and event types added later carry no text.
+      }
+      return false;
+    },
+    finish: () =>
+      stopped || rawReason !== undefined ? finishPart(rawReason, inputTokens, outputTokens) : undefined,
+  };
+}
+
+function decodeMessagesReply(json: unknown): StreamPart[] {
+  const text = arrayAt(json, 'content')
+    .filter((block) => stringAt(block, 'type') === 'text')
+    .map((block) => stringAt(block, 'text') ?? '')
+    .join('');
+  const usage = recordAt(json, 'usage');
+  const finish = finishPart(
+    stringAt(json, 'stop_reason'),
+    numberAt(usage, 'input_tokens'),
+    numberAt(usage, 'output_tokens'),
+  );
+  return text ? [{ type: 'text-delta', text }, finish] : [finish];
+}
+
+export function createAnthropicProvider(config: Config, fetch: typeof globalThis.fetch): ChatProvider {
+  const base = resolveBase(config.baseUrl, 'https://api.anthropic.com');
+  const target = {
+    provider: 'claude' as const,
+    fetch,
+    headers: {
+      'x-api-key': config.apiKey,
+      'anthropic-version': '2023-06-01',
+      // Without it Anthropic refuses every request that carries an Origin (every browser request).
+      'anthropic-dangerous-direct-browser-access': 'true',
+      'content-type': 'application/json',
+    },
+  };
+  return {
+    id: 'claude',
+    chat({ messages, signal, stream = true }) {
+      const system = messages.find(({ role }) => role === 'system')?.content ?? '';
+      const body = {
+        model: config.model,
+        max_tokens: config.maxTokens,
+        // The app's slider goes to 2 (the OpenAI range); Anthropic accepts 0 to 1 and rejects more.
+        temperature: Math.min(1, Math.max(0, config.temperature)),
+        // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
+        ...(system.trim() ? { system } : {}),
+        messages: anthropicMessages(messages),
+        stream,
+        // Never top_p: newer models reject temperature and top_p together.
+      };
+      const request = { ...target, url: `${base}/v1/messages`, signal };
+      return runChat({
+        ...request,
+        body,
+        stream,
+        createDecoder: () => createMessagesDecoder(request),
+        decodeReply: decodeMessagesReply,
+      });
+    },
+    async listModels(signal) {
+      return dataIds(await getJson({ ...target, url: `${base}/v1/models?limit=1000`, signal }));
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { ProviderId } from '../domain/config.ts';
+import { arrayAt, isRecord, parseJson, recordAt, stringAt } from './json.ts';
+import { kindForStatus, ProviderError } from './provider-error.ts';
+import type { ProviderErrorKind } from './types.ts';
+
+/** What the five error shapes have in common: OpenAI/Groq/Azure `{error:{message,type,code}}`,
+ * Anthropic `{type:'error',error:{type,message}}`, Google `{error:{code,message,status,details}}`. */
+interface ErrorFields {
+  message?: string;
+  /** OpenAI and Anthropic `type`, or Google `status` such as RESOURCE_EXHAUSTED. */
+  type?: string;
+  code?: string;
+  /** A status carried in the body: Google `code: 503`, Azure `code: "429"`. */
+  status?: number;
+  /** Google ErrorInfo reasons, e.g. API_KEY_INVALID. */
+  reasons: string[];
+  /** Google RetryInfo, e.g. "34.4s". */
+  retryDelay?: string;
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+/** The error fields of a provider's error JSON, or undefined when the payload is not an error. */
+export function readErrorFields(payload: unknown): ErrorFields | undefined {
+  // Google answers some calls with a one-element array.
+  const root: unknown = Array.isArray(payload) ? payload[0] : payload;
+  const error = isRecord(root) ? root.error : undefined;
+  if (typeof error === 'string') return { message: error, reasons: [] };
+  if (!isRecord(error)) return undefined;
+  const rawCode = error.code;
+  const code = isString(rawCode) ? rawCode : undefined;
+  const details = arrayAt(error, 'details');
+  return {
+    message: stringAt(error, 'message'),
+    type: stringAt(error, 'type') ?? stringAt(error, 'status'),
+    code,
+    status: typeof rawCode === 'number' ? rawCode : code && /^\d{3}$/.test(code) ? Number(code) : undefined,
+    reasons: details.map((detail) => stringAt(detail, 'reason')).filter(isString),
+    retryDelay: details.map((detail) => stringAt(detail, 'retryDelay')).find(isString),
+  };
+}
+
+export function isErrorPayload(payload: unknown): boolean {
+  return readErrorFields(payload) !== undefined;
+}
+
+/** Error types of Anthropic and OpenAI, and Google RPC statuses: used when no HTTP status says more. */
+const kindByType: Readonly<Record<string, ProviderErrorKind>> = {
+  invalid_request_error: 'invalid-request',
+  authentication_error: 'auth',
+  permission_error: 'permission',
+  billing_error: 'permission',
+  not_found_error: 'not-found',
+  request_too_large: 'invalid-request',
+  rate_limit_error: 'rate-limited',
+  rate_limit_exceeded: 'rate-limited',
+  insufficient_quota: 'rate-limited',
+  tokens: 'rate-limited',
+  requests: 'rate-limited',
+  api_error: 'server',
+  server_error: 'server',
+  timeout_error: 'server',
+  overloaded_error: 'overloaded',
+  INVALID_ARGUMENT: 'invalid-request',
+  FAILED_PRECONDITION: 'invalid-request',
+  UNAUTHENTICATED: 'auth',
+  PERMISSION_DENIED: 'permission',
+  NOT_FOUND: 'not-found',
+  RESOURCE_EXHAUSTED: 'rate-limited',
+  UNAVAILABLE: 'overloaded',
+  INTERNAL: 'server',
+  DEADLINE_EXCEEDED: 'server',
+};
+
+function kindOf(status: number | undefined, fields: ErrorFields | undefined): ProviderErrorKind {
+  // Gemini reports a bad key as 400 INVALID_ARGUMENT; only the reason says it is the key.
+  if (fields?.reasons.includes('API_KEY_INVALID')) return 'auth';
+  // Azure rejects a filtered prompt with 400 code content_filter.
+  if (fields?.code === 'content_filter') return 'blocked';
+  if (fields?.type === 'overloaded_error') return 'overloaded';
+  if (status !== undefined) return kindForStatus(status);
+  return kindByType[fields?.type ?? ''] ?? kindByType[fields?.code ?? ''] ?? 'server';
+}
+
+/** Seconds in a duration like "34.4s", "174ms" or "6m0s"; undefined when there is none. */
+function parseDuration(text: string): number | undefined {
+  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+  let seconds: number | undefined;
+  for (const [, amount, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) {
+    seconds = (seconds ?? 0) + Number(amount) * (units[unit ?? 's'] ?? 1);
+  }
+  // Rounded to milliseconds: 174 × 0.001 is not exactly 0.174 in floating point.
+  return seconds === undefined ? undefined : Math.round(seconds * 1000) / 1000;
+}
+
+function headerSeconds(headers: Headers | undefined): number | undefined {
+  const milliseconds = Number(headers?.get('retry-after-ms') || NaN);
+  if (milliseconds >= 0) return milliseconds / 1000;
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (seconds >= 0) return seconds;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/**
+ * Seconds to wait: the retry-after headers first, then hints in the body, because browsers often
+ * cannot read retry-after (providers other than Anthropic do not expose it to CORS requests).
+ */
+export function retryAfterFrom(
+  headers: Headers | undefined,
+  message: string,
+  retryDelay?: string,
+): number | undefined {
+  const fromHeaders = headerSeconds(headers);
+  if (fromHeaders !== undefined) return fromHeaders;
+  if (retryDelay) return parseDuration(retryDelay);
+  const tryAgain = /(?:try again|retry) in ((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)/i.exec(message)?.[1];
+  if (tryAgain) return parseDuration(tryAgain);
+  const retryAfter = /retry after (\d+(?:\.\d+)?) seconds?/i.exec(message)?.[1];
+  return retryAfter ? Number(retryAfter) : undefined;
+}
+
+function fallbackMessage(response: Response, text: string): string {
+  const trimmed = text.trim();
+  if (trimmed && !trimmed.startsWith('<'))
+    return trimmed.length > 300 ? `${trimmed.slice(0, 299)}…` : trimmed;
+  return response.statusText || `HTTP error ${response.status}`;
+}
+
+/** The error for a non-2xx response, from the provider's own error JSON. */
+export function errorFromResponse(provider: ProviderId, response: Response, text: string): ProviderError {
+  const fields = readErrorFields(parseJson(text));
+  const message = fields?.message || fallbackMessage(response, text);
+  return new ProviderError({
+    provider,
+    kind: kindOf(response.status, fields),
+    status: response.status,
+    message,
+    retryAfter: retryAfterFrom(response.headers, message, fields?.retryDelay),
+  });
+}
+
+/** The error for an error object that arrived inside a 200 response (mid-stream). */
+export function errorFromPayload(provider: ProviderId, payload: unknown): ProviderError {
+  // An `event: error` may carry the error object itself rather than `{error: {...}}`.
+  const fields = readErrorFields(payload) ?? readErrorFields({ error: payload });
+  const message =
+    fields?.message || stringAt(recordAt(payload, 'error'), 'type') || 'The provider reported an error.';
+  return new ProviderError({
+    provider,
+    kind: kindOf(fields?.status, fields),
+    status: fields?.status,
+    message,
+    retryAfter: retryAfterFrom(undefined, message, fields?.retryDelay),
+  });
+}

@@ -1,0 +1,152 @@
+import type { Config } from '../domain/config.ts';
+import { getJson, resolveBase, type HttpRequest } from './http.ts';
+import { arrayAt, isRecord, numberAt, recordAt, stringAt } from './json.ts';
+import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
+import { ProviderError } from './provider-error.ts';
+import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
+
+type FinishPart = Extract<StreamPart, { type: 'finish' }>;
+
+const blockingFinishReasons: ReadonlySet<string> = new Set([
+  'SAFETY',
+  'RECITATION',
+  'PROHIBITED_CONTENT',
+  'BLOCKLIST',
+  'SPII',
+  'IMAGE_SAFETY',
+]);
+
+export function mapGeminiFinishReason(raw: string | undefined): FinishReason {
+  if (raw === 'STOP') return 'stop';
+  if (raw === 'MAX_TOKENS') return 'length';
+  return raw !== undefined && blockingFinishReasons.has(raw) ? 'content-filter' : 'other';
+}
+
+/**
+ * Gemini's history: roles user and model only, no empty parts, and it must open with a user turn
+ * (the system prompt travels as systemInstruction). Adjacent turns of one role are accepted.
+ */
+function geminiContents(messages: readonly ChatMessage[]): { role: string; parts: { text: string }[] }[] {
+  const contents = messages
+    .filter(({ role, content }) => role !== 'system' && content.trim() !== '')
+    .map(({ role, content }) => ({
+      role: role === 'assistant' ? 'model' : 'user',
+      parts: [{ text: content }],
+    }));
+  const firstUser = contents.findIndex(({ role }) => role === 'user');
+  return firstUser > 0 ? contents.slice(firstUser) : contents;
+}
+
+interface ReplyState {
+  rawReason?: string;
+  usage?: Usage;
+}
+
+function readUsage(chunk: unknown): Usage | undefined {
+  const usage = recordAt(chunk, 'usageMetadata');
+  if (!usage) return undefined;
+  return {
+    inputTokens: numberAt(usage, 'promptTokenCount'),
+    outputTokens: numberAt(usage, 'candidatesTokenCount'),
+    totalTokens: numberAt(usage, 'totalTokenCount'),
+  };
+}
+
+function blockedError(message: string): ProviderError {
+  return new ProviderError({ provider: 'gemini', kind: 'blocked', message });
+}
+
+/** The text of one response chunk; throws after that text when Gemini blocked the prompt or the reply. */
+function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, void> {
+  const candidate = arrayAt(chunk, 'candidates')[0];
+  const blockReason = stringAt(recordAt(chunk, 'promptFeedback'), 'blockReason');
+  if (!candidate && blockReason) throw blockedError(`Gemini blocked the prompt (${blockReason}).`);
+  state.usage = readUsage(chunk) ?? state.usage;
+  const text = arrayAt(recordAt(candidate, 'content'), 'parts')
+    .filter((part) => isRecord(part) && part.thought !== true)
+    .map((part) => stringAt(part, 'text') ?? '')
+    .join('');
+  if (text) yield { type: 'text-delta', text };
+  const reason = stringAt(candidate, 'finishReason');
+  if (reason === undefined) return;
+  state.rawReason = reason;
+  if (blockingFinishReasons.has(reason)) throw blockedError(`Gemini stopped the reply (${reason}).`);
+}
+
+function finishPart(state: ReplyState): FinishPart {
+  return {
+    type: 'finish',
+    reason: mapGeminiFinishReason(state.rawReason),
+    rawReason: state.rawReason,
+    usage: state.usage,
+  };
+}
+
+function createGeminiDecoder(request: HttpRequest): StreamDecoder {
+  const state: ReplyState = {};
+  return {
+    *decode(event) {
+      yield* chunkParts(parseEventJson(request, event.data), state);
+      // Gemini sends no end marker: the reply ends with the body.
+      return false;
+    },
+    finish: () => (state.rawReason === undefined ? undefined : finishPart(state)),
+  };
+}
+
+function decodeGeminiReply(json: unknown): StreamPart[] {
+  const state: ReplyState = {};
+  return [...chunkParts(json, state), finishPart(state)];
+}
+
+function modelPath(model: string | undefined): string {
+  return encodeURIComponent((model ?? '').replace(/^models\//, ''));
+}
+
+export function createGeminiProvider(config: Config, fetch: typeof globalThis.fetch): ChatProvider {
+  const base = resolveBase(config.baseUrl, 'https://generativelanguage.googleapis.com');
+  // Only these two headers: Google's CORS preflight refuses any header outside a short allow-list.
+  const target = {
+    provider: 'gemini' as const,
+    fetch,
+    headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
+  };
+  return {
+    id: 'gemini',
+    chat({ messages, signal, stream = true }) {
+      const system = messages.find(({ role }) => role === 'system')?.content ?? '';
+      const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
+      const body = {
+        contents: geminiContents(messages),
+        ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
+        generationConfig: {
+          temperature: config.temperature,
+          topK: config.topK,
+          topP: config.topP,
+          maxOutputTokens: config.maxTokens,
+          ...(stopSequences.length > 0 ? { stopSequences } : {}),
+        },
+      };
+      const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+      const request = {
+        ...target,
+        url: `${base}/v1beta/models/${modelPath(config.model)}:${method}`,
+        signal,
+      };
+      return runChat({
+        ...request,
+        body,
+        stream,
+        createDecoder: () => createGeminiDecoder(request),
+        decodeReply: decodeGeminiReply,
+      });
+    },
+    async listModels(signal) {
+      const json = await getJson({ ...target, url: `${base}/v1beta/models?pageSize=1000`, signal });
+      return arrayAt(json, 'models')
+        .filter((model) => arrayAt(model, 'supportedGenerationMethods').includes('generateContent'))
+        .map((model) => (stringAt(model, 'name') ?? '').replace(/^models\//, ''))
+        .filter((name) => name !== '');
+    },
+  };
+}

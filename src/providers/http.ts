@@ -1,0 +1,105 @@
+import type { ProviderId } from '../domain/config.ts';
+import { errorFromResponse } from './error-mapping.ts';
+import { parseJson } from './json.ts';
+import {
+  abortFailure,
+  abortedError,
+  connectionLostError,
+  corsError,
+  errorName,
+  networkError,
+  ProviderError,
+  timeoutError,
+} from './provider-error.ts';
+
+export interface HttpRequest {
+  provider: ProviderId;
+  fetch: typeof fetch;
+  url: string;
+  headers: Record<string, string>;
+  signal?: AbortSignal | undefined;
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function fetchFailure(request: HttpRequest, error: unknown): ProviderError {
+  const host = hostOf(request.url);
+  if (request.signal?.aborted) return abortFailure(request.provider, host, request.signal);
+  const name = errorName(error);
+  if (name === 'AbortError') return abortedError(request.provider, error);
+  if (name === 'TimeoutError') return timeoutError(request.provider, host, error);
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  return request.provider === 'claude' && !offline
+    ? corsError(request.provider, host, error)
+    : networkError(request.provider, host, error);
+}
+
+/** A failure while reading a body that had started to arrive. */
+export function readFailure(request: HttpRequest, error: unknown): ProviderError {
+  const host = hostOf(request.url);
+  if (request.signal?.aborted) return abortFailure(request.provider, host, request.signal);
+  return errorName(error) === 'AbortError'
+    ? abortedError(request.provider, error)
+    : connectionLostError(request.provider, host, error);
+}
+
+async function send(request: HttpRequest, method: 'GET' | 'POST', body?: string): Promise<Response> {
+  try {
+    new URL(request.url);
+  } catch {
+    const message = `Invalid URL "${request.url}": the endpoint or base URL must be a full address such as https://host.`;
+    throw new ProviderError({ provider: request.provider, kind: 'invalid-request', message });
+  }
+  let response: Response;
+  try {
+    response = await request.fetch(request.url, {
+      method,
+      headers: request.headers,
+      body,
+      signal: request.signal,
+    });
+  } catch (error) {
+    throw fetchFailure(request, error);
+  }
+  if (!response.ok) throw errorFromResponse(request.provider, response, await readText(response, request));
+  return response;
+}
+
+async function readText(response: Response, request: HttpRequest): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw readFailure(request, error);
+  }
+}
+
+/** The parsed JSON body of a successful response. */
+export async function readJson(response: Response, request: HttpRequest): Promise<unknown> {
+  const text = await readText(response, request);
+  const json = parseJson(text);
+  if (json === undefined) {
+    const message = `Unreadable response from ${hostOf(request.url)}: expected JSON.`;
+    throw new ProviderError({ provider: request.provider, kind: 'server', message });
+  }
+  return json;
+}
+
+/** POSTs JSON and returns the 2xx response unread (so it can be streamed); throws ProviderError otherwise. */
+export function postJson(request: HttpRequest, body: unknown): Promise<Response> {
+  return send(request, 'POST', JSON.stringify(body));
+}
+
+export async function getJson(request: HttpRequest): Promise<unknown> {
+  return readJson(await send(request, 'GET'), request);
+}
+
+/** The base URL without trailing slashes: the user's base URL (a proxy, a compatible server, a mock) or the public one. */
+export function resolveBase(custom: string | undefined, publicBase: string): string {
+  return (custom?.trim() || publicBase).replace(/\/+$/, '');
+}

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { providerIds, type Config, type ProviderId } from '../domain/config.ts';
+import { startMockProviders, utf8Reply } from '../../tools/mock-providers/server.mjs';
+import { conversation, testConfigs } from './__fixtures__/configs.ts';
+import { drain } from './__fixtures__/fake-fetch.ts';
+import { isProviderError, type ProviderError } from './provider-error.ts';
+import { createChatProvider } from './registry.ts';
+import type { ProviderErrorKind } from './types.ts';
+
+/** Every provider over real HTTP against the loopback mock. */
+
+let mock: Awaited<ReturnType<typeof startMockProviders>>;
+let unique = 0;
+
+beforeAll(async () => {
+  mock = await startMockProviders({ tokenDelayMs: 0 });
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+function configFor(id: ProviderId, scenario: string, overrides: Partial<Config> = {}): Config {
+  unique += 1;
+  return { ...testConfigs[id], apiKey: `${scenario}.test${unique}`, baseUrl: mock.url, ...overrides };
+}
+
+function chat(config: Config, stream = true) {
+  return drain(createChatProvider(config).chat({ messages: conversation, stream }));
+}
+
+function providerError(error: unknown): ProviderError {
+  if (!isProviderError(error)) throw new Error(`Expected a ProviderError, got ${String(error)}`);
+  return error;
+}
+
+const echo = 'Echo: Tell me a joke (4 messages received)';
+
+describe.each(providerIds)('%s over HTTP', (id) => {
+  it.each([true, false])(
+    'ok (stream %s): echoes the last user message and counts the history',
+    async (stream) => {
+      const config = configFor(id, 'ok');
+      const result = await chat(config, stream);
+      expect(result.error).toBeUndefined();
+      expect(result.text).toBe(echo);
+      expect(result.finish).toMatchObject({ type: 'finish', reason: 'stop' });
+      const recorded = mock.requests.filter((request) => request.key === config.apiKey);
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]?.provider).toBe(id);
+    },
+  );
+
+  it('utf8: assembles multi-byte characters that the server split across socket writes', async () => {
+    const result = await chat(configFor(id, 'utf8'));
+    expect(result.text).toBe(utf8Reply);
+  });
+
+  it('drop: keeps the text that arrived and reports the lost connection', async () => {
+    const result = await chat(configFor(id, 'drop'));
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(echo.startsWith(result.text) && result.text !== echo).toBe(true);
+    expect(providerError(result.error).kind).toBe('network');
+  });
+
+  it("error-event: keeps the text and throws the provider's mid-stream error", async () => {
+    const result = await chat(configFor(id, 'error-event'));
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(echo.startsWith(result.text)).toBe(true);
+    const expected: Record<ProviderId, ProviderErrorKind> = {
+      openai: 'server',
+      azure: 'server',
+      groq: 'server',
+      claude: 'overloaded',
+      gemini: 'overloaded',
+    };
+    expect(providerError(result.error).kind).toBe(expected[id]);
+  });
+
+  it('blocked: ends with a content filter, or for Gemini throws a blocked error', async () => {
+    const result = await chat(configFor(id, 'blocked'));
+    if (id === 'gemini') {
+      expect(result.text).toBe('');
+      expect(providerError(result.error).message).toBe('Gemini blocked the prompt (SAFETY).');
+    } else {
+      expect(result.finish).toMatchObject({ reason: 'content-filter' });
+      expect(echo.startsWith(result.text)).toBe(true);
+    }
+  });
+
+  it('http-429: rate-limited with the retry delay the provider gave', async () => {
+    const delays: Record<ProviderId, number> = { openai: 20, azure: 6, groq: 12, claude: 20, gemini: 34.4 };
+    const error = providerError((await chat(configFor(id, 'http-429'))).error);
+    expect([error.kind, error.status, error.retryAfter]).toEqual(['rate-limited', 429, delays[id]]);
+  });
+
+  it.each([
+    ['http-400', 'invalid-request'],
+    ['http-401', 'auth'],
+    ['http-403', 'permission'],
+    ['http-404', 'not-found'],
+    ['http-500', 'server'],
+    ['http-503', 'overloaded'],
+  ])('%s maps to %s', async (scenario, kind) => {
+    const expectedKind = id === 'azure' && scenario === 'http-400' ? 'blocked' : kind;
+    expect(providerError((await chat(configFor(id, scenario))).error).kind).toBe(expectedKind);
+  });
+
+  it("an unknown key is refused with the provider's bad-key error", async () => {
+    const error = providerError((await chat(configFor(id, 'sk-real-looking'))).error);
+    expect([error.kind, error.status]).toEqual(['auth', id === 'gemini' ? 400 : 401]);
+  });
+
+  it('lists models', async () => {
+    const models = await createChatProvider(configFor(id, 'ok')).listModels();
+    expect(models.length).toBeGreaterThan(1);
+    expect(
+      models.every((model) => typeof model === 'string' && model !== '' && !model.startsWith('models/')),
+    ).toBe(true);
+  });
+
+  it('stops a slow stream at once when aborted, keeping what arrived', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    let text = '';
+    let caught: unknown;
+    try {
+      const parts = createChatProvider(configFor(id, 'slow')).chat({
+        messages: conversation,
+        signal: controller.signal,
+      });
+      for await (const part of parts) {
+        if (part.type === 'text-delta') text += part.text;
+        if (text.length > 0) setTimeout(() => controller.abort(), 50);
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(providerError(caught).kind).toBe('aborted');
+    // The first chunk arrives at once, the next 200 ms later: the abort lands in between.
+    expect(text).toBe(id === 'gemini' ? 'This is a' : 'This');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('request validation against the real-shaped mock', () => {
+  it('OpenAI rejects an out-of-range temperature with its own 400', async () => {
+    const error = providerError((await chat(configFor('openai', 'ok', { temperature: 2.5 }))).error);
+    expect([error.kind, error.status, error.message]).toEqual([
+      'invalid-request',
+      400,
+      "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 2.5 instead.",
+    ]);
+  });
+
+  it('Gemini rejects an out-of-range temperature with INVALID_ARGUMENT', async () => {
+    const error = providerError((await chat(configFor('gemini', 'ok', { temperature: 2.5 }))).error);
+    expect([error.kind, error.status]).toEqual(['invalid-request', 400]);
+  });
+
+  it('Claude gets temperatures above 1 clamped, so the request passes validation', async () => {
+    const config = configFor('claude', 'ok', { temperature: 1.8 });
+    expect((await chat(config)).text).toBe(echo);
+    const [recorded] = mock.requests.filter((request) => request.key === config.apiKey);
+    expect(recorded?.body).toMatchObject({ temperature: 1 });
+  });
+
+  it('Azure with an old api-version passes because no stream_options is sent', async () => {
+    expect((await chat(configFor('azure', 'ok', { apiVersion: '2023-05-15' }))).text).toBe(echo);
+  });
+
+  it('markdown: streams a long markdown reply to the end', async () => {
+    const result = await chat(configFor('groq', 'markdown'));
+    expect(result.finish).toMatchObject({ reason: 'stop' });
+    expect(result.text).toContain('```typescript');
+    expect(result.text.length).toBeGreaterThan(5000);
+  });
+});

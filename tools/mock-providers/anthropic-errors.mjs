@@ -1,0 +1,155 @@
+// @ts-check
+/** Anthropic's error replies: the browser-access gate, pydantic-style validation, keys and statuses. */
+
+import { isRecord, mockId } from './wire.mjs';
+
+/**
+ * @typedef {import('./wire.mjs').Reply} Reply
+ * @typedef {import('./wire.mjs').MockRequest} MockRequest
+ */
+
+const topLevelKeys = [
+  'max_tokens',
+  'messages',
+  'model',
+  'cache_control',
+  'container',
+  'inference_geo',
+  'metadata',
+  'output_config',
+  'service_tier',
+  'stop_sequences',
+  'stream',
+  'system',
+  'temperature',
+  'thinking',
+  'tool_choice',
+  'tools',
+  'top_k',
+  'top_p',
+  'user_profile_id',
+];
+const knownVersions = ['2023-06-01', '2023-01-01'];
+
+/**
+ * @param {number} status @param {string} type @param {string} message @param {Record<string, string>} [headers]
+ * @returns {Reply}
+ */
+function anthropicError(status, type, message, headers = {}) {
+  /** @type {Record<string, string>} */
+  const retry = status === 429 || status >= 500 ? { 'x-should-retry': 'true' } : {};
+  return {
+    status,
+    body: { type: 'error', error: { type, message }, request_id: mockId('req_') },
+    headers: { 'request-id': mockId('req_'), ...retry, ...headers },
+  };
+}
+
+/** @param {string} message */
+const invalid = (message) => anthropicError(400, 'invalid_request_error', message);
+
+/** @param {MockRequest} request @returns {Reply | undefined} */
+export function gate(request) {
+  // Anthropic refuses browser requests (they carry an Origin) without this header, and leaves out
+  // every CORS header, so the browser only sees a failed fetch.
+  if (request.headers.origin && request.headers['anthropic-dangerous-direct-browser-access'] !== 'true') {
+    return {
+      ...anthropicError(
+        401,
+        'authentication_error',
+        "CORS requests must set 'anthropic-dangerous-direct-browser-access' header",
+      ),
+      withoutCors: true,
+    };
+  }
+  const version = request.headers['anthropic-version'];
+  if (!version) return invalid('anthropic-version: header is required');
+  if (!knownVersions.includes(version))
+    return invalid(`anthropic-version: "${version}" is not a valid version`);
+  return undefined;
+}
+
+/** @param {Record<string, unknown>} body @returns {Reply | undefined} */
+export function validate(body) {
+  const unknown = Object.keys(body).find((key) => !topLevelKeys.includes(key));
+  if (unknown) return invalid(`${unknown}: Extra inputs are not permitted`);
+  for (const field of ['model', 'max_tokens', 'messages']) {
+    if (body[field] === undefined) return invalid(`${field}: Field required`);
+  }
+  if (!Array.isArray(body.messages)) return invalid('messages: Input should be a valid list');
+  for (const [index, message] of body.messages.entries()) {
+    if (!isRecord(message)) return invalid(`messages.${index}: Input should be a valid dictionary`);
+    if (message.role === 'system') {
+      return invalid(
+        'messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.',
+      );
+    }
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return invalid(`messages.${index}.role: Input should be 'user' or 'assistant'`);
+    const extra = Object.keys(message).find((key) => key !== 'role' && key !== 'content');
+    if (extra) return invalid(`messages.${index}.${extra}: Extra inputs are not permitted`);
+    const isLast = index === body.messages.length - 1;
+    if (
+      (message.content === '' || (Array.isArray(message.content) && message.content.length === 0)) &&
+      !(isLast && message.role === 'assistant')
+    ) {
+      return invalid(
+        `messages.${index}: all messages must have non-empty content except for the optional final assistant message`,
+      );
+    }
+    if (typeof message.content === 'string' && message.content !== '' && message.content.trim() === '') {
+      return invalid('messages: text content blocks must contain non-whitespace text');
+    }
+  }
+  if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system))
+    return invalid('system: Input should be a valid string');
+  const temperature = body.temperature;
+  if (typeof temperature === 'number' && temperature > 1)
+    return invalid('temperature: Input should be less than or equal to 1');
+  if (typeof temperature === 'number' && temperature < 0)
+    return invalid('temperature: Input should be greater than or equal to 0');
+  if (temperature !== undefined && body.top_p !== undefined) {
+    return invalid('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
+  }
+  return undefined;
+}
+
+/** @param {number} status @param {string} model @returns {Reply} */
+export function httpError(status, model) {
+  switch (status) {
+    case 400:
+      return invalid('messages: text content blocks must contain non-whitespace text');
+    case 401:
+      return anthropicError(401, 'authentication_error', 'invalid x-api-key');
+    case 403:
+      return anthropicError(
+        403,
+        'permission_error',
+        'Your API key does not have permission to use the specified resource.',
+      );
+    case 404:
+      return anthropicError(404, 'not_found_error', `model: ${model}`);
+    case 429:
+      return anthropicError(
+        429,
+        'rate_limit_error',
+        'This request would exceed the rate limit for your organization (mock) of 50,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.',
+        {
+          'retry-after': '20',
+          'anthropic-ratelimit-input-tokens-limit': '50000',
+          'anthropic-ratelimit-input-tokens-remaining': '0',
+        },
+      );
+    case 529:
+      return anthropicError(529, 'overloaded_error', 'Overloaded');
+    default:
+      return anthropicError(status, 'api_error', 'Internal server error');
+  }
+}
+
+/** Missing key, bad key and unparsable body. @type {Pick<import('./wire.mjs').MockProvider, 'missingKey' | 'badKey' | 'invalidJson'>} */
+export const anthropicKeyReplies = {
+  missingKey: () => anthropicError(401, 'authentication_error', 'x-api-key header is required'),
+  badKey: () => anthropicError(401, 'authentication_error', 'invalid x-api-key'),
+  invalidJson: () => invalid('The request body is not valid JSON: Expecting value: line 1 column 1 (char 0)'),
+};

@@ -1,0 +1,201 @@
+// @ts-check
+/** Gemini's error replies: proto-JSON validation, keys and statuses, as Google RPC errors. */
+
+import { isRecord } from './wire.mjs';
+
+/** @typedef {import('./wire.mjs').Reply} Reply */
+
+/** @param {string} name */
+const withSnakeCase = (name) => [name, name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
+const topLevelKeys = [
+  'contents',
+  'tools',
+  'toolConfig',
+  'safetySettings',
+  'systemInstruction',
+  'generationConfig',
+  'cachedContent',
+].flatMap(withSnakeCase);
+const generationConfigKeys = [
+  'stopSequences',
+  'responseMimeType',
+  'responseSchema',
+  'responseJsonSchema',
+  'candidateCount',
+  'maxOutputTokens',
+  'temperature',
+  'topP',
+  'topK',
+  'seed',
+  'presencePenalty',
+  'frequencyPenalty',
+  'responseLogprobs',
+  'logprobs',
+  'thinkingConfig',
+  'responseModalities',
+  'mediaResolution',
+  'speechConfig',
+  'enableEnhancedCivicAnswers',
+].flatMap(withSnakeCase);
+
+/**
+ * @param {number} status @param {string} rpcStatus @param {string} message @param {unknown[]} [details]
+ * @returns {Reply}
+ */
+function googleError(status, rpcStatus, message, details) {
+  return {
+    status,
+    body: { error: { code: status, message, status: rpcStatus, ...(details && { details }) } },
+  };
+}
+
+/** @param {string} message */
+const invalid = (message) => googleError(400, 'INVALID_ARGUMENT', message);
+
+/** @param {Record<string, unknown>} body @returns {Reply | undefined} */
+export function validate(body) {
+  const unknown = Object.keys(body).find((key) => !topLevelKeys.includes(key));
+  if (unknown) return invalid(`Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
+  const config = body.generationConfig ?? body.generation_config;
+  if (config !== undefined) {
+    const unknownConfig = isRecord(config)
+      ? Object.keys(config).find((key) => !generationConfigKeys.includes(key))
+      : 'generationConfig';
+    if (unknownConfig)
+      return invalid(
+        `Invalid JSON payload received. Unknown name "${unknownConfig}" at 'generation_config': Cannot find field.`,
+      );
+    const temperature = isRecord(config) ? config.temperature : undefined;
+    if (typeof temperature === 'number' && (temperature < 0 || temperature > 2)) {
+      return invalid(
+        `* GenerateContentRequest.generation_config.temperature: temperature must be in the range [0.0, 2.0]\n`,
+      );
+    }
+  }
+  const contents = body.contents;
+  if (!Array.isArray(contents) || contents.length === 0)
+    return invalid('* GenerateContentRequest.contents: contents is not specified\n');
+  for (const [index, content] of contents.entries()) {
+    if (!isRecord(content))
+      return invalid(`Invalid JSON payload received. Expected an object at 'contents[${index}]'.`);
+    const extra = Object.keys(content).find((key) => key !== 'role' && key !== 'parts');
+    if (extra)
+      return invalid(
+        `Invalid JSON payload received. Unknown name "${extra}" at 'contents[${index}]': Cannot find field.`,
+      );
+    if (content.role !== undefined && content.role !== 'user' && content.role !== 'model')
+      return invalid('Please use a valid role: user, model.');
+    if (!Array.isArray(content.parts) || content.parts.length === 0) {
+      return invalid(
+        `* GenerateContentRequest.contents[${index}].parts: contents.parts must not be empty.\n`,
+      );
+    }
+    for (const [partIndex, part] of content.parts.entries()) {
+      if (!isRecord(part) || Object.keys(part).length === 0) {
+        return invalid(
+          `* GenerateContentRequest.contents[${index}].parts[${partIndex}].data: required oneof field 'data' must have one initialized field\n`,
+        );
+      }
+      if (part.text === '')
+        return invalid(
+          'Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.',
+        );
+    }
+  }
+  if (isRecord(contents[0]) && contents[0].role === 'model')
+    return invalid('Please ensure that multiturn requests alternate between user and model.');
+  return undefined;
+}
+
+const errorInfo = (/** @type {string} */ reason) => ({
+  '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+  reason,
+  domain: 'googleapis.com',
+  metadata: { service: 'generativelanguage.googleapis.com' },
+});
+
+/** @param {number} status @param {string} model @returns {Reply} */
+export function httpError(status, model) {
+  switch (status) {
+    case 400:
+      return invalid(
+        '* GenerateContentRequest.generation_config.max_output_tokens: max_output_tokens must be positive.\n',
+      );
+    case 401:
+      return googleError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
+        [errorInfo('ACCESS_TOKEN_TYPE_UNSUPPORTED')],
+      );
+    case 403:
+      return googleError(
+        403,
+        'PERMISSION_DENIED',
+        "Permission denied: Consumer 'api_key:mock' has been suspended.",
+        [errorInfo('CONSUMER_SUSPENDED')],
+      );
+    case 404:
+      return googleError(
+        404,
+        'NOT_FOUND',
+        `models/${model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
+      );
+    case 429:
+      return googleError(
+        429,
+        'RESOURCE_EXHAUSTED',
+        'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.',
+        [
+          {
+            '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+            violations: [
+              {
+                quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+                quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier',
+                quotaValue: '10',
+              },
+            ],
+          },
+          {
+            '@type': 'type.googleapis.com/google.rpc.Help',
+            links: [
+              {
+                description: 'Learn more about Gemini API quotas',
+                url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+              },
+            ],
+          },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '34.4s' },
+        ],
+      );
+    case 503:
+      return googleError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.');
+    default:
+      return googleError(
+        status,
+        'INTERNAL',
+        'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+      );
+  }
+}
+
+/** Missing key, bad key and unparsable body. @type {Pick<import('./wire.mjs').MockProvider, 'missingKey' | 'badKey' | 'invalidJson'>} */
+export const geminiKeyReplies = {
+  missingKey: () =>
+    googleError(
+      403,
+      'PERMISSION_DENIED',
+      "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+    ),
+  badKey: () =>
+    googleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
+      errorInfo('API_KEY_INVALID'),
+      {
+        '@type': 'type.googleapis.com/google.rpc.LocalizedMessage',
+        locale: 'en-US',
+        message: 'API key not valid. Please pass a valid API key.',
+      },
+    ]),
+  invalidJson: () => invalid('Invalid JSON payload received. Unexpected token.'),
+};

@@ -1,0 +1,338 @@
+// @ts-check
+/** OpenAI, Azure OpenAI and Groq: one chat-completions wire format with each one's own variations. */
+
+import {
+  azureHttpError,
+  azureKeyReplies,
+  groqHttpError,
+  groqKeyReplies,
+  openaiHttpError,
+  openaiKeyReplies,
+  safeFilters,
+  violenceFiltered,
+} from './openai-errors.mjs';
+import { validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
+import { anyOriginCors, isRecord, mockId, preflightReply, reflectOriginCors, unixNow } from './wire.mjs';
+
+/**
+ * @typedef {import('./wire.mjs').Reply} Reply
+ * @typedef {import('./wire.mjs').ChatPlan} ChatPlan
+ * @typedef {import('./wire.mjs').MockProvider} MockProvider
+ * @typedef {import('./wire.mjs').MockRequest} MockRequest
+ * @typedef {'openai' | 'azure' | 'groq'} Variant
+ */
+
+/** @param {MockRequest} request */
+function bearerKey(request) {
+  return /^Bearer\s+(.*)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? '';
+}
+
+/** @param {Record<string, unknown>} body */
+function conversationOf(body) {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  /** @param {unknown} content */
+  const text = (content) => (typeof content === 'string' ? content : JSON.stringify(content ?? ''));
+  const lastUser = messages.filter((message) => message.role === 'user').at(-1);
+  return {
+    model: typeof body.model === 'string' ? body.model : '',
+    lastUserText: text(lastUser?.content),
+    messageCount: messages.length,
+    promptText: messages.map((message) => text(message.content)).join('\n'),
+  };
+}
+
+const promptFilterResults = [
+  {
+    content_filter_results: { ...safeFilters, jailbreak: { detected: false, filtered: false } },
+    prompt_index: 0,
+  },
+];
+
+/** @param {ChatPlan} plan */
+function usageOf(plan, completionTokens = plan.tokens.length) {
+  return {
+    prompt_tokens: plan.inputTokens,
+    completion_tokens: completionTokens,
+    total_tokens: plan.inputTokens + completionTokens,
+  };
+}
+
+/** @param {ChatPlan} plan @param {number} completionTokens */
+function groqUsageOf(plan, completionTokens) {
+  return {
+    queue_time: 0.0121,
+    prompt_tokens: plan.inputTokens,
+    prompt_time: 0.0024,
+    completion_tokens: completionTokens,
+    completion_time: 0.05,
+    total_tokens: plan.inputTokens + completionTokens,
+    total_time: 0.0524,
+  };
+}
+
+/** The tokens to send and how the reply ends, for a scenario. @param {ChatPlan} plan */
+function scriptOf(plan) {
+  if (plan.scenario === 'error-event')
+    return { tokens: plan.tokens.slice(0, 3), ending: /** @type {const} */ ('error') };
+  if (plan.scenario.startsWith('blocked'))
+    return { tokens: plan.tokens.slice(0, 3), ending: /** @type {const} */ ('content_filter') };
+  return { tokens: plan.tokens, ending: /** @type {const} */ ('stop') };
+}
+
+/** @param {unknown} value */
+const data = (value) => `data: ${JSON.stringify(value)}\n\n`;
+
+/** @param {Variant} variant @param {ChatPlan} plan @returns {string[]} */
+function streamFrames(variant, plan) {
+  const { tokens, ending } = scriptOf(plan);
+  const id = mockId('chatcmpl-');
+  const requestId = mockId('req_');
+  const created = unixNow();
+  const includeUsage =
+    variant === 'openai' &&
+    isRecord(plan.body.stream_options) &&
+    plan.body.stream_options.include_usage === true;
+  /** @param {Record<string, unknown>} delta @param {string | null} finish @param {Record<string, unknown>} [extra] */
+  const chunk = (delta, finish, extra = {}) => {
+    if (variant === 'azure') {
+      // Azure serializes keys alphabetically and filters each choice.
+      const filters = finish === 'content_filter' ? violenceFiltered : finish ? {} : safeFilters;
+      const choice = {
+        content_filter_results: filters,
+        delta,
+        finish_reason: finish,
+        index: 0,
+        logprobs: null,
+      };
+      return {
+        choices: [choice],
+        created,
+        id,
+        model: plan.model,
+        object: 'chat.completion.chunk',
+        system_fingerprint: 'fp_mock',
+      };
+    }
+    const choice = { index: 0, delta, logprobs: null, finish_reason: finish };
+    const common = { id, object: 'chat.completion.chunk', created, model: plan.model };
+    if (variant === 'groq') return { ...common, system_fingerprint: 'fp_mock', choices: [choice], ...extra };
+    return {
+      ...common,
+      service_tier: 'default',
+      system_fingerprint: 'fp_mock',
+      choices: [choice],
+      ...(includeUsage ? { usage: null } : {}),
+      obfuscation: 'm0ck',
+      ...extra,
+    };
+  };
+  const frames = [];
+  if (variant === 'azure')
+    frames.push(
+      data({
+        choices: [],
+        created: 0,
+        id: '',
+        model: '',
+        object: '',
+        prompt_filter_results: promptFilterResults,
+      }),
+    );
+  const roleDelta =
+    variant === 'groq'
+      ? { role: 'assistant', content: '' }
+      : variant === 'azure'
+        ? { content: '', refusal: null, role: 'assistant' }
+        : { role: 'assistant', content: '', refusal: null };
+  frames.push(
+    data(chunk(roleDelta, null, variant === 'groq' ? { x_groq: { id: requestId, seed: 1234567 } } : {})),
+  );
+  if (variant === 'openai') frames.push(': keep-alive\n\n');
+  for (const token of tokens) frames.push(data(chunk({ content: token }, null)));
+  if (ending === 'error') {
+    return [
+      ...frames,
+      data({
+        error: {
+          message: 'The server had an error while processing your request. Sorry about that!',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      }),
+    ];
+  }
+  const groqFinish = {
+    x_groq: { id: requestId, usage: groqUsageOf(plan, tokens.length) },
+    usage: groqUsageOf(plan, tokens.length),
+  };
+  frames.push(data(chunk({}, ending, variant === 'groq' ? groqFinish : {})));
+  if (includeUsage) {
+    // The usage-only chunk: the chunk envelope with no choices.
+    frames.push(data({ ...chunk({}, null), choices: [], usage: usageOf(plan, tokens.length) }));
+  }
+  return [...frames, 'data: [DONE]\n\n'];
+}
+
+/** @param {Variant} variant @param {ChatPlan} plan @returns {Reply} */
+function reply(variant, plan) {
+  const { tokens, ending } = scriptOf(plan);
+  const content = tokens.join('');
+  const common = {
+    id: mockId('chatcmpl-'),
+    object: 'chat.completion',
+    created: unixNow(),
+    model: plan.model,
+  };
+  if (variant === 'azure') {
+    const choice = {
+      content_filter_results: ending === 'content_filter' ? violenceFiltered : safeFilters,
+      finish_reason: ending,
+      index: 0,
+      logprobs: null,
+      message: { annotations: [], content, refusal: null, role: 'assistant' },
+    };
+    return {
+      status: 200,
+      body: {
+        choices: [choice],
+        created: common.created,
+        id: common.id,
+        model: plan.model,
+        object: 'chat.completion',
+        prompt_filter_results: promptFilterResults,
+        system_fingerprint: 'fp_mock',
+        usage: usageOf(plan, tokens.length),
+      },
+    };
+  }
+  if (variant === 'groq') {
+    const choice = {
+      index: 0,
+      message: { role: 'assistant', content },
+      logprobs: null,
+      finish_reason: ending,
+    };
+    return {
+      status: 200,
+      body: {
+        ...common,
+        choices: [choice],
+        usage: groqUsageOf(plan, tokens.length),
+        system_fingerprint: 'fp_mock',
+        x_groq: { id: mockId('req_') },
+      },
+    };
+  }
+  const choice = {
+    index: 0,
+    message: { role: 'assistant', content, refusal: null, annotations: [] },
+    logprobs: null,
+    finish_reason: ending,
+  };
+  return {
+    status: 200,
+    body: {
+      ...common,
+      choices: [choice],
+      usage: usageOf(plan, tokens.length),
+      service_tier: 'default',
+      system_fingerprint: 'fp_mock',
+    },
+  };
+}
+
+/** @param {number} created */
+const models = (created) =>
+  ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'gpt-3.5-turbo', 'text-embedding-3-small'].map(
+    (id) => ({ id, object: 'model', created, owned_by: 'system' }),
+  );
+
+/** @type {MockProvider} */
+export const openaiMock = {
+  id: 'openai',
+  keyOf: bearerKey,
+  corsHeaders: anyOriginCors,
+  preflight: (request) => preflightReply(request, anyOriginCors()),
+  ...openaiKeyReplies,
+  validate: (body) => validateOpenAIBody(body, { requireModel: true, allowStreamOptions: true }),
+  httpError: openaiHttpError,
+  conversation: conversationOf,
+  isStream: (body) => body.stream === true,
+  streamFrames: (plan) => streamFrames('openai', plan),
+  reply: (plan) => reply('openai', plan),
+  midStreamErrorStatus: 500,
+  models: () => ({ object: 'list', data: models(1715367049) }),
+};
+
+/** @type {MockProvider} */
+export const groqMock = {
+  id: 'groq',
+  keyOf: bearerKey,
+  corsHeaders: reflectOriginCors,
+  preflight: (request) => preflightReply(request, reflectOriginCors(request)),
+  ...groqKeyReplies,
+  validate: validateGroqBody,
+  httpError: groqHttpError,
+  conversation: conversationOf,
+  isStream: (body) => body.stream === true,
+  streamFrames: (plan) => streamFrames('groq', plan),
+  reply: (plan) => reply('groq', plan),
+  midStreamErrorStatus: 500,
+  models: () => ({
+    object: 'list',
+    data: [
+      'llama-3.3-70b-versatile',
+      'llama-3.1-8b-instant',
+      'openai/gpt-oss-120b',
+      'openai/gpt-oss-20b',
+    ].map((id) => ({
+      id,
+      object: 'model',
+      created: 1693721698,
+      owned_by: 'Meta',
+      active: true,
+      context_window: 131072,
+      public_apps: null,
+      max_completion_tokens: 32768,
+    })),
+  }),
+};
+
+/** @param {MockRequest} request */
+const apiVersionOf = (request) => request.url.searchParams.get('api-version') ?? '';
+
+/** @type {MockProvider} */
+export const azureMock = {
+  id: 'azure',
+  keyOf: (request) => request.headers['api-key'] ?? '',
+  corsHeaders: anyOriginCors,
+  preflight: (request) => preflightReply(request, anyOriginCors()),
+  gate: (request) =>
+    apiVersionOf(request)
+      ? undefined
+      : { status: 404, body: { error: { code: '404', message: 'Resource not found' } } },
+  ...azureKeyReplies,
+  // stream_options arrived with the 2024 api-versions; older ones reject it.
+  validate: (body, request) =>
+    validateOpenAIBody(body, { requireModel: false, allowStreamOptions: apiVersionOf(request) >= '2024' }),
+  httpError: (status, model) => azureHttpError(status, model),
+  conversation: (body, request) => ({ ...conversationOf(body), model: request.params.deployment ?? '' }),
+  isStream: (body) => body.stream === true,
+  streamFrames: (plan) => streamFrames('azure', plan),
+  reply: (plan) => reply('azure', plan),
+  midStreamErrorStatus: 500,
+  models: () => ({
+    data: ['gpt-4o-mini', 'gpt-4o'].map((id) => ({
+      scale_settings: { scale_type: 'standard' },
+      model: id,
+      owner: 'organization-owner',
+      id,
+      status: 'succeeded',
+      created_at: 1715367049,
+      updated_at: 1715367049,
+      object: 'deployment',
+    })),
+    object: 'list',
+  }),
+};

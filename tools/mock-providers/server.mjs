@@ -1,0 +1,221 @@
+// @ts-check
+/**
+ * A loopback server that behaves like the five provider APIs, each on its real paths (they do not
+ * collide), so one origin serves them all. The API key picks a scenario: see scenarios.mjs.
+ */
+
+import { createServer } from 'node:http';
+import { anthropicMock } from './anthropic.mjs';
+import { geminiMock } from './gemini.mjs';
+import { azureMock, groqMock, openaiMock } from './openai-family.mjs';
+import { httpStatusOf, replyText, scenarioOf } from './scenarios.mjs';
+import { tokenize } from './tokens.mjs';
+import { anyOriginCors, dropJson, isRecord, parseJson, sendReply, writeStream } from './wire.mjs';
+
+export { markdownReply } from './markdown.mjs';
+export { hostileReply, scenarioHelp, scenarioNames, utf8Reply } from './scenarios.mjs';
+export { tokenize } from './tokens.mjs';
+
+/**
+ * @typedef {import('./wire.mjs').MockProvider} MockProvider
+ * @typedef {import('./wire.mjs').MockRequest} MockRequest
+ *
+ * @typedef {object} RecordedRequest
+ * @property {MockProvider['id'] | 'unknown'} provider
+ * @property {string} method
+ * @property {string} path
+ * @property {Record<string, string>} query
+ * @property {Record<string, string>} headers Lowercased names.
+ * @property {unknown} body Parsed JSON; the raw text when it is not JSON; null when empty.
+ * @property {string} key
+ * @property {string} time ISO timestamp.
+ *
+ * @typedef {object} Route
+ * @property {MockProvider} provider
+ * @property {'chat' | 'models' | 'preflight'} action
+ * @property {Record<string, string>} params
+ */
+
+const loopbackHosts = ['127.0.0.1', '::1', 'localhost'];
+
+/** @param {string} method @param {string} path @param {Record<string, string>} headers @returns {Route | undefined} */
+function routeOf(method, path, headers) {
+  const action =
+    method === 'OPTIONS' ? 'preflight' : method === 'POST' ? 'chat' : method === 'GET' ? 'models' : undefined;
+  if (!action) return undefined;
+  /**
+   * @param {MockProvider} provider @param {'chat' | 'models'} expected @param {Record<string, string>} [params]
+   * @returns {Route | undefined}
+   */
+  const match = (provider, expected, params = {}) =>
+    action === 'preflight' || action === expected ? { provider, action, params } : undefined;
+  if (path === '/v1/chat/completions') return match(openaiMock, 'chat');
+  if (path === '/v1/messages') return match(anthropicMock, 'chat');
+  if (path === '/v1/models') {
+    // One path for OpenAI and Anthropic: Anthropic's requests carry x-api-key.
+    const anthropic =
+      'x-api-key' in headers || (headers['access-control-request-headers'] ?? '').includes('x-api-key');
+    return match(anthropic ? anthropicMock : openaiMock, 'models');
+  }
+  if (path === '/openai/v1/chat/completions') return match(groqMock, 'chat');
+  if (path === '/openai/v1/models') return match(groqMock, 'models');
+  if (path === '/openai/deployments') return match(azureMock, 'models');
+  const deployment = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path)?.[1];
+  if (deployment) return match(azureMock, 'chat', { deployment: decodeURIComponent(deployment) });
+  if (path === '/v1beta/models') return match(geminiMock, 'models');
+  const gemini = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+  if (gemini?.[1] && gemini[2])
+    return match(geminiMock, 'chat', { model: decodeURIComponent(gemini[1]), method: gemini[2] });
+  return undefined;
+}
+
+/** @param {import('node:http').IncomingMessage} req */
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(/** @type {Buffer} */ (chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** @param {import('node:http').IncomingHttpHeaders} raw */
+function flatHeaders(raw) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/**
+ * @param {Route} route
+ * @param {MockRequest} request
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} tokenDelayMs
+ */
+async function answer(route, request, res, tokenDelayMs) {
+  const { provider } = route;
+  if (route.action === 'preflight') return sendReply(res, provider.preflight(request), {});
+  const gate = provider.gate?.(request);
+  const key = provider.keyOf(request);
+  const scenario = scenarioOf(key);
+  const cors = scenario === 'no-cors' ? {} : provider.corsHeaders(request);
+  if (gate) return sendReply(res, gate, cors);
+  if (!key) return sendReply(res, provider.missingKey(key), cors);
+  if (!scenario) return sendReply(res, provider.badKey(key), cors);
+  const status = httpStatusOf(scenario);
+  if (route.action === 'models') {
+    return sendReply(
+      res,
+      status ? provider.httpError(status, '') : { status: 200, body: provider.models(request) },
+      cors,
+    );
+  }
+  const body = parseJson(request.bodyText);
+  if (!isRecord(body)) return sendReply(res, provider.invalidJson(), cors);
+  const invalid = provider.validate(body, request);
+  if (invalid) return sendReply(res, invalid, cors);
+  const conversation = provider.conversation(body, request);
+  if (status) return sendReply(res, provider.httpError(status, conversation.model), cors);
+  const plan = {
+    scenario,
+    model: conversation.model,
+    tokens: tokenize(replyText(scenario, conversation)),
+    inputTokens: tokenize(conversation.promptText).length,
+    body,
+    request,
+  };
+  if (!provider.isStream(body, request)) {
+    if (scenario === 'error-event')
+      return sendReply(res, provider.httpError(provider.midStreamErrorStatus, plan.model), cors);
+    const reply = provider.reply(plan);
+    if (scenario === 'drop') return dropJson(res, reply.body, cors);
+    return sendReply(res, reply, cors);
+  }
+  const frames = provider.streamFrames(plan);
+  await writeStream(res, frames, {
+    delayMs: scenario === 'slow' ? 200 : tokenDelayMs,
+    headers: cors,
+    splitUtf8: scenario === 'utf8',
+    ...(scenario === 'drop' && { dropAfter: Math.max(2, Math.floor(frames.length / 2)) }),
+  });
+}
+
+/**
+ * Starts the mock on a loopback address.
+ * @param {{ port?: number, host?: string, tokenDelayMs?: number }} [options]
+ *   tokenDelayMs: the pause between streamed chunks (the `slow` scenario uses 200 ms).
+ */
+export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDelayMs = 20 } = {}) {
+  if (!loopbackHosts.includes(host)) throw new Error(`The mock binds loopback addresses only, not ${host}`);
+  /** @type {RecordedRequest[]} */
+  const requests = [];
+  const server = createServer((req, res) => {
+    handle(req, res).catch((/** @type {unknown} */ error) => {
+      if (res.headersSent) return void res.destroy();
+      sendReply(
+        res,
+        { status: 500, body: { error: { message: `Mock failure: ${String(error)}` } } },
+        anyOriginCors(),
+      );
+    });
+  });
+  /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
+  async function handle(req, res) {
+    const url = new URL(req.url ?? '/', 'http://mock.invalid');
+    const method = req.method ?? 'GET';
+    const headers = flatHeaders(req.headers);
+    const bodyText = await readBody(req);
+    if (url.pathname === '/__mock/requests') return answerRecording(method, url, res);
+    const route = routeOf(method, url.pathname, headers);
+    /** @type {MockRequest} */
+    const request = { method, url, headers, bodyText, params: route?.params ?? {} };
+    requests.push({
+      provider: route?.provider.id ?? 'unknown',
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: bodyText === '' ? null : (parseJson(bodyText) ?? bodyText),
+      key: route ? route.provider.keyOf(request) : '',
+      time: new Date().toISOString(),
+    });
+    if (!route) {
+      const message = `Invalid URL (${method} ${url.pathname})`;
+      return sendReply(
+        res,
+        { status: 404, body: { error: { message, type: 'invalid_request_error', param: null, code: null } } },
+        anyOriginCors(),
+      );
+    }
+    await answer(route, request, res, tokenDelayMs);
+  }
+  /** @param {string} method @param {URL} url @param {import('node:http').ServerResponse} res */
+  function answerRecording(method, url, res) {
+    const cors = { ...anyOriginCors(), 'access-control-allow-methods': 'GET, DELETE, OPTIONS' };
+    if (method === 'OPTIONS') return sendReply(res, { status: 204, body: '' }, cors);
+    if (method === 'DELETE') requests.length = 0;
+    const key = url.searchParams.get('key');
+    const body =
+      method === 'GET' ? requests.filter((entry) => key === null || entry.key === key) : { cleared: true };
+    sendReply(res, { status: 200, body }, cors);
+  }
+  server.on('connection', (socket) => socket.setNoDelay(true));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(undefined));
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const origin = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${origin}:${actualPort}`,
+    port: actualPort,
+    requests,
+    /** Stops the server, cutting any stream still running. @returns {Promise<void>} */
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
