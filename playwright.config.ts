@@ -4,7 +4,6 @@ import { chromiumLaunchOptions } from './tests/e2e/chromium.ts';
 const appPort = 4174;
 import { mockPort } from './tests/e2e/ports.ts';
 
-
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,

@@ -66,6 +66,33 @@ export async function seedStorage(page: Page, values: Record<string, string>): P
   }, values);
 }
 
+/** Puts one conversation (system, 'hi', then `reply`) in place through the Import tab. */
+export async function importConversation(page: Page, reply: string): Promise<void> {
+  const file = {
+    version: '2.0',
+    conversations: [
+      {
+        id: 'imported',
+        name: 'Imported',
+        provider: 'openai',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        messages: [
+          { role: 'system', content: 'You are a helpful assistant.' },
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: reply },
+        ],
+      },
+    ],
+    activeConversationId: 'imported',
+  };
+  await page.getByRole('button', { name: 'Import / Export' }).click();
+  await page.getByRole('tab', { name: 'Import' }).click();
+  await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(file));
+  await page.getByRole('button', { name: 'Import Data' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}
+
 export class ChatPage {
   constructor(readonly page: Page) {}
 

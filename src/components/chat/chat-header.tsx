@@ -53,7 +53,7 @@ export function ChatHeader() {
         {activeId && (
           <>
             <Button variant="outline" size="sm" onClick={() => void copyConversation(activeId)}>
-              <Copy /> Copy
+              <Copy /> <span className="sr-only sm:not-sr-only">Copy</span>
             </Button>
             <Button
               variant="outline"
@@ -61,7 +61,7 @@ export function ChatHeader() {
               disabled={clearDisabled}
               onClick={() => void clearConversation(activeId)}
             >
-              <Eraser /> Clear
+              <Eraser /> <span className="sr-only sm:not-sr-only">Clear</span>
             </Button>
           </>
         )}

@@ -1,0 +1,165 @@
+// @ts-check
+/**
+ * Headless Debian Chromium (never a downloaded one) and the Chrome DevTools Protocol helpers:
+ * main-thread busy time from `Performance.getMetrics`, heap usage, and the offset between the
+ * protocol's clock and the page's performance.now().
+ */
+
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+import { sleep } from './stats.mjs';
+
+export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const args = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** A desktop window, so the sidebar and settings are panels rather than sheets. */
+export const contextOptions = /** @type {const} */ ({
+  viewport: { width: 1280, height: 800 },
+  deviceScaleFactor: 1,
+  colorScheme: 'light',
+  locale: 'en-US',
+  serviceWorkers: 'block',
+});
+
+function checkChromium() {
+  if (!existsSync(executablePath)) {
+    throw new Error(`Chromium not found at ${executablePath}; install Debian's chromium or set CHROMIUM_PATH.`);
+  }
+}
+
+export async function launchBrowser() {
+  checkChromium();
+  return chromium.launch({ executablePath, args, headless: true });
+}
+
+/**
+ * A browser with its profile on disk, so IndexedDB is read from disk as on a real start.
+ * @param {string} userDataDir
+ */
+export async function launchPersistent(userDataDir) {
+  checkChromium();
+  return chromium.launchPersistentContext(userDataDir, { executablePath, args, headless: true, ...contextOptions });
+}
+
+/**
+ * Collects uncaught page errors and console errors, to show them next to the figures.
+ * @param {import('@playwright/test').Page} page
+ * @param {string[]} sink
+ */
+export function watchErrors(page, sink) {
+  page.on('pageerror', (error) => sink.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') sink.push(`console.error: ${message.text().slice(0, 300)}`);
+  });
+}
+
+/**
+ * @typedef {{ t: number, task: number, script: number, layout: number, style: number }} MetricsSample
+ *   All in milliseconds; t on the protocol's monotonic clock.
+ */
+
+/** @param {import('@playwright/test').CDPSession} cdp @returns {Promise<MetricsSample>} */
+async function readMetrics(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  /** @param {string} name */
+  const value = (name) => (metrics.find((metric) => metric.name === name)?.value ?? Number.NaN) * 1000;
+  return {
+    t: value('Timestamp'),
+    task: value('TaskDuration'),
+    script: value('ScriptDuration'),
+    layout: value('LayoutDuration'),
+    style: value('RecalcStyleDuration'),
+  };
+}
+
+/**
+ * Samples the renderer's cumulative main-thread task time every `intervalMs` until stopped.
+ * @param {import('@playwright/test').CDPSession} cdp
+ * @param {number} [intervalMs]
+ */
+export async function startMetricsSampler(cdp, intervalMs = 100) {
+  await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
+  /** @type {MetricsSample[]} */
+  const samples = [await readMetrics(cdp)];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await sleep(intervalMs);
+      samples.push(await readMetrics(cdp));
+    }
+  })();
+  return {
+    samples,
+    async stop() {
+      running = false;
+      await loop;
+      samples.push(await readMetrics(cdp));
+      return samples;
+    },
+  };
+}
+
+/**
+ * The offset to add to a page time (performance.now()) to get the protocol's clock, from the
+ * tightest of a few bracketing reads.
+ * @param {import('@playwright/test').CDPSession} cdp
+ * @param {import('@playwright/test').Page} page
+ */
+export async function clockOffset(cdp, page) {
+  let best = { spread: Number.POSITIVE_INFINITY, offset: 0 };
+  for (let attempt = 0; attempt < 7; attempt++) {
+    const before = (await readMetrics(cdp)).t;
+    const pageNow = await page.evaluate(() => performance.now());
+    const after = (await readMetrics(cdp)).t;
+    if (after - before < best.spread) best = { spread: after - before, offset: (before + after) / 2 - pageNow };
+  }
+  return best.offset;
+}
+
+/**
+ * A cumulative metric at time t, interpolated between the samples around it.
+ * @param {MetricsSample[]} samples @param {'task' | 'script' | 'layout' | 'style'} key @param {number} t
+ */
+function valueAt(samples, key, t) {
+  const first = samples[0];
+  if (!first) return Number.NaN;
+  if (t <= first.t) return first[key];
+  for (let index = 1; index < samples.length; index++) {
+    const previous = /** @type {MetricsSample} */ (samples[index - 1]);
+    const next = /** @type {MetricsSample} */ (samples[index]);
+    if (t <= next.t) {
+      const span = next.t - previous.t;
+      return span > 0 ? previous[key] + ((next[key] - previous[key]) * (t - previous.t)) / span : next[key];
+    }
+  }
+  return /** @type {MetricsSample} */ (samples.at(-1))[key];
+}
+
+/**
+ * The share of wall time the main thread spent in tasks between two protocol-clock times.
+ * @param {MetricsSample[]} samples @param {number} from @param {number} to
+ * @param {'task' | 'script' | 'layout' | 'style'} [key]
+ */
+export function busyShare(samples, from, to, key = 'task') {
+  if (!(to > from)) return Number.NaN;
+  return (valueAt(samples, key, to) - valueAt(samples, key, from)) / (to - from);
+}
+
+/**
+ * JS heap in use, in MB: as it stands, and after a forced garbage collection.
+ * @param {import('@playwright/test').CDPSession} cdp
+ */
+export async function heapUsage(cdp) {
+  const before = await cdp.send('Runtime.getHeapUsage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const after = await cdp.send('Runtime.getHeapUsage');
+  return { usedMB: before.usedSize / 1e6, afterGcMB: after.usedSize / 1e6 };
+}

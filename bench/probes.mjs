@@ -1,0 +1,301 @@
+// @ts-check
+/* global document, window, requestAnimationFrame, location */
+/**
+ * Code that runs inside the page (handed to page.evaluate or addInitScript, so each function is
+ * self-contained: it may use no module-level name). All times are the page's performance.now().
+ *
+ * "Painted" throughout: the first animation frame whose callbacks see the awaited DOM state, then
+ * a task posted from that callback, which runs after the frame's style, layout and paint.
+ */
+
+/**
+ * @typedef {object} FetchProbe
+ * @property {number | null} requestAt
+ * @property {number | null} responseAt Headers received.
+ * @property {number | null} firstChunkAt First body chunk handed to the page.
+ * @property {number | null} lastByteAt The body stream ended (the reader's next read returns done).
+ * @property {number} chunks
+ * @property {number} bytes
+ * @property {(() => void) | null} onDone
+ *
+ * @typedef {{ at: number, delay: number, frame: number }} KeyTiming
+ *   at: event.timeStamp (the input's creation); delay: until the first listener ran;
+ *   frame: until the next animation frame after the listener.
+ * @typedef {{ start: number, duration: number }} TaskTiming
+ * @typedef {{ start: number, delay: number, duration: number }} EventTiming
+ *
+ * @typedef {object} StreamProbe
+ * @property {number[]} frames Times of requestAnimationFrame callbacks.
+ * @property {TaskTiming[]} longTasks
+ * @property {KeyTiming[]} keys
+ * @property {EventTiming[]} slowEvents Event Timing entries (keydown, duration >= 16 ms).
+ * @property {number | null} domFinalAt
+ * @property {number | null} finalRenderAt
+ * @property {boolean} stopped
+ *
+ * @typedef {{ clickAt: number | null, domAt: number | null, paintedAt: number | null }} SwitchProbe
+ * @typedef {{ rowsAt: number | null, messageAt: number | null, paintedAt: number | null }} ColdProbe
+ *
+ * @typedef {Window & {
+ *   __benchFetch?: FetchProbe,
+ *   __benchProbe?: StreamProbe,
+ *   __benchSwitch?: SwitchProbe,
+ *   __benchCold?: ColdProbe,
+ *   __benchReferenceStart?: () => void,
+ * }} BenchWindow
+ */
+
+/**
+ * Init script (every document of the context): wraps window.fetch so that the response of a
+ * chat completion request passes through a TransformStream that notes the first chunk and the end
+ * of the body. The app and the reference page get the same wrapper, so its cost cancels out.
+ */
+export function fetchProbeInit() {
+  const w = /** @type {BenchWindow} */ (window);
+  /** @type {FetchProbe} */
+  const probe = {
+    requestAt: null,
+    responseAt: null,
+    firstChunkAt: null,
+    lastByteAt: null,
+    chunks: 0,
+    bytes: 0,
+    onDone: null,
+  };
+  w.__benchFetch = probe;
+  const original = window.fetch.bind(window);
+  /** @param {RequestInfo | URL} input @param {RequestInit} [init] */
+  window.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const streaming = url.includes('/chat/completions');
+    if (streaming) probe.requestAt = performance.now();
+    const response = await original(input, init);
+    if (!streaming || !response.body) return response;
+    probe.responseAt = performance.now();
+    /** @type {TransformStream<Uint8Array, Uint8Array>} */
+    const tap = new TransformStream({
+      transform(chunk, controller) {
+        probe.firstChunkAt ??= performance.now();
+        probe.chunks += 1;
+        probe.bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      flush() {
+        probe.lastByteAt = performance.now();
+        probe.onDone?.();
+      },
+    });
+    return new Response(response.body.pipeThrough(tap), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/**
+ * Adds a text input above the page to type into while a reply streams: the app's composer is
+ * disabled during a reply, and an input outside the app measures how long the main thread keeps
+ * a keystroke waiting, which is what a user typing anywhere on the page feels.
+ */
+export function injectInputOverlay() {
+  const input = document.createElement('input');
+  input.id = 'bench-input';
+  input.type = 'text';
+  input.setAttribute('aria-label', 'Benchmark keystrokes');
+  Object.assign(input.style, {
+    position: 'fixed',
+    top: '8px',
+    left: '50%',
+    width: '180px',
+    zIndex: '2147483647',
+    font: '12px monospace',
+  });
+  document.body.append(input);
+}
+
+/**
+ * Starts recording: animation frames, long tasks, keystroke delays (own capturing listener plus
+ * Event Timing entries), and, once the body has ended, when the final text is painted: the last
+ * element matching `textSelector` contains `finalText` and `cursorSelector` (if any) matches
+ * nothing.
+ * @param {{ textSelector: string, cursorSelector: string | null, finalText: string }} options
+ */
+export function installStreamProbe(options) {
+  const w = /** @type {BenchWindow} */ (window);
+  const fetchProbe = w.__benchFetch;
+  if (!fetchProbe) throw new Error('The fetch probe is not installed');
+  /** @type {StreamProbe} */
+  const probe = {
+    frames: [],
+    longTasks: [],
+    keys: [],
+    slowEvents: [],
+    domFinalAt: null,
+    finalRenderAt: null,
+    stopped: false,
+  };
+  w.__benchProbe = probe;
+
+  /** @param {number} time */
+  const onFrame = (time) => {
+    probe.frames.push(time);
+    if (!probe.stopped) requestAnimationFrame(onFrame);
+  };
+  requestAnimationFrame(onFrame);
+
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask' });
+  new PerformanceObserver((list) => {
+    for (const entry of /** @type {PerformanceEventTiming[]} */ (list.getEntries())) {
+      if (entry.name !== 'keydown') continue;
+      probe.slowEvents.push({
+        start: entry.startTime,
+        delay: entry.processingStart - entry.startTime,
+        duration: entry.duration,
+      });
+    }
+  }).observe(/** @type {PerformanceObserverInit} */ ({ type: 'event', durationThreshold: 16 }));
+
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      /** @type {KeyTiming} */
+      const key = { at: event.timeStamp, delay: performance.now() - event.timeStamp, frame: Number.NaN };
+      probe.keys.push(key);
+      requestAnimationFrame(() => {
+        key.frame = performance.now() - key.at;
+      });
+    },
+    { capture: true },
+  );
+
+  const finalShown = () => {
+    const all = document.querySelectorAll(options.textSelector);
+    const last = all[all.length - 1];
+    if (!last?.textContent?.includes(options.finalText)) return false;
+    return !options.cursorSelector || document.querySelector(options.cursorSelector) === null;
+  };
+  fetchProbe.onDone = () => {
+    const check = () => {
+      if (!finalShown()) {
+        requestAnimationFrame(check);
+        return;
+      }
+      probe.domFinalAt = performance.now();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        probe.finalRenderAt = performance.now();
+        channel.port1.close();
+      };
+      channel.port2.postMessage(null);
+    };
+    requestAnimationFrame(check);
+  };
+}
+
+/** Stops the frame loop and returns what the probes recorded. */
+export function collectStreamProbe() {
+  const w = /** @type {BenchWindow} */ (window);
+  const probe = w.__benchProbe;
+  const fetchProbe = w.__benchFetch;
+  if (!probe || !fetchProbe) throw new Error('The stream probe is not installed');
+  probe.stopped = true;
+  const overlay = document.getElementById('bench-input');
+  return {
+    fetch: {
+      requestAt: fetchProbe.requestAt,
+      responseAt: fetchProbe.responseAt,
+      firstChunkAt: fetchProbe.firstChunkAt,
+      lastByteAt: fetchProbe.lastByteAt,
+      chunks: fetchProbe.chunks,
+      bytes: fetchProbe.bytes,
+    },
+    frames: probe.frames,
+    longTasks: probe.longTasks,
+    keys: probe.keys,
+    slowEvents: probe.slowEvents,
+    domFinalAt: probe.domFinalAt,
+    finalRenderAt: probe.finalRenderAt,
+    domNodes: document.getElementsByTagName('*').length,
+    typedLength: overlay instanceof HTMLInputElement ? overlay.value.length : -1,
+  };
+}
+
+/**
+ * Case 2: from the click on a sidebar row until the conversation's last message, recognised by
+ * `marker`, is in the message list, inside its visible area, and painted.
+ * @param {{ marker: string }} options
+ */
+export function installSwitchProbe(options) {
+  const w = /** @type {BenchWindow} */ (window);
+  /** @type {SwitchProbe} */
+  const probe = { clickAt: null, domAt: null, paintedAt: null };
+  w.__benchSwitch = probe;
+  const shown = () => {
+    const list = document.querySelector('[data-testid=message-list]');
+    if (!list) return false;
+    const messages = list.querySelectorAll('[data-testid=message]');
+    const last = messages[messages.length - 1];
+    if (!last?.textContent?.includes(options.marker)) return false;
+    const box = last.getBoundingClientRect();
+    const view = list.getBoundingClientRect();
+    return box.height > 0 && box.bottom > view.top && box.top < view.bottom;
+  };
+  window.addEventListener(
+    'click',
+    (event) => {
+      if (probe.clickAt !== null) return;
+      probe.clickAt = event.timeStamp;
+      const check = () => {
+        if (!shown()) {
+          requestAnimationFrame(check);
+          return;
+        }
+        probe.domAt = performance.now();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          probe.paintedAt = performance.now();
+          channel.port1.close();
+        };
+        channel.port2.postMessage(null);
+      };
+      requestAnimationFrame(check);
+    },
+    { capture: true },
+  );
+}
+
+/**
+ * Case 3, init script: from navigation start (performance.now() is relative to it) until the
+ * sidebar has a row and the active conversation's last message (recognised by `marker`) is
+ * painted. Checked once per animation frame.
+ * @param {{ marker: string }} options
+ */
+export function coldStartProbeInit(options) {
+  if (location.pathname !== '/') return;
+  const w = /** @type {BenchWindow} */ (window);
+  /** @type {ColdProbe} */
+  const probe = { rowsAt: null, messageAt: null, paintedAt: null };
+  w.__benchCold = probe;
+  const check = () => {
+    const now = performance.now();
+    if (probe.rowsAt === null && document.querySelector('[data-testid=conversation-row]')) probe.rowsAt = now;
+    if (probe.messageAt === null) {
+      const messages = document.querySelectorAll('[data-testid=message]');
+      if (messages[messages.length - 1]?.textContent?.includes(options.marker)) probe.messageAt = now;
+    }
+    if (probe.rowsAt === null || probe.messageAt === null) {
+      requestAnimationFrame(check);
+      return;
+    }
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      probe.paintedAt = performance.now();
+      channel.port1.close();
+    };
+    channel.port2.postMessage(null);
+  };
+  requestAnimationFrame(check);
+}
