@@ -67,9 +67,12 @@ export function listItemOf(conversation: Conversation): ConversationListItem {
 /** Puts a conversation into memory: its messages and its sidebar row. */
 export function commitConversation(conversation: Conversation): void {
   setState((state) => {
-    const item = listItemOf(conversation);
     const index = state.list.findIndex((row) => row.id === conversation.id);
-    const list = index === -1 ? [...state.list, item] : state.list.with(index, item);
+    const row = state.list[index];
+    // A streamed token changes only the messages: keep the list (and the sidebar) untouched.
+    const unchanged = row && row.name === conversation.name && row.updatedAt === conversation.updatedAt;
+    const item = listItemOf(conversation);
+    const list = unchanged ? state.list : index === -1 ? [...state.list, item] : state.list.with(index, item);
     return { list, loaded: { ...state.loaded, [conversation.id]: conversation } };
   });
 }

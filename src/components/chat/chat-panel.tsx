@@ -44,7 +44,7 @@ export function ChatPanel() {
       {!hasKey && <ConfigNotice />}
       {activeId ? (
         <>
-          <MessageList conversationId={activeId} />
+          <MessageList key={activeId} conversationId={activeId} />
           <Composer key={activeId} conversationId={activeId} />
         </>
       ) : (

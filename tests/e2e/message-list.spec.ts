@@ -1,0 +1,77 @@
+import { ChatPage, expect, mockConfig, mockKey, test } from './fixtures.ts';
+
+function longConversation(count: number) {
+  const messages = [{ role: 'system', content: 'You are a helpful assistant.' }];
+  for (let index = 1; index <= count; index++) {
+    messages.push({
+      role: index % 2 ? 'user' : 'assistant',
+      content: `Message number ${index}. ${'Lorem ipsum dolor sit amet. '.repeat(8)}`,
+    });
+  }
+  return {
+    version: '2.0',
+    conversations: [
+      {
+        id: 'long',
+        name: 'Long one',
+        provider: 'openai',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        messages,
+      },
+    ],
+    activeConversationId: 'long',
+  };
+}
+
+test('a long conversation opens at its latest message and renders earlier ones only on demand', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await page.getByRole('button', { name: 'Import / Export' }).click();
+  await page.getByRole('tab', { name: 'Import' }).click();
+  await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(longConversation(400)));
+  await page.getByRole('button', { name: 'Import Data' }).click();
+
+  await expect(chat.messages().last()).toContainText('Message number 400.');
+  await expect(chat.messages().last()).toBeInViewport();
+  const rendered = await chat.messages().count();
+  expect(rendered).toBeLessThanOrEqual(40);
+
+  // Scrolling to the top brings earlier messages in, keeping the reader's place.
+  const list = page.getByTestId('message-list');
+  await list.evaluate((element) => (element.scrollTop = 0));
+  await expect.poll(() => chat.messages().count()).toBeGreaterThan(rendered);
+  await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+  await page.getByRole('button', { name: 'Jump to latest' }).click();
+  await expect(chat.messages().last()).toBeInViewport();
+});
+
+test('the list follows a streaming reply, stays put when the reader scrolls up, and offers Jump to latest', async ({
+  page,
+}) => {
+  // A short window, so the reply soon overflows it.
+  await page.setViewportSize({ width: 1000, height: 360 });
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('slow')));
+  await chat.newConversation();
+  await chat.send('Tell me a long story');
+  await expect(page.getByTestId('streaming-cursor')).toBeVisible();
+  const list = page.getByTestId('message-list');
+  await expect
+    .poll(() => list.evaluate((element) => element.scrollHeight > element.clientHeight + 60), {
+      timeout: 15_000,
+    })
+    .toBe(true);
+  await expect(page.getByTestId('streaming-cursor')).toBeInViewport();
+
+  await list.evaluate((element) => (element.scrollTop = 0));
+  await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+  await page.waitForTimeout(600);
+  expect(await list.evaluate((element) => element.scrollTop)).toBe(0);
+
+  await page.getByRole('button', { name: 'Jump to latest' }).click();
+  await expect(page.getByTestId('streaming-cursor')).toBeInViewport();
+  await chat.stopButton.click();
+});
