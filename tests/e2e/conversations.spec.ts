@@ -126,3 +126,33 @@ test('message and code copy buttons copy and reset after 2 seconds', async ({ pa
   await expect(reply.getByRole('heading', { name: 'Example' })).toBeVisible();
   await expect(reply.locator('strong')).toHaveText('this');
 });
+
+test('a long conversation list renders only the rows in view and keeps the active row visible', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const conversations = Array.from({ length: 300 }, (_, index) => ({
+    id: `c${index}`,
+    name: `Chat ${index + 1}`,
+    provider: 'openai',
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+    updatedAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+    messages: [{ role: 'system', content: 'You are a helpful assistant.' }],
+  }));
+  await page.getByRole('button', { name: 'Import / Export' }).click();
+  await page.getByRole('tab', { name: 'Import' }).click();
+  await page
+    .getByPlaceholder('Paste JSON data here...')
+    .fill(JSON.stringify({ version: '2.0', conversations, activeConversationId: 'c0' }));
+  await page.getByRole('button', { name: 'Import Data' }).click();
+
+  await expect(chat.rows.first()).toContainText('Chat 1');
+  expect(await chat.rows.count()).toBeLessThan(60);
+
+  await chat.newConversation();
+  const newest = chat.rows.filter({ hasText: 'Conversation 301' });
+  await expect(newest).toBeInViewport();
+  await expect(newest).toHaveAttribute('data-active', 'true');
+  expect(await chat.rows.count()).toBeLessThan(60);
+});

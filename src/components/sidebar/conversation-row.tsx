@@ -17,6 +17,10 @@ interface ConversationRowProps {
   now: number;
 }
 
+/** Rows have one fixed height (px), so the list can render only those in view. */
+export const conversationRowHeight = 56;
+const rowClass = 'h-14 py-0.5';
+
 const iconButton =
   'rounded p-1 text-gray-500 hover:bg-gray-200 hover:text-gray-900 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700 dark:hover:text-gray-100';
 
@@ -39,7 +43,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
 
   if (editing) {
     return (
-      <li className="flex items-center gap-1 rounded-md bg-gray-100 p-1.5 dark:bg-gray-800">
+      <li className={cn(rowClass, 'flex items-center gap-1 rounded-md bg-gray-100 px-1.5 dark:bg-gray-800')}>
         <input
           autoFocus
           value={draft}
@@ -63,6 +67,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
       data-testid="conversation-row"
       data-active={active}
       className={cn(
+        rowClass,
         'group relative flex items-center rounded-md',
         active ? 'bg-indigo-100 dark:bg-indigo-900/50' : 'hover:bg-gray-100 dark:hover:bg-gray-800/70',
       )}
@@ -71,7 +76,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
         type="button"
         aria-current={active ? 'true' : undefined}
         onClick={() => selectConversation(item.id)}
-        className="flex min-w-0 flex-1 flex-col items-start rounded-md px-3 py-2 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+        className="flex h-full min-w-0 flex-1 flex-col items-start justify-center rounded-md px-3 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
       >
         <span className="w-full truncate text-sm font-medium">{item.name}</span>
         <span className="text-xs text-gray-500 dark:text-gray-400">{timeAgo(item.updatedAt, now)}</span>

@@ -1,15 +1,34 @@
 import { ArrowDownUp, Plus } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { newConversation } from '../../state/conversation-commands.ts';
 import { setImportExportOpen } from '../../state/dialog-commands.ts';
 import { Button } from '../ui/button.tsx';
-import { ConversationRow } from './conversation-row.tsx';
+import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
 
 export function ConversationSidebar() {
   const list = useChatState((state) => state.list);
   const activeId = useChatState((state) => state.activeId);
   const now = useNow();
+  const scroller = useRef<HTMLDivElement>(null);
+  const { start, end, paddingTop, paddingBottom } = useVirtualRows(
+    scroller,
+    list.length,
+    conversationRowHeight,
+  );
+
+  // Bring the active row into view when it changes (a new conversation lands at the end).
+  const activeIndex = list.findIndex((item) => item.id === activeId);
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || activeIndex < 0) return;
+    const top = activeIndex * conversationRowHeight;
+    if (top < element.scrollTop) element.scrollTop = top;
+    else if (top + conversationRowHeight > element.scrollTop + element.clientHeight)
+      element.scrollTop = top + conversationRowHeight - element.clientHeight;
+  }, [activeId, activeIndex]);
 
   return (
     <nav aria-label="Conversations" className="flex h-full w-64 flex-col bg-gray-50 dark:bg-gray-900/60">
@@ -19,14 +38,14 @@ export function ConversationSidebar() {
           <Plus /> New
         </Button>
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto px-2">
+      <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-2">
         {list.length === 0 ? (
           <p className="px-2 py-6 text-center text-sm text-gray-500 dark:text-gray-400">
             No conversations yet
           </p>
         ) : (
-          <ul className="flex flex-col gap-0.5">
-            {list.map((item) => (
+          <ul className="flex flex-col" style={{ paddingTop, paddingBottom }}>
+            {list.slice(start, end).map((item) => (
               <ConversationRow key={item.id} item={item} active={item.id === activeId} now={now} />
             ))}
           </ul>
