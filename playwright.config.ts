@@ -1,8 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './tests/e2e/chromium.ts';
 
-const appPort = 4174;
-import { mockPort } from './tests/e2e/ports.ts';
+import { appPort, mockPort } from './tests/e2e/ports.ts';
 
 export default defineConfig({
   testDir: 'tests/e2e',

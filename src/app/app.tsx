@@ -11,7 +11,7 @@ export function App() {
   return (
     <AppErrorBoundary>
       {path === '/' ? <ChatScreen /> : <NotFoundPage path={path} />}
-      <Toaster theme={resolved} position="bottom-right" closeButton richColors />
+      <Toaster theme={resolved} position="bottom-right" closeButton />
     </AppErrorBoundary>
   );
 }

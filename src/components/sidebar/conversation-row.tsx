@@ -79,7 +79,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
         className="flex h-full min-w-0 flex-1 flex-col items-start justify-center rounded-md px-3 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
       >
         <span className="w-full truncate text-sm font-medium">{item.name}</span>
-        <span className="text-xs text-gray-500 dark:text-gray-400">{timeAgo(item.updatedAt, now)}</span>
+        <span className="text-xs text-gray-600 dark:text-gray-400">{timeAgo(item.updatedAt, now)}</span>
       </button>
       <div className="absolute right-1 flex gap-0.5 rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
         <button

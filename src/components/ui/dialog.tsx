@@ -1,6 +1,6 @@
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
-import type { ComponentProps, ReactNode } from 'react';
+import { useRef, type ComponentProps, type ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 export const Dialog = DialogPrimitive.Root;
@@ -9,6 +9,25 @@ export const DialogClose = DialogPrimitive.Close;
 
 const overlayClass = 'fixed inset-0 z-40 bg-black/50';
 
+/**
+ * Radix returns focus to its Trigger on close; our dialogs also open from toasts and shortcuts,
+ * so focus goes back to whatever had it when the dialog opened.
+ */
+function useReturnFocus() {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: () => {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    },
+    onCloseAutoFocus: (event: Event) => {
+      if (opener.current?.isConnected) {
+        event.preventDefault();
+        opener.current.focus();
+      }
+    },
+  };
+}
+
 export function DialogContent({
   className,
   title,
@@ -16,12 +35,13 @@ export function DialogContent({
   children,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { title: string; description?: ReactNode }) {
+  const returnFocus = useReturnFocus();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
       <DialogPrimitive.Content
         data-slot="dialog-content"
-        aria-describedby={description ? undefined : undefined}
+        {...returnFocus}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 flex max-h-[90dvh] w-[min(42rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col gap-4 rounded-lg border border-gray-200 bg-white p-5 shadow-xl dark:border-gray-800 dark:bg-gray-900',
           className,
@@ -56,11 +76,13 @@ export function SheetContent({
   children,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { side: 'left' | 'right'; title: string }) {
+  const returnFocus = useReturnFocus();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
       <DialogPrimitive.Content
         data-slot="sheet-content"
+        {...returnFocus}
         className={cn(
           'fixed inset-y-0 z-50 flex max-w-[90vw] flex-col bg-white shadow-xl dark:bg-gray-950',
           side === 'left' ? 'left-0' : 'right-0',

@@ -1,0 +1,58 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { ChatPage, expect, importConversation, test } from './fixtures.ts';
+
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the chat screen has no WCAG A/AA violations (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    const chat = new ChatPage(page);
+    await chat.open();
+    await importConversation(
+      page,
+      '## Answer\n\nSome **bold** text.\n\n```js\nconst x = 1;\n```\n\n- a list',
+    );
+    await expect(chat.messages('assistant')).toContainText('bold');
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+test('the import/export dialog has no violations and traps focus', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const opener = page.getByRole('button', { name: 'Import / Export' });
+  await opener.click();
+  await expect(page.getByRole('dialog', { name: 'Import / Export Data' })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  for (let index = 0; index < 8; index++) await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[role=dialog]'))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(opener).toBeFocused();
+});
+
+test('everything in the sidebar works from the keyboard', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.newConversation();
+  await chat.rows.first().getByRole('button').first().focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Rename conversation' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(' renamed');
+  await page.keyboard.press('Enter');
+  await expect(chat.rows.first()).toContainText('Conversation 1 renamed');
+  await chat.rows.first().getByRole('button').first().focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Delete conversation' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Delete conversation?')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(chat.rows).toHaveCount(1);
+});
