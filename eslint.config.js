@@ -36,11 +36,13 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+    rules: { '@typescript-eslint/consistent-type-imports': 'error' },
+  },
+  {
+    // React code lives in src/; Playwright's fixture `use` is not a React hook.
+    files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: {
-      ...reactHooks.configs.recommended.rules,
-      '@typescript-eslint/consistent-type-imports': 'error',
-    },
+    rules: reactHooks.configs.recommended.rules,
   },
   {
     files: ['**/*.{js,mjs}', 'tools/**', 'bench/**', 'tests/**', '*.config.ts'],
