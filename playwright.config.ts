@@ -5,6 +5,7 @@ import { appPort, mockPort } from './tests/e2e/ports.ts';
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: true,
   workers: 2,
   retries: 0,

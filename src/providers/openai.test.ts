@@ -94,10 +94,13 @@ describe('openai requests', () => {
         object: 'list',
         data: [
           { id: 'gpt-4o', object: 'model' },
+          { id: 'text-embedding-3-small', object: 'model' },
+          { id: 'whisper-1', object: 'model' },
           { id: 'gpt-4.1', object: 'model' },
         ],
       }),
     );
+    // Models that cannot chat are left out of the picker.
     expect(await createChatProvider(config, { fetch }).listModels()).toEqual(['gpt-4o', 'gpt-4.1']);
     expect(requests[0]).toMatchObject({
       url: 'https://api.openai.com/v1/models',

@@ -28,7 +28,12 @@ export function createOpenAIProvider(config: Config, fetch: typeof globalThis.fe
       return runChatCompletion({ ...target, url: `${base}/v1/chat/completions`, signal }, body, stream);
     },
     async listModels(signal) {
-      return dataIds(await getJson({ ...target, url: `${base}/v1/models`, signal }));
+      const ids = dataIds(await getJson({ ...target, url: `${base}/v1/models`, signal }));
+      return ids.filter((id) => !nonChatModel.test(id));
     },
   };
 }
+
+/** /v1/models also lists embedding, audio, image and moderation models, which cannot chat. */
+const nonChatModel =
+  /embedding|whisper|tts|dall-e|moderation|transcribe|realtime|^gpt-image|^davinci|^babbage/;

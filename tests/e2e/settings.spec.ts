@@ -95,3 +95,31 @@ test('theme: follows the system, toggles, and persists under "theme"', async ({ 
   await expect(page.locator('html')).toHaveClass(/dark/);
   expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
 });
+
+test('once a key is saved, the model picker offers the live list and accepts any model id', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const panel = page.getByRole('region', { name: 'AI Provider Configuration' });
+  await panel.getByLabel('API Key').fill(mockKey('ok'));
+  await panel.getByText('Advanced').click();
+  await panel.getByLabel('Base URL').fill(mockUrl);
+  await panel.getByRole('button', { name: 'Save Configuration' }).click();
+
+  const model = panel.getByLabel('Model');
+  // gpt-4.1-mini comes only from the mock's /v1/models; embeddings are not offered.
+  await expect(model.locator('option', { hasText: 'gpt-4.1-mini' })).toHaveCount(1);
+  await expect(model.locator('option', { hasText: 'text-embedding-3-small' })).toHaveCount(0);
+  // gpt-3.5-turbo-16k is in the built-in list but not the live one: the panel warns.
+  await model.selectOption('gpt-3.5-turbo-16k');
+  await expect(
+    panel.getByText('gpt-3.5-turbo-16k is not in the list of models your key can use'),
+  ).toBeVisible();
+
+  await model.selectOption({ label: 'Other model id…' });
+  await panel.getByLabel('Model id').fill('my-fine-tune');
+  await panel.getByRole('button', { name: 'Save Configuration' }).click();
+  const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('ai-chat-config'))) ?? '{}');
+  expect(stored.model).toBe('my-fine-tune');
+});
