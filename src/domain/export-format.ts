@@ -2,7 +2,7 @@ import { defaultConfig, type Config, type ProviderId } from './config.ts';
 import type { Conversation } from './conversation.ts';
 import { validateConfigShape } from './config-restore.ts';
 import { validateConversationList } from './conversation-validation.ts';
-import { describeType, isRecord, ownField, quote } from './json-guards.ts';
+import { describeType, findProtoKey, isRecord, ownField, quote } from './json-guards.ts';
 
 export const exportVersion = '2.0';
 
@@ -71,12 +71,20 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; pr
 
 /**
  * Parses and validates a whole import file before anything is changed (DECISIONS): version '2.0'
- * or a legacy file without one, or a legacy bare list of conversations. Only known fields are
- * copied into fresh objects, so hostile keys such as `__proto__` never reach the app.
+ * or a legacy file without one, or a legacy bare list of conversations. A file holding a
+ * `__proto__` key anywhere is refused; of the rest, only known fields are copied into fresh objects.
  */
 export function parseImport(text: string, options: ImportOptions): ImportResult {
   const parsed = parseJson(text);
   if (!parsed.ok) return parsed;
+  // No genuine export has one; a file that does was crafted to pollute prototypes: refuse it whole.
+  const protoAt = findProtoKey(parsed.value);
+  if (protoAt !== null) {
+    return {
+      ok: false,
+      problem: `The file contains a "__proto__" key at ${protoAt}, which no export has; nothing was imported`,
+    };
+  }
   const root = Array.isArray(parsed.value) ? { conversations: parsed.value } : parsed.value;
   if (!isRecord(root)) {
     return { ok: false, problem: `The file must hold an object (found ${describeType(parsed.value)})` };

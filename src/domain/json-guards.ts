@@ -34,3 +34,38 @@ export function isIsoTimestamp(value: unknown): value is string {
 }
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+interface WalkEntry {
+  value: object;
+  parent: WalkEntry | null;
+  step: string;
+}
+
+function pathOf(entry: WalkEntry): string {
+  const steps: string[] = [];
+  for (let at: WalkEntry | null = entry; at; at = at.parent) steps.push(at.step);
+  const path = steps.reverse().join('').replace(/^\./, '');
+  return path === '' ? 'the top level' : path;
+}
+
+/**
+ * Where parsed JSON holds an own `"__proto__"` key (the first one in document order), or null.
+ * Iterative, so any nesting depth is fine, and linear in the size of the value.
+ */
+export function findProtoKey(root: unknown): string | null {
+  if (typeof root !== 'object' || root === null) return null;
+  const stack: WalkEntry[] = [{ value: root, parent: null, step: '' }];
+  while (stack.length > 0) {
+    const entry = stack.pop() as WalkEntry;
+    const { value } = entry;
+    if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return pathOf(entry);
+    const children: [string, unknown][] = Array.isArray(value)
+      ? value.map((item: unknown, index) => [`[${index}]`, item])
+      : Object.entries(value).map(([key, item]) => [`.${key}`, item]);
+    for (let index = children.length - 1; index >= 0; index--) {
+      const [step, item] = children[index] as [string, unknown];
+      if (typeof item === 'object' && item !== null) stack.push({ value: item, parent: entry, step });
+    }
+  }
+  return null;
+}

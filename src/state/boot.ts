@@ -1,19 +1,26 @@
 import { defaultConfig } from '../domain/config.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { migrateLegacyConversations } from '../storage/legacy-migration.ts';
-import { loadActiveId, loadConfig, loadTheme } from '../storage/local-settings.ts';
+import { loadActiveId, loadConfig, loadTheme, readSavedConfig } from '../storage/local-settings.ts';
 import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
 import { commitConversation, forgetConversation, getState, setState } from './chat-store.ts';
 import { buildService } from './config-commands.ts';
 import { ensureLoaded } from './conversation-commands.ts';
 import { notify } from './notify.ts';
-import { db, onOtherTab, openPersistence } from './persistence.ts';
+import { db, onOtherTab, openPersistence, saveBacklog } from './persistence.ts';
 import { saveStreamingReply } from './send-commands.ts';
 
 /** Restores everything from storage: configuration, theme, conversation list, the active one. */
 export async function boot(): Promise<void> {
-  const config = loadConfig() ?? defaultConfig;
+  const saved = readSavedConfig();
+  const config = saved.config ?? defaultConfig;
   setState({ config, service: buildService(config), theme: loadTheme() });
+  if (saved.problem) {
+    notify.warning(
+      'The saved configuration could not be read',
+      `The default settings are used instead (${saved.problem}). Your conversations are not affected; save your settings again in the panel on the right.`,
+    );
+  }
 
   const store = await openPersistence();
   if (!store.persistent) {
@@ -22,15 +29,41 @@ export async function boot(): Promise<void> {
       'This browser does not allow storage here (private mode?). The app works, but closing the tab loses your chats.',
     );
   }
-  const migration = await migrateLegacyConversations(store);
-  if ('problem' in migration) console.error('Could not migrate saved conversations', migration.problem);
+  const migration = await migrateLegacyConversations(store).catch((error: unknown) => ({
+    migrated: 0,
+    problem: error instanceof Error ? error.message : String(error),
+  }));
+  if ('problem' in migration) {
+    console.error('Could not migrate saved conversations', migration.problem);
+    // Without IndexedDB the old data simply stays where it is (the warning above says so).
+    if (store.persistent) {
+      notify.warning(
+        'Some conversations saved by an older version could not be read',
+        `${migration.problem}; the readable ones are shown.`,
+      );
+    }
+  }
 
-  const { items: summaries, skipped } = await store.listSummaries();
-  if (skipped > 0) notify.warning(`${skipped} saved conversation(s) could not be read and were skipped`);
+  const { items: summaries, skipped } = await store.listSummaries().catch((error: unknown) => {
+    // Never stuck on 'Loading…': start empty and say why.
+    console.error('Could not read saved conversations', error);
+    notify.error(
+      'Saved conversations could not be read',
+      `The browser's storage failed (${error instanceof Error ? error.message : String(error)}). Reloading may help.`,
+    );
+    return { items: [], skipped: 0 };
+  });
+  if (skipped > 0) {
+    const one = skipped === 1;
+    notify.warning(
+      `${skipped} saved conversation${one ? '' : 's'} could not be read and ${one ? 'was' : 'were'} skipped`,
+      `${one ? 'It is' : 'They are'} damaged in this browser's storage; the other conversations are shown.`,
+    );
+  }
   const list = summaries.map(({ id, name, createdAt, updatedAt }) => ({ id, name, createdAt, updatedAt }));
   const activeId = pickActiveId(list, loadActiveId());
   setState({ list, activeId, persistent: store.persistent });
-  if (activeId) await ensureLoaded(activeId);
+  if (activeId) await ensureLoaded(activeId).catch((error: unknown) => console.error(error));
   setState({ ready: true });
 
   onOtherTab(applyOtherTabChange);
@@ -39,10 +72,14 @@ export async function boot(): Promise<void> {
     if (saved) setState({ config: saved, service: buildService(saved), theme: loadTheme() });
     else setState({ theme: loadTheme() });
   });
-  // Closing or hiding the tab mid-reply keeps what has arrived.
-  window.addEventListener('pagehide', saveStreamingReply);
+  // Closing or hiding the tab mid-reply keeps what has arrived (and what earlier failed to save).
+  const saveBeforeLeaving = () => {
+    saveStreamingReply();
+    void saveBacklog();
+  };
+  window.addEventListener('pagehide', saveBeforeLeaving);
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') saveStreamingReply();
+    if (document.visibilityState === 'hidden') saveBeforeLeaving();
   });
 }
 

@@ -9,7 +9,7 @@ import {
 import { saveActiveId } from '../storage/local-settings.ts';
 import { commitConversation, forgetConversation, getState, setState } from './chat-store.ts';
 import { notify } from './notify.ts';
-import { broadcast, db, persistConversation, reportWrite } from './persistence.ts';
+import { broadcast, db, persistChange, persistConversation, unpersistConversation } from './persistence.ts';
 
 function newId(): string {
   return crypto.randomUUID();
@@ -26,9 +26,26 @@ export function setActive(id: string | null): void {
 export async function ensureLoaded(id: string): Promise<Conversation | undefined> {
   const cached = getState().loaded[id];
   if (cached) return cached;
-  const stored = await db().get(id);
-  if (stored && !getState().loaded[id]) commitConversation(stored);
-  return getState().loaded[id];
+  const stored = await db().read(id);
+  if (getState().loaded[id]) return getState().loaded[id];
+  if (stored.status === 'ok') {
+    commitConversation(stored.conversation);
+    return stored.conversation;
+  }
+  // Listed (its summary reads fine) but its record is gone or damaged: skip it, never a blank screen.
+  const row = getState().list.find((item) => item.id === id);
+  if (!row) return undefined;
+  forgetConversation(id);
+  if (getState().activeId === id) setActive(pickActiveId(getState().list, null));
+  if (stored.status === 'unreadable') {
+    // Later starts then count it as skipped instead of listing it; the record itself is kept.
+    void db().dropSummary(id);
+    notify.warning(
+      '1 saved conversation could not be read and was skipped',
+      `"${row.name}" is damaged in this browser's storage; your other conversations are fine.`,
+    );
+  }
+  return undefined;
 }
 
 export async function newConversation(): Promise<void> {
@@ -49,19 +66,23 @@ export function selectConversation(id: string): void {
 }
 
 /**
- * Applies a change to the latest stored copy, so a change made here does not overwrite what
- * another tab wrote meanwhile (e.g. a reply streaming there).
+ * Applies a change to the latest stored copy, in one transaction, so a change made here does not
+ * overwrite what another tab wrote meanwhile (e.g. a reply streaming there).
  */
 async function mutateConversation(id: string, change: (conversation: Conversation) => Conversation) {
-  const latest = (await db().get(id)) ?? (await ensureLoaded(id));
-  if (!latest) return;
+  const loaded = await ensureLoaded(id);
+  if (!loaded) return;
+  const next = await persistChange(id, (stored) => {
+    const local = getState().loaded[id] ?? loaded;
+    const latest = stored ?? local;
+    // A reply streaming in this tab is newer than storage: keep our messages.
+    const base = getState().streamingId === id ? { ...latest, messages: local.messages } : latest;
+    const changed = change(base);
+    return changed === base ? stored : changed;
+  });
+  if (!next) return;
   const local = getState().loaded[id];
-  // A reply streaming in this tab is newer than storage: keep our messages.
-  const base = local && getState().streamingId === id ? { ...latest, messages: local.messages } : latest;
-  const next = change(base);
-  if (next === base) return;
-  commitConversation(next);
-  await persistConversation(next);
+  commitConversation(getState().streamingId === id && local ? { ...next, messages: local.messages } : next);
 }
 
 export async function renameConversation(id: string, name: string): Promise<void> {
@@ -78,7 +99,7 @@ export async function deleteConversation(id: string): Promise<void> {
   const { activeId } = getState();
   forgetConversation(id);
   if (activeId === id) setActive(pickActiveId(getState().list, null));
-  if (reportWrite(await db().delete(id))) broadcast({ type: 'conversation-deleted', id });
+  await unpersistConversation(id);
 }
 
 export async function copyConversation(id: string): Promise<void> {

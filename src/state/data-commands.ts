@@ -6,7 +6,7 @@ import { saveActiveId, saveConfig as storeConfig } from '../storage/local-settin
 import { getState, listItemOf, setState } from './chat-store.ts';
 import { applyConfig } from './config-commands.ts';
 import { notify } from './notify.ts';
-import { broadcast, db, reportWrite } from './persistence.ts';
+import { broadcast, db, forgetBacklog, reportWrite } from './persistence.ts';
 
 /** Every conversation, with the in-memory copy where it is newer than storage. */
 async function allConversations(): Promise<Conversation[]> {
@@ -59,6 +59,7 @@ interface Snapshot {
 async function replaceEverything({ config, conversations, activeId }: Snapshot): Promise<boolean> {
   const result = await db().replaceAll(conversations);
   if (!reportWrite(result)) return false;
+  forgetBacklog();
   reportWrite(storeConfig(config));
   applyConfig(config);
   const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));

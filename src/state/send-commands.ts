@@ -6,7 +6,7 @@ import type { ChatMessage } from '../providers/types.ts';
 import { commitConversation, getState, setState } from './chat-store.ts';
 import { ensureLoaded } from './conversation-commands.ts';
 import { notify } from './notify.ts';
-import { persistConversation } from './persistence.ts';
+import { persistConversation, persistMessages } from './persistence.ts';
 
 /** While streaming, the reply is saved at most this often (and on page hide). */
 const streamingSaveIntervalMs = 1000;
@@ -36,7 +36,7 @@ export async function sendMessage(text: string): Promise<boolean> {
   if (!conversation) return false;
   const withUser = touch(conversation, [...conversation.messages, { role: 'user', content }]);
   commitConversation(withUser);
-  void persistConversation(withUser);
+  void saveMessages(withUser);
   void streamReply(withUser);
   return true;
 }
@@ -69,6 +69,13 @@ export function saveStreamingReply(): void {
   activeStream?.saveNow();
 }
 
+/** Saves our messages; a name given in another tab meanwhile is kept, here too. */
+async function saveMessages(conversation: Conversation): Promise<void> {
+  const name = await persistMessages(conversation);
+  const local = getState().loaded[conversation.id];
+  if (local && local.name !== name) commitConversation({ ...local, name });
+}
+
 function touch(conversation: Conversation, messages: Message[]): Conversation {
   return {
     ...conversation,
@@ -96,11 +103,12 @@ async function streamReply(base: Conversation): Promise<void> {
     return { ...latest, messages: reply ? [...base.messages, reply] : base.messages };
   };
   const render = createFrameBatcher(() => commitConversation(current({ role: 'assistant', content: text })));
-  const save = () =>
-    void persistConversation(current({ role: 'assistant', content: text, status: 'interrupted' }));
-  const periodicSave = createThrottle(save, streamingSaveIntervalMs);
+  const partial = () => current({ role: 'assistant', content: text, status: 'interrupted' });
+  const periodicSave = createThrottle(() => void saveMessages(partial()), streamingSaveIntervalMs);
+  // The page is going away: one plain write, issued at once (no read first), so it lands.
+  const saveNow = () => void persistConversation(partial());
 
-  activeStream = { conversationId: base.id, controller, saveNow: save };
+  activeStream = { conversationId: base.id, controller, saveNow };
   commitConversation(current({ role: 'assistant', content: '' }));
   setState({ isLoading: true, streamingId: base.id });
 
@@ -138,5 +146,5 @@ async function streamReply(base: Conversation): Promise<void> {
   const done = current(final);
   commitConversation(done);
   setState({ isLoading: false, streamingId: null });
-  await persistConversation(done);
+  await saveMessages(done);
 }

@@ -159,6 +159,85 @@ describe('openConversationDb with IndexedDB', () => {
   });
 });
 
+describe('update, read and dropSummary', () => {
+  it('update changes the stored copy in one transaction; concurrent updates lose nothing', async () => {
+    const name = uniqueName();
+    const tabA = await open(name);
+    const tabB = await open(name);
+    await tabA.put(first);
+    // One tab renames while the other writes messages, both at once.
+    const [rename, reply] = await Promise.all([
+      tabB.update('b', (stored) => stored && { ...stored, name: 'Renamed' }),
+      tabA.update('b', (stored) => stored && { ...first, name: stored.name, messages: second.messages }),
+    ]);
+    expect(rename).toMatchObject({ result: { ok: true }, changed: true });
+    expect(reply).toMatchObject({ result: { ok: true }, changed: true });
+    const stored = await tabA.get('b');
+    expect(stored?.name).toBe('Renamed');
+    expect(stored?.messages).toEqual(second.messages);
+    const { items } = await tabB.listSummaries();
+    expect(items).toEqual([summarizeConversation({ ...first, name: 'Renamed', messages: second.messages })]);
+  });
+
+  it('update writes nothing when the change returns what it got', async () => {
+    const store = await open();
+    await store.put(first);
+    const result = await store.update('b', (stored) => stored);
+    expect(result).toEqual({ result: { ok: true }, value: first, changed: false });
+    expect(await store.update('missing', () => undefined)).toEqual({
+      result: { ok: true },
+      value: undefined,
+      changed: false,
+    });
+  });
+
+  it('update reports a failed write and still returns the new value', async () => {
+    const store = await open();
+    await store.put(first);
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(() => {
+      throw new DOMException('full', 'QuotaExceededError');
+    });
+    const renamed = { ...first, name: 'New' };
+    const result = await store.update('b', () => renamed);
+    expect(result).toEqual({
+      result: { ok: false, reason: 'quota', message: 'Browser storage for this site is full' },
+      value: renamed,
+      changed: true,
+    });
+    vi.restoreAllMocks();
+    expect((await store.get('b'))?.name).toBe(first.name);
+  });
+
+  it('read tells a missing record from an unreadable one; dropSummary unlists it', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    await store.put(first);
+    const raw = await openDB(name);
+    await raw.put('conversations', { ...first, id: 'bad', messages: 'nope' });
+    await raw.put('summaries', summarizeConversation({ ...first, id: 'bad' }));
+    raw.close();
+    expect(await store.read('b')).toEqual({ status: 'ok', conversation: first });
+    expect(await store.read('bad')).toEqual({ status: 'unreadable' });
+    expect(await store.read('none')).toEqual({ status: 'missing' });
+    expect((await store.listSummaries()).items.map((item) => item.id)).toEqual(['b', 'bad']);
+    expect(await store.dropSummary('bad')).toEqual({ ok: true });
+    expect(await store.listSummaries()).toEqual({ items: [summarizeConversation(first)], skipped: 1 });
+  });
+
+  it('falls back to memory when a database of the same name lacks our stores', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const name = uniqueName();
+    const foreign = await openDB(name, 1, { upgrade: (db) => db.createObjectStore('other') });
+    foreign.close();
+    const store = await open(name);
+    expect(store.persistent).toBe(false);
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining('Could not open IndexedDB'),
+      expect.objectContaining({ message: 'The database has no conversations or summaries store' }),
+    );
+  });
+});
+
 describe('openConversationDb without IndexedDB', () => {
   it('falls back to memory with the same behaviour', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -174,6 +253,13 @@ describe('openConversationDb without IndexedDB', () => {
     await store.delete('a');
     expect(await store.replaceAll([second])).toEqual({ ok: true });
     expect(await store.getAll()).toEqual({ items: [second], skipped: 0 });
+    expect(await store.read('a')).toEqual({ status: 'ok', conversation: second });
+    expect(await store.read('b')).toEqual({ status: 'missing' });
+    const renamed = await store.update('a', (stored) => stored && { ...stored, name: 'Renamed' });
+    expect(renamed).toMatchObject({ result: { ok: true }, changed: true, value: { name: 'Renamed' } });
+    expect((await store.get('a'))?.name).toBe('Renamed');
+    expect(await store.update('a', (stored) => stored)).toMatchObject({ changed: false });
+    expect(await store.dropSummary('a')).toEqual({ ok: true });
   });
 
   it('falls back to memory when opening fails', async () => {

@@ -89,6 +89,9 @@ async function writeBoth(
     tx = db.transaction([conversationStore, summaryStore], 'readwrite');
     pending.push(tx.done);
     work(tx, pending);
+    // Commit now rather than when this task ends and the requests report back: a write made as
+    // the tab closes (page hide) then still lands.
+    tx.commit();
     await Promise.all(pending);
     return storageOk();
   } catch (error) {
@@ -153,11 +156,48 @@ function createIndexedDbStore(db: Database): ConversationStore {
       return readStoredConversation(await db.get(conversationStore, id)) ?? undefined;
     },
 
+    async read(id) {
+      const raw: unknown = await db.get(conversationStore, id);
+      if (raw === undefined) return { status: 'missing' };
+      const conversation = readStoredConversation(raw);
+      return conversation ? { status: 'ok', conversation } : { status: 'unreadable' };
+    },
+
     async getAll() {
       return readAll(await db.getAll(conversationStore));
     },
 
     put: (conversation) => writeBoth(db, (tx, pending) => putBoth(tx, pending, conversation)),
+
+    async update(id, change) {
+      const pending: Promise<unknown>[] = [];
+      let value: Conversation | undefined;
+      let changed = false;
+      let tx: WriteTransaction | undefined;
+      try {
+        tx = db.transaction([conversationStore, summaryStore], 'readwrite');
+        pending.push(tx.done);
+        // Only IndexedDB requests are awaited in here, so the transaction stays active.
+        const stored = readStoredConversation(await tx.objectStore(conversationStore).get(id)) ?? undefined;
+        const next = change(stored);
+        value = next ?? stored;
+        if (next !== undefined && next !== stored) {
+          changed = true;
+          putBoth(tx, pending, next);
+        }
+        tx.commit();
+        await Promise.all(pending);
+        return { result: storageOk(), value, changed };
+      } catch (error) {
+        for (const request of pending) request.catch(() => undefined);
+        try {
+          tx?.abort();
+        } catch {
+          // Already finished or aborted.
+        }
+        return { result: storageFailure(error), value, changed };
+      }
+    },
 
     putMany: (conversations) =>
       writeBoth(db, (tx, pending) => {
@@ -167,6 +207,11 @@ function createIndexedDbStore(db: Database): ConversationStore {
     delete: (id) =>
       writeBoth(db, (tx, pending) => {
         pending.push(tx.objectStore(conversationStore).delete(id));
+        pending.push(tx.objectStore(summaryStore).delete(id));
+      }),
+
+    dropSummary: (id) =>
+      writeBoth(db, (tx, pending) => {
         pending.push(tx.objectStore(summaryStore).delete(id));
       }),
 
@@ -199,6 +244,12 @@ export async function openConversationDb(
       options.name ?? storageKeys.database.name,
       options.openTimeoutMs ?? 5000,
     );
+    // A database of this name made by something else (or damaged) may lack our stores.
+    const missing = [conversationStore, summaryStore].filter((store) => !db.objectStoreNames.contains(store));
+    if (missing.length > 0) {
+      db.close();
+      throw new Error(`The database has no ${missing.join(' or ')} store`);
+    }
     return createIndexedDbStore(db);
   } catch (error) {
     console.warn('Could not open IndexedDB: conversations are kept in memory only', error);

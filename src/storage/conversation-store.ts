@@ -25,17 +25,44 @@ export interface ConversationStore {
   listSummaries(): Promise<Listing<ConversationSummary>>;
   /** Undefined when missing or corrupted. */
   get(id: string): Promise<Conversation | undefined>;
+  /** Like `get`, but tells a missing record from one that is there and cannot be read. */
+  read(id: string): Promise<StoredRead>;
   /** Every conversation with its messages: for export. */
   getAll(): Promise<Listing<Conversation>>;
   /** Inserts or replaces one conversation (and its summary, in the same transaction). */
   put(conversation: Conversation): Promise<StorageResult>;
+  /**
+   * Read-modify-write in one transaction, so a change made in another tab meanwhile is never
+   * overwritten: `change` gets the stored copy (undefined when missing or unreadable) and returns
+   * the new one, or the copy it got (or undefined) to write nothing. `value` is what `change`
+   * returned even when the write failed, so the caller can keep it in memory.
+   */
+  update(
+    id: string,
+    change: (stored: Conversation | undefined) => Conversation | undefined,
+  ): Promise<UpdateResult>;
   /** Inserts or replaces several in one transaction: all or none. */
   putMany(conversations: readonly Conversation[]): Promise<StorageResult>;
   delete(id: string): Promise<StorageResult>;
+  /**
+   * Removes only the sidebar summary of a record found unreadable: the record itself stays (it may
+   * yet be recovered), and later listings count it as skipped instead of listing it.
+   */
+  dropSummary(id: string): Promise<StorageResult>;
   /** Import: clears everything and writes the list in one transaction: all or nothing. */
   replaceAll(conversations: readonly Conversation[]): Promise<StorageResult>;
   close(): void;
 }
+
+export interface UpdateResult {
+  result: StorageResult;
+  /** The conversation as `change` left it (the stored copy when nothing changed). */
+  value: Conversation | undefined;
+  changed: boolean;
+}
+
+export type StoredRead =
+  { status: 'ok'; conversation: Conversation } | { status: 'missing' } | { status: 'unreadable' };
 
 /** A stored record as a conversation, or null when it fails the shape check. */
 export function readStoredConversation(value: unknown): Conversation | null {

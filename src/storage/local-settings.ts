@@ -37,20 +37,30 @@ function write(key: string, value: string | null, storage: StorageLike | undefin
   }
 }
 
-export function loadConfig(storage?: StorageLike): Config | null {
+/**
+ * The saved configuration and, when something was saved but cannot be used (not JSON, not an
+ * object, an unknown provider), why: the app then starts on the defaults and says so.
+ */
+export function readSavedConfig(storage?: StorageLike): { config: Config | null; problem: string | null } {
   const raw = read(storageKeys.config, storage);
-  if (raw === null) return null;
+  if (raw === null) return { config: null, problem: null };
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
     console.error('Failed to parse saved configuration', error);
-    return null;
+    return { config: null, problem: 'it is not valid JSON' };
   }
   const config = restoreConfig(parsed);
-  if (!config)
+  if (!config) {
     console.error('Failed to parse saved configuration', new Error('unknown provider or not an object'));
-  return config;
+    return { config: null, problem: 'it is not a configuration of a known provider' };
+  }
+  return { config, problem: null };
+}
+
+export function loadConfig(storage?: StorageLike): Config | null {
+  return readSavedConfig(storage).config;
 }
 
 export function saveConfig(config: Config, storage?: StorageLike): StorageResult {

@@ -30,8 +30,23 @@ export function createMemoryConversationStore(): ConversationStore {
       const record = records.get(id);
       return Promise.resolve(record && structuredClone(record));
     },
+    read: (id) => {
+      const record = records.get(id);
+      return Promise.resolve(
+        record ? { status: 'ok', conversation: structuredClone(record) } : { status: 'missing' },
+      );
+    },
     getAll: () => Promise.resolve({ items: structuredClone(sorted()), skipped: 0 }),
     put: (conversation) => write(() => records.set(conversation.id, structuredClone(conversation))),
+    update: async (id, change) => {
+      const record = records.get(id);
+      const stored = record && structuredClone(record);
+      const next = change(stored);
+      if (next === undefined || next === stored)
+        return { result: storageOk(), value: stored, changed: false };
+      const result = await write(() => records.set(id, structuredClone(next)));
+      return { result, value: next, changed: true };
+    },
     putMany: (conversations) =>
       write(() => {
         // Clone everything first so a failure changes nothing.
@@ -39,6 +54,8 @@ export function createMemoryConversationStore(): ConversationStore {
         for (const copy of copies) records.set(copy.id, copy);
       }),
     delete: (id) => write(() => records.delete(id)),
+    // Memory never holds an unreadable record.
+    dropSummary: () => write(() => undefined),
     replaceAll: (conversations) =>
       write(() => {
         const copies = structuredClone([...conversations]);

@@ -142,3 +142,115 @@ export const test = base.extend<{ chat: ChatPage }>({
     await provide(new ChatPage(page));
   },
 });
+
+/** Opens the Import / Export dialog on one of its tabs. */
+export async function openDataDialog(page: Page, tab: 'Export' | 'Import'): Promise<void> {
+  await page.getByRole('button', { name: 'Import / Export' }).click();
+  await expect(page.getByRole('dialog', { name: 'Import / Export Data' })).toBeVisible();
+  await page.getByRole('tab', { name: tab }).click();
+}
+
+/**
+ * The export text with the key included and `exportedAt` blanked: a full picture of the app's data
+ * to compare before and after. Leaves the dialog closed.
+ */
+export async function exportSnapshot(page: Page): Promise<string> {
+  await openDataDialog(page, 'Export');
+  await page.getByLabel('Include API key').check();
+  const area = page.getByTestId('export-text');
+  await expect(area).toHaveValue(/"apiKey"/);
+  const text = (await area.inputValue()).replace(/"exportedAt": "[^"]*"/, '"exportedAt": ""');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  return text;
+}
+
+/** Every record of one object store of the app's IndexedDB database ('ai-chat'), as stored. */
+export async function readDbStore(
+  page: Page,
+  store: 'conversations' | 'summaries' = 'conversations',
+): Promise<Record<string, unknown>[]> {
+  return page.evaluate(
+    (name) =>
+      new Promise<Record<string, unknown>[]>((resolve, reject) => {
+        const open = indexedDB.open('ai-chat');
+        open.onerror = () => reject(open.error ?? new Error('open failed'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const request = db.transaction(name, 'readonly').objectStore(name).getAll();
+          request.onerror = () => reject(request.error ?? new Error('read failed'));
+          request.onsuccess = () => {
+            db.close();
+            resolve(request.result as Record<string, unknown>[]);
+          };
+        };
+      }),
+    store,
+  );
+}
+
+/** Writes raw records straight into the app's IndexedDB stores, bypassing the app (corruption tests). */
+export async function writeDbRecords(
+  page: Page,
+  records: { store: 'conversations' | 'summaries'; value: unknown }[],
+): Promise<void> {
+  await page.evaluate(
+    (entries) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('ai-chat');
+        open.onerror = () => reject(open.error ?? new Error('open failed'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(['conversations', 'summaries'], 'readwrite');
+          for (const { store, value } of entries) tx.objectStore(store).put(value);
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error ?? new Error('write failed'));
+        };
+      }),
+    records,
+  );
+}
+
+/** A conversation in the export/storage shape, with a system message first. */
+export function sampleConversation(
+  id: string,
+  name: string,
+  turns: [string, string][] = [],
+  createdAt = '2025-03-01T10:00:00.000Z',
+): Record<string, unknown> {
+  return {
+    id,
+    name,
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      ...turns.flatMap(([question, answer]) => [
+        { role: 'user', content: question },
+        { role: 'assistant', content: answer },
+      ]),
+    ],
+    createdAt,
+    updatedAt: createdAt,
+    provider: 'openai',
+  };
+}
+
+/** Renames a conversation through its row's rename button. */
+export async function renameRow(chat: ChatPage, index: number, name: string): Promise<void> {
+  const row = chat.rows.nth(index);
+  await row.hover();
+  await row.getByRole('button', { name: 'Rename conversation' }).click();
+  await chat.page.getByRole('textbox', { name: 'Conversation name' }).fill(name);
+  await chat.page.getByRole('textbox', { name: 'Conversation name' }).press('Enter');
+  await expect(chat.rows.nth(index)).toContainText(name);
+}
+
+/** Deletes a conversation through its row's delete button and the confirmation. */
+export async function deleteRow(chat: ChatPage, index: number): Promise<void> {
+  const row = chat.rows.nth(index);
+  await row.hover();
+  await row.getByRole('button', { name: 'Delete conversation' }).click();
+  await chat.page.getByRole('button', { name: 'Delete', exact: true }).click();
+}
