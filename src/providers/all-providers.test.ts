@@ -74,19 +74,29 @@ describe.each(providerIds)('%s', (id) => {
     expect(expectProviderError(result.error).kind).toBe('network');
   });
 
-  it('maps a rejected fetch (TypeError) to a network error, or for Claude to a CORS error', async () => {
+  it('maps a rejected fetch (TypeError) to a network error when the server cannot be reached at all', async () => {
     const fetch: typeof globalThis.fetch = () => Promise.reject(new TypeError('Failed to fetch'));
     const result = await drain(createChatProvider(config, { fetch }).chat({ messages: conversation }));
     const error = expectProviderError(result.error);
-    if (id === 'claude') {
-      expect(error.kind).toBe('cors');
-      expect(describeProviderError(error)).toContain('Anthropic Console');
-    } else {
-      expect(error.kind).toBe('network');
-      expect(describeProviderError(error)).toMatch(
-        /^Network error: could not reach .+\. Check your connection or base URL\.$/,
-      );
-    }
+    expect(error.kind).toBe('network');
+    expect(describeProviderError(error)).toMatch(
+      /^Network error: could not reach .+\. Check your connection or base URL\.$/,
+    );
+  });
+
+  it('maps a rejected fetch to a CORS error when an opaque request reaches the server', async () => {
+    const modes: (RequestMode | undefined)[] = [];
+    const fetch: typeof globalThis.fetch = (_url, init) => {
+      modes.push(init?.mode);
+      return init?.mode === 'no-cors'
+        ? Promise.resolve(new Response(null, { status: 200 }))
+        : Promise.reject(new TypeError('Failed to fetch'));
+    };
+    const result = await drain(createChatProvider(config, { fetch }).chat({ messages: conversation }));
+    const error = expectProviderError(result.error);
+    expect(error.kind).toBe('cors');
+    expect(modes).toEqual([undefined, 'no-cors']);
+    if (id === 'claude') expect(describeProviderError(error)).toContain('Anthropic Console');
   });
 
   it('maps a timeout signal to a network error that says it timed out', async () => {

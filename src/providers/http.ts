@@ -28,16 +28,35 @@ export function hostOf(url: string): string {
   }
 }
 
-function fetchFailure(request: HttpRequest, error: unknown): ProviderError {
+async function fetchFailure(request: HttpRequest, error: unknown): Promise<ProviderError> {
   const host = hostOf(request.url);
   if (request.signal?.aborted) return abortFailure(request.provider, host, request.signal);
   const name = errorName(error);
   if (name === 'AbortError') return abortedError(request.provider, error);
   if (name === 'TimeoutError') return timeoutError(request.provider, host, error);
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-  return request.provider === 'claude' && !offline
+  if (offline) return networkError(request.provider, host, error);
+  return (await serverAnswers(request))
     ? corsError(request.provider, host, error)
     : networkError(request.provider, host, error);
+}
+
+/**
+ * A browser hides why a request failed. An opaque (no-cors) request that goes through shows the
+ * server is there, so the failure was its CORS refusal; one that fails too means the network.
+ */
+async function serverAnswers(request: HttpRequest): Promise<boolean> {
+  try {
+    await request.fetch(request.url, {
+      method: 'GET',
+      mode: 'no-cors',
+      credentials: 'omit',
+      signal: AbortSignal.timeout(5000),
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A failure while reading a body that had started to arrive. */
@@ -65,7 +84,7 @@ async function send(request: HttpRequest, method: 'GET' | 'POST', body?: string)
       signal: request.signal,
     });
   } catch (error) {
-    throw fetchFailure(request, error);
+    throw await fetchFailure(request, error);
   }
   if (!response.ok) throw errorFromResponse(request.provider, response, await readText(response, request));
   return response;

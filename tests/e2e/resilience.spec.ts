@@ -107,11 +107,6 @@ for (const [scenario, provider, description] of failures) {
 }
 
 test('CORS refusal (OpenAI-compatible) is named as such, not as a network failure', async ({ page }) => {
-  test.fail(
-    true,
-    'Known gap in src/providers/http.ts: only Claude maps a fetch TypeError to corsError; the others say ' +
-      '"Network error: could not reach …". Remove this line once a CORS refusal is told apart.',
-  );
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('no-cors')));
   await chat.newConversation();
@@ -194,11 +189,6 @@ test('drafts: each conversation keeps its own unsent text across switches and re
 });
 
 test('drafts: text typed just before switching conversation or reloading is kept', async ({ page }) => {
-  test.fail(
-    true,
-    'Known bug in src/components/chat/composer.tsx: the draft is written 300 ms after the last keystroke and ' +
-      'the pending write is cancelled on unmount/unload. Remove this line once the draft is flushed then.',
-  );
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('ok')));
   await chat.newConversation();

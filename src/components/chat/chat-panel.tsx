@@ -44,8 +44,8 @@ export function ChatPanel() {
       {!hasKey && <ConfigNotice />}
       {activeId ? (
         <>
-          <MessageList key={activeId} conversationId={activeId} />
-          <Composer key={activeId} conversationId={activeId} />
+          <MessageList key={`messages-${activeId}`} conversationId={activeId} />
+          <Composer key={`composer-${activeId}`} conversationId={activeId} />
         </>
       ) : (
         <EmptyState />

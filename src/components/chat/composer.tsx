@@ -14,10 +14,22 @@ export function Composer({ conversationId }: { conversationId: string }) {
   const [text, setText] = useState(() => readDraft(conversationId));
   const textarea = useRef<HTMLTextAreaElement>(null);
 
+  // The draft is written shortly after typing stops, and at once when the composer goes away
+  // (another conversation) or the page is hidden or closed.
+  const latest = useRef(text);
   useEffect(() => {
+    latest.current = text;
     const timer = setTimeout(() => writeDraft(conversationId, text), 300);
     return () => clearTimeout(timer);
   }, [conversationId, text]);
+  useEffect(() => {
+    const flush = () => writeDraft(conversationId, latest.current);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [conversationId]);
 
   // Grow with the text up to max-h-48 (12rem), then scroll.
   useEffect(() => {
