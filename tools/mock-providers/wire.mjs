@@ -100,7 +100,7 @@ function insideFirstMultiByteCharacter(bytes) {
  * @param {string[]} frames
  * @param {{ delayMs: number, headers: Record<string, string>, splitUtf8?: boolean, dropAfter?: number }} options
  *   splitUtf8 writes each frame holding a multi-byte character as two writes that cut through it;
- *   dropAfter destroys the socket after that many frames.
+ *   dropAfter closes the connection mid-body after that many frames.
  */
 export async function writeStream(res, frames, options) {
   res.writeHead(200, {
@@ -113,7 +113,9 @@ export async function writeStream(res, frames, options) {
     if (index > 0) await delay(options.delayMs);
     if (gone(res)) return;
     if (index === options.dropAfter) {
-      res.socket?.destroy();
+      // Close without the chunked terminator: the body is cut off. A FIN, not a reset, so the
+      // frames already sent are never discarded by the receiving side's TCP stack.
+      res.socket?.end();
       return;
     }
     const bytes = Buffer.from(frame, 'utf8');

@@ -11,7 +11,10 @@ import { splitMarkdownBlocks } from './split-blocks.ts';
 // Raw HTML is parsed, then sanitized with an allow-list; react-markdown's default URL transform
 // then keeps only http, https, irc, ircs, mailto, xmpp and relative addresses (the spec's rule).
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [rehypeRaw, [rehypeSanitize, sanitizeSchema]] as const;
+type RehypePlugins = NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']>;
+const withRawHtml: RehypePlugins = [rehypeRaw, [rehypeSanitize, sanitizeSchema]];
+// Without a '<' a block holds no raw HTML: skip the HTML parser, the costliest step while streaming.
+const withoutRawHtml: RehypePlugins = [[rehypeSanitize, sanitizeSchema]];
 
 const components: Components = {
   a: ({ href, children }) => (
@@ -37,9 +40,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}
-      rehypePlugins={
-        rehypePlugins as unknown as NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']>
-      }
+      rehypePlugins={text.includes('<') ? withRawHtml : withoutRawHtml}
       components={components}
     >
       {text}
