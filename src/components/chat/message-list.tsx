@@ -41,15 +41,14 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   return (
     <div className="relative min-h-0 flex-1">
       <div ref={ref} data-testid="message-list" className="h-full overflow-y-auto">
-        <div className="mx-auto max-w-3xl px-4 py-2">
-          <div
-            role="log"
-            aria-live="polite"
-            aria-relevant="additions"
-            aria-busy={streaming}
-            className="relative w-full"
-            style={{ height: virtualizer.getTotalSize() }}
-          >
+        <div
+          role="log"
+          aria-live="polite"
+          aria-relevant="additions"
+          aria-busy={streaming}
+          className="mx-auto max-w-3xl px-4 py-2"
+        >
+          <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((row) => {
               const index = shown[row.index] ?? 0;
               const message = messages?.[index];
