@@ -31,7 +31,9 @@ export const contextOptions = /** @type {const} */ ({
 
 function checkChromium() {
   if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}; install Debian's chromium or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${executablePath}; install Debian's chromium or set CHROMIUM_PATH.`,
+    );
   }
 }
 
@@ -46,7 +48,12 @@ export async function launchBrowser() {
  */
 export async function launchPersistent(userDataDir) {
   checkChromium();
-  return chromium.launchPersistentContext(userDataDir, { executablePath, args, headless: true, ...contextOptions });
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    args,
+    headless: true,
+    ...contextOptions,
+  });
 }
 
 /**
@@ -57,51 +64,85 @@ export async function launchPersistent(userDataDir) {
 export function watchErrors(page, sink) {
   page.on('pageerror', (error) => sink.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') sink.push(`console.error: ${message.text().slice(0, 300)}`);
+    // Failed requests are reported below, with their address.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      sink.push(`console.error: ${message.text().slice(0, 300)}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) sink.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? 'unknown';
+    // The app cancels a reply's body once it has read the terminating event: not a failure.
+    if (reason === 'net::ERR_ABORTED' && request.url().includes('/chat/completions')) return;
+    sink.push(`request failed (${reason}): ${request.url()}`);
   });
 }
 
 /**
- * @typedef {{ t: number, task: number, script: number, layout: number, style: number }} MetricsSample
- *   All in milliseconds; t on the protocol's monotonic clock.
+ * @typedef {{ t: number, task: number, script: number, layout: number, style: number, cpu: number }} MetricsSample
+ *   Cumulative, in milliseconds; t on the protocol's monotonic clock. task, script, layout and
+ *   style are wall-clock durations of the main thread's work (timeDomain timeTicks); cpu is the
+ *   same tasks' thread CPU time (timeDomain threadTicks, from a second session), which other
+ *   processes on a busy machine inflate far less.
+ * @typedef {'task' | 'script' | 'layout' | 'style' | 'cpu'} MetricKey
  */
 
-/** @param {import('@playwright/test').CDPSession} cdp @returns {Promise<MetricsSample>} */
+/** @param {import('@playwright/test').CDPSession} cdp */
 async function readMetrics(cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
   /** @param {string} name */
-  const value = (name) => (metrics.find((metric) => metric.name === name)?.value ?? Number.NaN) * 1000;
+  return (name) => (metrics.find((metric) => metric.name === name)?.value ?? Number.NaN) * 1000;
+}
+
+/**
+ * @param {import('@playwright/test').CDPSession} wall @param {import('@playwright/test').CDPSession} thread
+ * @returns {Promise<MetricsSample>}
+ */
+async function readSample(wall, thread) {
+  const [value, cpuValue] = await Promise.all([readMetrics(wall), readMetrics(thread)]);
   return {
     t: value('Timestamp'),
     task: value('TaskDuration'),
     script: value('ScriptDuration'),
     layout: value('LayoutDuration'),
     style: value('RecalcStyleDuration'),
+    cpu: cpuValue('TaskDuration'),
   };
 }
 
 /**
  * Samples the renderer's cumulative main-thread task time every `intervalMs` until stopped.
- * @param {import('@playwright/test').CDPSession} cdp
+ * @param {import('@playwright/test').BrowserContext} context
+ * @param {import('@playwright/test').Page} page
  * @param {number} [intervalMs]
  */
-export async function startMetricsSampler(cdp, intervalMs = 100) {
-  await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
+export async function startMetricsSampler(context, page, intervalMs = 100) {
+  const wall = await context.newCDPSession(page);
+  const thread = await context.newCDPSession(page);
+  await wall.send('Performance.enable', { timeDomain: 'timeTicks' });
+  await thread.send('Performance.enable', { timeDomain: 'threadTicks' });
   /** @type {MetricsSample[]} */
-  const samples = [await readMetrics(cdp)];
+  const samples = [await readSample(wall, thread)];
   let running = true;
   const loop = (async () => {
     while (running) {
       await sleep(intervalMs);
-      samples.push(await readMetrics(cdp));
+      if (running) samples.push(await readSample(wall, thread));
     }
   })();
+  // A page closed by a failure ends the loop; stop() then reports the error.
+  loop.catch(() => undefined);
   return {
     samples,
+    /** The wall-clock session, for clockOffset() and heapUsage(). */
+    cdp: wall,
+    /** Stops sampling, adds a last sample and returns them all. */
     async stop() {
       running = false;
       await loop;
-      samples.push(await readMetrics(cdp));
+      samples.push(await readSample(wall, thread));
+      await thread.detach();
       return samples;
     },
   };
@@ -116,17 +157,18 @@ export async function startMetricsSampler(cdp, intervalMs = 100) {
 export async function clockOffset(cdp, page) {
   let best = { spread: Number.POSITIVE_INFINITY, offset: 0 };
   for (let attempt = 0; attempt < 7; attempt++) {
-    const before = (await readMetrics(cdp)).t;
+    const before = (await readMetrics(cdp))('Timestamp');
     const pageNow = await page.evaluate(() => performance.now());
-    const after = (await readMetrics(cdp)).t;
-    if (after - before < best.spread) best = { spread: after - before, offset: (before + after) / 2 - pageNow };
+    const after = (await readMetrics(cdp))('Timestamp');
+    if (after - before < best.spread)
+      best = { spread: after - before, offset: (before + after) / 2 - pageNow };
   }
   return best.offset;
 }
 
 /**
  * A cumulative metric at time t, interpolated between the samples around it.
- * @param {MetricsSample[]} samples @param {'task' | 'script' | 'layout' | 'style'} key @param {number} t
+ * @param {MetricsSample[]} samples @param {MetricKey} key @param {number} t
  */
 function valueAt(samples, key, t) {
   const first = samples[0];
@@ -144,9 +186,9 @@ function valueAt(samples, key, t) {
 }
 
 /**
- * The share of wall time the main thread spent in tasks between two protocol-clock times.
- * @param {MetricsSample[]} samples @param {number} from @param {number} to
- * @param {'task' | 'script' | 'layout' | 'style'} [key]
+ * The share of wall time the main thread spent in tasks (or in `key`) between two protocol-clock
+ * times.
+ * @param {MetricsSample[]} samples @param {number} from @param {number} to @param {MetricKey} [key]
  */
 export function busyShare(samples, from, to, key = 'task') {
   if (!(to > from)) return Number.NaN;

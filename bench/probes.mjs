@@ -1,5 +1,5 @@
 // @ts-check
-/* global document, window, requestAnimationFrame, location */
+/* global document, window, requestAnimationFrame, location, HTMLInputElement */
 /**
  * Code that runs inside the page (handed to page.evaluate or addInitScript, so each function is
  * self-contained: it may use no module-level name). All times are the page's performance.now().
@@ -13,7 +13,8 @@
  * @property {number | null} requestAt
  * @property {number | null} responseAt Headers received.
  * @property {number | null} firstChunkAt First body chunk handed to the page.
- * @property {number | null} lastByteAt The body stream ended (the reader's next read returns done).
+ * @property {number | null} lastByteAt The chunk with the terminating `data: [DONE]` event was handed
+ *   to the page, or else the body ended (a reader that stops at [DONE] never reads the end).
  * @property {number} chunks
  * @property {number} bytes
  * @property {(() => void) | null} onDone
@@ -34,7 +35,7 @@
  * @property {boolean} stopped
  *
  * @typedef {{ clickAt: number | null, domAt: number | null, paintedAt: number | null }} SwitchProbe
- * @typedef {{ rowsAt: number | null, messageAt: number | null, paintedAt: number | null }} ColdProbe
+ * @typedef {{ rowsAt: number | null, activeAt: number | null, paintedAt: number | null, lastAt: number | null }} ColdProbe
  *
  * @typedef {Window & {
  *   __benchFetch?: FetchProbe,
@@ -72,18 +73,27 @@ export function fetchProbeInit() {
     const response = await original(input, init);
     if (!streaming || !response.body) return response;
     probe.responseAt = performance.now();
+    const decoder = new TextDecoder();
+    let tail = '';
+    const markEnd = () => {
+      if (probe.lastByteAt !== null) return;
+      probe.lastByteAt = performance.now();
+      probe.onDone?.();
+    };
     /** @type {TransformStream<Uint8Array, Uint8Array>} */
     const tap = new TransformStream({
       transform(chunk, controller) {
         probe.firstChunkAt ??= performance.now();
         probe.chunks += 1;
         probe.bytes += chunk.byteLength;
+        // The app stops reading at the terminating event, so the body's end may never be read.
+        const text = tail + decoder.decode(chunk, { stream: true });
+        tail = text.slice(-16);
+        const ends = text.includes('data: [DONE]');
         controller.enqueue(chunk);
+        if (ends) markEnd();
       },
-      flush() {
-        probe.lastByteAt = performance.now();
-        probe.onDone?.();
-      },
+      flush: markEnd,
     });
     return new Response(response.body.pipeThrough(tap), {
       status: response.status,
@@ -116,10 +126,10 @@ export function injectInputOverlay() {
 
 /**
  * Starts recording: animation frames, long tasks, keystroke delays (own capturing listener plus
- * Event Timing entries), and, once the body has ended, when the final text is painted: the last
- * element matching `textSelector` contains `finalText` and `cursorSelector` (if any) matches
- * nothing.
- * @param {{ textSelector: string, cursorSelector: string | null, finalText: string }} options
+ * Event Timing entries), and, once the body has ended, when the final text is painted: inside the
+ * visible element matching `scopeSelector`, the last element matching `textSelector` contains
+ * `finalText`, and `cursorSelector` (if any) matches nothing.
+ * @param {{ scopeSelector: string, textSelector: string, cursorSelector: string | null, finalText: string }} options
  */
 export function installStreamProbe(options) {
   const w = /** @type {BenchWindow} */ (window);
@@ -145,7 +155,8 @@ export function installStreamProbe(options) {
   requestAnimationFrame(onFrame);
 
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+    for (const entry of list.getEntries())
+      probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask' });
   new PerformanceObserver((list) => {
     for (const entry of /** @type {PerformanceEventTiming[]} */ (list.getEntries())) {
@@ -172,10 +183,13 @@ export function installStreamProbe(options) {
   );
 
   const finalShown = () => {
-    const all = document.querySelectorAll(options.textSelector);
-    const last = all[all.length - 1];
-    if (!last?.textContent?.includes(options.finalText)) return false;
-    return !options.cursorSelector || document.querySelector(options.cursorSelector) === null;
+    if (options.cursorSelector && document.querySelector(options.cursorSelector) !== null) return false;
+    // Each visible scope is checked (the app might keep other lists mounted).
+    return [...document.querySelectorAll(options.scopeSelector)].some((scope) => {
+      if (!scope.checkVisibility()) return false;
+      const all = scope.querySelectorAll(options.textSelector);
+      return all[all.length - 1]?.textContent?.includes(options.finalText) === true;
+    });
   };
   fetchProbe.onDone = () => {
     const check = () => {
@@ -233,16 +247,17 @@ export function installSwitchProbe(options) {
   /** @type {SwitchProbe} */
   const probe = { clickAt: null, domAt: null, paintedAt: null };
   w.__benchSwitch = probe;
-  const shown = () => {
-    const list = document.querySelector('[data-testid=message-list]');
-    if (!list) return false;
-    const messages = list.querySelectorAll('[data-testid=message]');
-    const last = messages[messages.length - 1];
-    if (!last?.textContent?.includes(options.marker)) return false;
-    const box = last.getBoundingClientRect();
-    const view = list.getBoundingClientRect();
-    return box.height > 0 && box.bottom > view.top && box.top < view.bottom;
-  };
+  // Each visible message list is checked (the app might keep others mounted).
+  const shown = () =>
+    [...document.querySelectorAll('[data-testid=message-list]')].some((list) => {
+      if (!list.checkVisibility()) return false;
+      const messages = list.querySelectorAll('[data-testid=message]');
+      const last = messages[messages.length - 1];
+      if (!last?.textContent?.includes(options.marker)) return false;
+      const box = last.getBoundingClientRect();
+      const view = list.getBoundingClientRect();
+      return box.height > 0 && box.bottom > view.top && box.top < view.bottom;
+    });
   window.addEventListener(
     'click',
     (event) => {
@@ -269,33 +284,38 @@ export function installSwitchProbe(options) {
 
 /**
  * Case 3, init script: from navigation start (performance.now() is relative to it) until the
- * sidebar has a row and the active conversation's last message (recognised by `marker`) is
- * painted. Checked once per animation frame.
- * @param {{ marker: string }} options
+ * sidebar has a row and a message of the active conversation (its text contains `name`) is in a
+ * visible message list, then painted: paintedAt. Checked once per animation frame, and on for up
+ * to 10 s more until the conversation's last message (it contains `marker`) is there too: lastAt.
+ * @param {{ name: string, marker: string }} options
  */
 export function coldStartProbeInit(options) {
   if (location.pathname !== '/') return;
   const w = /** @type {BenchWindow} */ (window);
   /** @type {ColdProbe} */
-  const probe = { rowsAt: null, messageAt: null, paintedAt: null };
+  const probe = { rowsAt: null, activeAt: null, paintedAt: null, lastAt: null };
   w.__benchCold = probe;
+  let posted = false;
   const check = () => {
     const now = performance.now();
     if (probe.rowsAt === null && document.querySelector('[data-testid=conversation-row]')) probe.rowsAt = now;
-    if (probe.messageAt === null) {
-      const messages = document.querySelectorAll('[data-testid=message]');
-      if (messages[messages.length - 1]?.textContent?.includes(options.marker)) probe.messageAt = now;
+    const messages = [...document.querySelectorAll('[data-testid=message-list]')]
+      .filter((list) => list.checkVisibility())
+      .flatMap((list) => [...list.querySelectorAll('[data-testid=message]')]);
+    if (probe.activeAt === null && messages.some((message) => message.textContent?.includes(options.name)))
+      probe.activeAt = now;
+    if (probe.lastAt === null && messages.at(-1)?.textContent?.includes(options.marker)) probe.lastAt = now;
+    if (!posted && probe.rowsAt !== null && probe.activeAt !== null) {
+      posted = true;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        probe.paintedAt = performance.now();
+        channel.port1.close();
+      };
+      channel.port2.postMessage(null);
     }
-    if (probe.rowsAt === null || probe.messageAt === null) {
+    if (probe.lastAt === null && (probe.paintedAt === null || now - probe.paintedAt < 10_000))
       requestAnimationFrame(check);
-      return;
-    }
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      probe.paintedAt = performance.now();
-      channel.port1.close();
-    };
-    channel.port2.postMessage(null);
   };
   requestAnimationFrame(check);
 }

@@ -70,6 +70,11 @@ export async function serveReference(options) {
       res.end(html);
       return;
     }
+    if (req.url === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
   });

@@ -12,7 +12,9 @@ export function median(values) {
   const list = sorted(values);
   if (list.length === 0) return Number.NaN;
   const middle = Math.floor(list.length / 2);
-  return list.length % 2 === 1 ? (list[middle] ?? Number.NaN) : ((list[middle - 1] ?? 0) + (list[middle] ?? 0)) / 2;
+  return list.length % 2 === 1
+    ? (list[middle] ?? Number.NaN)
+    : ((list[middle - 1] ?? 0) + (list[middle] ?? 0)) / 2;
 }
 
 /**
@@ -39,3 +41,20 @@ export function summarize(values) {
 
 /** @param {readonly number[]} values */
 export const sum = (values) => values.reduce((total, value) => total + value, 0);
+
+/**
+ * @template T
+ * @param {readonly T[]} list @param {(item: T) => number} pick
+ */
+export const pluck = (list, pick) => list.map(pick);
+
+/**
+ * Per-run ratios pick(a[i]) / pick(b[i]).
+ * @template T
+ * @param {readonly T[]} a @param {readonly T[]} b @param {(item: T) => number} pick
+ */
+export const ratios = (a, b, pick) =>
+  a.map((item, index) => {
+    const other = b[index];
+    return other === undefined ? Number.NaN : pick(item) / pick(other);
+  });

@@ -1,0 +1,284 @@
+// @ts-check
+/* global window */
+/**
+ * Case 1: a long markdown reply streamed at 50 chunks per second into the app (with 0 or N prior
+ * messages) or into the reference page, while keystrokes are typed into an input overlay.
+ *
+ * The stream window runs from the first body chunk to the last byte (the chunk carrying the
+ * terminating `data: [DONE]`), both noted in the page by the fetch wrapper (probes.mjs). Over it:
+ * - busy share: CDP Performance.getMetrics TaskDuration delta / wall time, sampled every 100 ms and
+ *   interpolated at the window's edges (page clock mapped to the protocol clock); also for the first
+ *   and the last quarter of the window, and split into script, layout and style; and as thread CPU
+ *   time (a second session with timeDomain threadTicks), less sensitive to a busy machine;
+ * - long tasks: PerformanceObserver 'longtask' entries from the first chunk to the final render;
+ * - frames: requestAnimationFrame callbacks / (wall time / 16.67 ms);
+ * - input delay: a keystroke every 200 ms (real CDP key events) into the overlay; per keydown,
+ *   from event.timeStamp to the first (capturing) listener, or the Event Timing entry's
+ *   processingStart - startTime when larger; p95;
+ * - last byte to final render: from the chunk with the terminating event (or the end of the body)
+ *   until the last assistant message in the page holds the final sentence, the streaming cursor is
+ *   gone and that frame is painted (n/a, with a note, if that does not happen within 30 s);
+ * - JS heap (CDP Runtime.getHeapUsage, as it stands and after a forced GC) and DOM elements at the end.
+ * A run whose reply never shows (the final text does not reach the page) keeps only heap and DOM:
+ * its timing figures become n/a, which fails their targets.
+ */
+
+import { loadavg } from 'node:os';
+import {
+  busyShare,
+  clockOffset,
+  contextOptions,
+  heapUsage,
+  startMetricsSampler,
+  watchErrors,
+} from '../browser.mjs';
+import { collectStreamProbe, fetchProbeInit, injectInputOverlay, installStreamProbe } from '../probes.mjs';
+import { appStorage, finalSentence, seed } from '../seed.mjs';
+import { percentile, sleep, sum } from '../stats.mjs';
+
+/**
+ * @typedef {object} StreamEnv
+ * @property {import('@playwright/test').Browser} browser
+ * @property {string} appUrl
+ * @property {string} mockUrl
+ * @property {string} referenceUrl
+ * @property {string} apiKey Picks the mock's scenario (`long.*` or `markdown.*`).
+ * @property {number} replyTokens
+ * @property {number} tokenDelayMs
+ * @property {string[]} errors
+ *
+ * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number }} StreamTarget
+ *
+ * @typedef {object} StreamResult
+ * @property {number} streamMs
+ * @property {number} busy Share of wall time, 0..1.
+ * @property {number} cpuBusy The main thread's CPU time / wall time, 0..1.
+ * @property {number} busyQ1
+ * @property {number} busyQ4
+ * @property {number} growth busyQ4 / busyQ1.
+ * @property {number} scriptShare
+ * @property {number} layoutShare
+ * @property {number} styleShare
+ * @property {number} longTasks
+ * @property {number} longTaskMaxMs
+ * @property {number} longTaskTotalMs
+ * @property {number} framesPct Frames delivered / expected, in %.
+ * @property {number} keystrokes Keydowns inside the stream window.
+ * @property {number} inputDelayP95
+ * @property {number} inputDelayMax
+ * @property {number} inputToFrameP95
+ * @property {number} lastByteToRenderMs
+ * @property {number} heapMB
+ * @property {number} heapAfterGcMB
+ * @property {number} domNodes
+ * @property {number} loadAverage The machine's 1-minute load average at the end.
+ */
+
+const letters = 'abcdefghijklmnopqrstuvwxyz';
+
+/** @type {(keyof StreamResult)[]} The figures that mean nothing when the reply was not rendered. */
+const invalidWithoutRender = [
+  'busy',
+  'cpuBusy',
+  'busyQ1',
+  'busyQ4',
+  'growth',
+  'scriptShare',
+  'layoutShare',
+  'styleShare',
+  'longTasks',
+  'longTaskMaxMs',
+  'longTaskTotalMs',
+  'framesPct',
+  'inputDelayP95',
+  'inputDelayMax',
+  'inputToFrameP95',
+];
+const conversationId = 'bench-stream';
+
+/**
+ * Presses a key every 200 ms until `stop()` says so. Each press waits for the renderer to take
+ * the event, so a blocked main thread also slows the typing, as it would a user's.
+ * @param {import('@playwright/test').Page} page @param {() => boolean} stop
+ */
+async function typeUntil(page, stop) {
+  let count = 0;
+  while (!stop()) {
+    await page.keyboard.press(letters[count % letters.length] ?? 'a');
+    count++;
+    await sleep(200);
+  }
+  return count;
+}
+
+/**
+ * Opens the app (seeded) or the reference page, ready to stream; returns how to start.
+ * @param {import('@playwright/test').BrowserContext} context
+ * @param {StreamEnv} env @param {StreamTarget} target
+ */
+async function openTarget(context, env, target) {
+  if (target.kind === 'reference') {
+    const page = await context.newPage();
+    watchErrors(page, env.errors);
+    await page.goto(env.referenceUrl);
+    return {
+      page,
+      probeOptions: {
+        scopeSelector: 'body',
+        textSelector: '#reference-output',
+        cursorSelector: null,
+        finalText: finalSentence,
+      },
+      start: () =>
+        page.evaluate(() =>
+          /** @type {import('../probes.mjs').BenchWindow} */ (window).__benchReferenceStart?.(),
+        ),
+    };
+  }
+  await seed(context, env.appUrl, {
+    localStorage: appStorage(env.mockUrl, env.apiKey, conversationId),
+    conversations: [{ id: conversationId, name: 'Streaming benchmark', messageCount: target.prior, seed: 1 }],
+  });
+  const page = await context.newPage();
+  watchErrors(page, env.errors);
+  await page.goto(`${env.appUrl}/`);
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.waitFor({ state: 'visible', timeout: 60_000 });
+  if (target.prior > 0) await page.locator('[data-testid=message]').first().waitFor({ timeout: 60_000 });
+  return {
+    page,
+    probeOptions: {
+      scopeSelector: '[data-testid=message-list]',
+      textSelector: '[data-testid=message][data-role=assistant]',
+      cursorSelector: '[data-testid=streaming-cursor]',
+      finalText: finalSentence,
+    },
+    start: async () => {
+      await composer.fill('Write the benchmark reply.');
+      await composer.press('Enter');
+    },
+  };
+}
+
+/**
+ * One streamed reply, measured.
+ * @param {StreamEnv} env @param {StreamTarget} target
+ * @returns {Promise<StreamResult>}
+ */
+export async function measureStream(env, target) {
+  const context = await env.browser.newContext(contextOptions);
+  try {
+    await context.addInitScript(fetchProbeInit);
+    const { page, probeOptions, start } = await openTarget(context, env, target);
+    await page.waitForLoadState('networkidle');
+    await sleep(1500);
+    await page.evaluate(injectInputOverlay);
+    await page.evaluate(installStreamProbe, probeOptions);
+    const sampler = await startMetricsSampler(context, page);
+    const { cdp } = sampler;
+
+    await start();
+    await page.focus('#bench-input');
+    const streamTimeout = env.replyTokens * env.tokenDelayMs * 3 + 60_000;
+    let ended = false;
+    const end = page
+      .waitForFunction(
+        () => /** @type {import('../probes.mjs').BenchWindow} */ (window).__benchFetch?.lastByteAt != null,
+        undefined,
+        { polling: 250, timeout: streamTimeout },
+      )
+      .finally(() => {
+        ended = true;
+      });
+    const typing = typeUntil(page, () => ended);
+    const [streamEnd] = await Promise.allSettled([end, typing]);
+    if (streamEnd.status === 'rejected') throw streamEnd.reason;
+    const rendered = await page
+      .waitForFunction(
+        () => /** @type {import('../probes.mjs').BenchWindow} */ (window).__benchProbe?.finalRenderAt != null,
+        undefined,
+        { polling: 50, timeout: 30_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!rendered) {
+      const label = target.kind === 'reference' ? 'reference' : `app, ${target.prior} prior`;
+      env.errors.push(
+        `${label}: the final text was not in the page 30 s after the last byte (reply out of view?)`,
+      );
+    }
+    await sleep(300);
+    const samples = await sampler.stop();
+    const offset = await clockOffset(cdp, page);
+    const data = await page.evaluate(collectStreamProbe);
+    const heap = await heapUsage(cdp);
+    await cdp.detach();
+
+    const { firstChunkAt, lastByteAt } = data.fetch;
+    if (firstChunkAt === null || lastByteAt === null)
+      throw new Error('The stream was not observed from start to end');
+    const windowEnd = data.finalRenderAt ?? lastByteAt;
+    const wall = lastByteAt - firstChunkAt;
+    const quarter = wall / 4;
+    /** @param {number} from @param {number} to @param {import('../browser.mjs').MetricKey} [key] */
+    const share = (from, to, key) => busyShare(samples, from + offset, to + offset, key);
+    const busy = share(firstChunkAt, lastByteAt);
+    const cpuBusy = share(firstChunkAt, lastByteAt, 'cpu');
+    const busyQ1 = share(firstChunkAt, firstChunkAt + quarter);
+    const busyQ4 = share(lastByteAt - quarter, lastByteAt);
+
+    const frames = data.frames.filter((time) => time >= firstChunkAt && time <= lastByteAt).length;
+    const longTasks = data.longTasks.filter(
+      (task) => task.start + task.duration >= firstChunkAt && task.start <= windowEnd,
+    );
+    const keys = data.keys.filter((key) => key.at >= firstChunkAt && key.at <= lastByteAt);
+    const delays = keys.map((key) => {
+      const entry = data.slowEvents.find((event) => Math.abs(event.start - key.at) < 1);
+      return Math.max(key.delay, entry?.delay ?? 0);
+    });
+    // Keys handled after the reply ended land in the composer, which takes the focus back then;
+    // on a busy machine the last few keys of the stream may be among them. Only the overlay's
+    // focus matters here: the delays are measured by a window listener, whatever the target.
+    const typedInStream = data.keys.filter((key) => key.at <= lastByteAt).length;
+    if (data.typedLength >= 0 && data.typedLength < typedInStream - 5)
+      env.errors.push(`only ${data.typedLength} of ${typedInStream} keystrokes reached the overlay input`);
+
+    /** @type {StreamResult} */
+    const result = {
+      streamMs: wall,
+      busy,
+      cpuBusy,
+      busyQ1,
+      busyQ4,
+      growth: busyQ4 / busyQ1,
+      scriptShare: share(firstChunkAt, lastByteAt, 'script'),
+      layoutShare: share(firstChunkAt, lastByteAt, 'layout'),
+      styleShare: share(firstChunkAt, lastByteAt, 'style'),
+      longTasks: longTasks.length,
+      longTaskMaxMs: Math.max(0, ...longTasks.map((task) => task.duration)),
+      longTaskTotalMs: sum(longTasks.map((task) => task.duration)),
+      framesPct: (100 * frames) / (wall / (1000 / 60)),
+      keystrokes: keys.length,
+      inputDelayP95: percentile(delays, 95),
+      inputDelayMax: Math.max(0, ...delays),
+      inputToFrameP95: percentile(
+        keys.map((key) => key.frame),
+        95,
+      ),
+      lastByteToRenderMs: data.finalRenderAt === null ? Number.NaN : data.finalRenderAt - lastByteAt,
+      heapMB: heap.usedMB,
+      heapAfterGcMB: heap.afterGcMB,
+      domNodes: data.domNodes,
+      loadAverage: loadavg()[0] ?? Number.NaN,
+    };
+    if (!rendered) {
+      // The reply never showed: what was measured is not the cost of showing it.
+      for (const key of invalidWithoutRender) result[key] = Number.NaN;
+    }
+    return result;
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,156 @@
+// @ts-check
+/* global indexedDB */
+/**
+ * Seeds a browser profile before the app loads: localStorage (config, active conversation) and the
+ * IndexedDB database 'ai-chat', version 1, with the app's record shapes (src/storage/keys.ts,
+ * src/storage/conversation-db.ts, src/domain/conversation-summary.ts):
+ *   conversations: { id, name, messages: [{ role, content }], createdAt, updatedAt, provider }
+ *   summaries:     { id, name, createdAt, updatedAt, provider, messageCount }
+ * The writing happens in a blank page served on the app's origin by request interception, so no
+ * app code runs. Message texts are built in the page from a few templates, to keep 50 MB off the
+ * protocol connection.
+ */
+
+import { markdownReply } from '../tools/mock-providers/markdown.mjs';
+
+/** The end of every markdown reply of the mock: the last words of the streamed text. */
+export const finalSentence = 'That is all.';
+
+/**
+ * @typedef {object} ConversationPlan
+ * @property {string} id
+ * @property {string} name
+ * @property {number} messageCount Visible messages, user and assistant alternating from a user
+ *   one; a system message comes first.
+ * @property {number} seed Varies the texts.
+ * @property {number} [sections] Markdown sections per assistant message (about 2.7 KB each); 1.
+ * @property {string} [marker] Appended to the last message, so a probe can tell when it shows.
+ *
+ * @typedef {object} SeedSpec
+ * @property {Record<string, string>} localStorage
+ * @property {ConversationPlan[]} conversations In creation order.
+ */
+
+/** Assistant texts: the sections of the mock's long reply (headings, lists, a table, code). */
+const sections = markdownReply(6000)
+  .replace(/That is all\.\n$/, '')
+  .split(/\n(?=## )/)
+  .filter((section) => section.startsWith('## '))
+  .map((section) => section.trim());
+
+const questions = [
+  'Could you walk me through how to structure this step by step? I have a list of records that I read from a text file, and I need to rank them by score, drop the empty ones and write the result as JSON. Please show the code and explain the trade-offs of each approach.',
+  'That helps. Now the same for a larger input: about two million lines, with some malformed ones that should be skipped and counted. What changes, and how do I keep memory flat? A short table comparing the options would be great.',
+  'I tried your version and it works, but the output order is not stable between runs when two scores are equal. Why does that happen, and what is the smallest change that fixes it without making it slower?',
+  'Last question for now: how would you test this? I would like a few unit tests for the edge cases (empty file, one line, duplicates, unicode) and a quick way to benchmark it against the old script.',
+];
+
+/**
+ * The app's config pointing at the mock.
+ * @param {string} mockUrl @param {string} apiKey
+ */
+export function mockConfig(mockUrl, apiKey) {
+  return JSON.stringify({
+    provider: 'openai',
+    apiKey,
+    model: 'gpt-4o-mini',
+    temperature: 0.7,
+    maxTokens: 800,
+    topP: 0.95,
+    frequencyPenalty: 0,
+    presencePenalty: 0,
+    baseUrl: mockUrl,
+  });
+}
+
+/**
+ * localStorage for the app: the config and the active conversation.
+ * @param {string} mockUrl @param {string} apiKey @param {string} activeId
+ */
+export function appStorage(mockUrl, apiKey, activeId) {
+  return { 'ai-chat-config': mockConfig(mockUrl, apiKey), 'ai-chat-active-conversation': activeId };
+}
+
+/**
+ * Runs in the page: writes localStorage and the records, 25 conversations per transaction.
+ * @param {{ spec: SeedSpec, sections: string[], questions: string[], baseTime: number }} input
+ * @returns {Promise<{ conversations: number, messages: number, chars: number }>}
+ */
+async function writeSeed({ spec, sections, questions, baseTime }) {
+  for (const [key, value] of Object.entries(spec.localStorage)) localStorage.setItem(key, value);
+  /** @type {IDBDatabase} */
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open('ai-chat', 1);
+    request.onupgradeneeded = () => {
+      for (const store of ['conversations', 'summaries']) {
+        if (!request.result.objectStoreNames.contains(store))
+          request.result.createObjectStore(store, { keyPath: 'id' });
+      }
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  let messageTotal = 0;
+  let chars = 0;
+  const plans = spec.conversations;
+  for (let start = 0; start < plans.length; start += 25) {
+    const tx = db.transaction(['conversations', 'summaries'], 'readwrite');
+    plans.slice(start, start + 25).forEach((plan, offset) => {
+      const index = start + offset;
+      const at = new Date(baseTime + index * 60_000).toISOString();
+      const messages = [{ role: 'system', content: 'You are a helpful assistant.' }];
+      for (let i = 0; i < plan.messageCount; i++) {
+        const turn = Math.floor(i / 2);
+        let content;
+        if (i % 2 === 0) {
+          content = `Question ${turn + 1} in ${plan.name}: ${questions[(plan.seed + turn) % questions.length]}`;
+        } else {
+          const parts = [`Answer ${turn + 1} in ${plan.name}.`];
+          for (let s = 0; s < (plan.sections ?? 1); s++)
+            parts.push(sections[(plan.seed * 7 + turn * 3 + s) % sections.length] ?? '');
+          content = parts.join('\n\n');
+        }
+        if (i === plan.messageCount - 1 && plan.marker) content += `\n\nLast message: ${plan.marker}`;
+        chars += content.length;
+        messages.push({ role: i % 2 === 0 ? 'user' : 'assistant', content });
+      }
+      messageTotal += messages.length;
+      const common = { id: plan.id, name: plan.name, createdAt: at, updatedAt: at, provider: 'openai' };
+      tx.objectStore('conversations').put({ ...common, messages });
+      tx.objectStore('summaries').put({ ...common, messageCount: messages.length });
+    });
+    await new Promise((resolve, reject) => {
+      tx.oncomplete = () => resolve(undefined);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error ?? new Error('seed transaction aborted'));
+    });
+  }
+  db.close();
+  return { conversations: plans.length, messages: messageTotal, chars };
+}
+
+/**
+ * Writes `spec` into the context's storage for the app's origin.
+ * @param {import('@playwright/test').BrowserContext} context
+ * @param {string} appUrl
+ * @param {SeedSpec} spec
+ */
+export async function seed(context, appUrl, spec) {
+  const page = await context.newPage();
+  const seedUrl = `${appUrl}/__bench_seed__`;
+  await page.route(seedUrl, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>seed</title><p>seeding</p>' }),
+  );
+  try {
+    await page.goto(seedUrl);
+    return await page.evaluate(writeSeed, {
+      spec,
+      sections,
+      questions,
+      baseTime: Date.parse('2025-01-01T09:00:00.000Z'),
+    });
+  } finally {
+    await page.unroute(seedUrl);
+    await page.close();
+  }
+}
