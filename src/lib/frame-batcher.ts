@@ -19,11 +19,10 @@ export function createFrameBatcher(flush: () => void) {
         flush();
       });
     },
-    /** Runs a pending flush now (end of stream), so the final text shows without waiting a frame. */
-    flushNow() {
+    /** Drops a pending flush (the caller renders the final state itself). */
+    cancel() {
       if (scheduled !== null) cancel(scheduled);
       scheduled = null;
-      flush();
     },
   };
 }

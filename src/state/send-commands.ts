@@ -142,7 +142,8 @@ async function streamReply(base: Conversation): Promise<void> {
     periodicSave.cancel();
     activeStream = null;
   }
-  render.flushNow();
+  // The final state is committed below in one render.
+  render.cancel();
   const done = current(final);
   commitConversation(done);
   setState({ isLoading: false, streamingId: null });
