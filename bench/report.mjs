@@ -56,7 +56,7 @@ export class Report {
       if (row.target) {
         const pass = missing === 0 && Number.isFinite(stats.median) && row.target.pass(stats.median);
         result = `${pass ? 'PASS' : 'FAIL'}${missing > 0 ? ` (${result})` : ''}`;
-        this.verdicts.push({ label: `${title}: ${row.label}`, pass });
+        this.verdicts.push({ label: `${title.split(':')[0]}: ${row.label.trim()}`, pass });
       }
       this.medians[row.key] = Number.isFinite(stats.median)
         ? Number(stats.median.toPrecision(6))

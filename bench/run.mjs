@@ -84,6 +84,10 @@ setTimeout(() => {
   progress(`gave up after ${watchdogMinutes} minutes`);
   void cleanup().finally(() => process.exit(2));
 }, watchdogMinutes * 60_000).unref();
+process.once('unhandledRejection', (error) => {
+  progress(`unexpected failure: ${String(error)}`);
+  void cleanup().finally(() => process.exit(1));
+});
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => {
     progress(`${signal}: stopping`);
@@ -142,9 +146,10 @@ async function main() {
     }
   }
 
-  if (errors.length > 0) {
-    console.log(`\nPage errors seen (${errors.length}, first 10):`);
-    for (const error of [...new Set(errors)].slice(0, 10)) console.log(`  ${error}`);
+  const notes = [...new Set(errors)];
+  if (notes.length > 0) {
+    console.log(`\nNotes from the pages (${notes.length} distinct, ${errors.length} in all; first 10):`);
+    for (const note of notes.slice(0, 10)) console.log(`  ${note}`);
   }
   report.finish({
     mode: quick ? 'quick' : 'full',

@@ -97,13 +97,18 @@ export async function prepareColdProfile(env, size) {
     seed: 0,
     marker,
   });
-  const context = await launchPersistent(dir);
-  const { chars } = await seed(context, env.appUrl, {
-    localStorage: appStorage(env.mockUrl, 'ok.bench', activeId),
-    conversations,
-  }).finally(() => context.close());
-  await load(env, dir);
-  return { size, dir, megabytes: chars / 1e6 };
+  try {
+    const context = await launchPersistent(dir);
+    const { chars } = await seed(context, env.appUrl, {
+      localStorage: appStorage(env.mockUrl, 'ok.bench', activeId),
+      conversations,
+    }).finally(() => context.close());
+    await load(env, dir);
+    return { size, dir, megabytes: chars / 1e6 };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** @param {ColdEnv} env @param {ColdProfile} profile */
