@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How close to the bottom (px) still counts as "at the bottom". */
 const threshold = 48;
+/** A scroll this soon (ms) after a wheel, touch, key or pointer event is the reader's. */
+const userInputWindowMs = 1000;
 
 /**
  * Follows new content while the reader is at the bottom of a scroll container; once they scroll
@@ -28,20 +30,30 @@ export function useStickToBottom<T extends HTMLElement>(resetKey: unknown) {
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
+    // Only the reader lets go of the bottom: scrolls caused by layout (a virtualized list
+    // correcting its estimated heights) must not. Reaching the bottom again re-pins, however.
+    let lastUserInput = -Infinity;
+    const noteUserInput = () => {
+      lastUserInput = performance.now();
+    };
     const onScroll = () => {
       const bottom = element.scrollHeight - element.scrollTop - element.clientHeight <= threshold;
+      if (!bottom && performance.now() - lastUserInput > userInputWindowMs) return;
       stuck.current = bottom;
       setAtBottom(bottom);
     };
-    // Content growth (streamed text, a highlighted block) keeps us pinned if we were pinned.
+    // Content growth (streamed text, measured messages) keeps us pinned if we were pinned.
     const observer = new ResizeObserver(() => {
       if (stuck.current) element.scrollTop = element.scrollHeight;
     });
     const content = element.firstElementChild;
     if (content) observer.observe(content);
+    const inputs = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const;
+    for (const type of inputs) element.addEventListener(type, noteUserInput, { passive: true });
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       observer.disconnect();
+      for (const type of inputs) element.removeEventListener(type, noteUserInput);
       element.removeEventListener('scroll', onScroll);
     };
   }, []);

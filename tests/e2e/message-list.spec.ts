@@ -41,9 +41,10 @@ test('a long conversation opens at its latest message and renders only the messa
 
   // Scrolling to the top brings the first messages in.
   const list = page.getByTestId('message-list');
+  await list.hover();
   await expect
     .poll(async () => {
-      await list.evaluate((element) => (element.scrollTop = 0));
+      await page.mouse.wheel(0, -20_000);
       return chat.messages().first().innerText();
     })
     .toContain('Message number 1.');
@@ -72,12 +73,35 @@ test('the list follows a streaming reply, stays put when the reader scrolls up, 
     .toBe(true);
   await expect(page.getByTestId('streaming-cursor')).toBeInViewport();
 
-  await list.evaluate((element) => (element.scrollTop = 0));
+  await list.hover();
+  await page.mouse.wheel(0, -5000);
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+  await expect.poll(() => list.evaluate((element) => element.scrollTop)).toBe(0);
   await page.waitForTimeout(600);
   expect(await list.evaluate((element) => element.scrollTop)).toBe(0);
 
   await page.getByRole('button', { name: 'Jump to latest' }).click();
   await expect(page.getByTestId('streaming-cursor')).toBeInViewport();
   await chat.stopButton.click();
+});
+
+test('tall messages, measured after they render, still open pinned to the latest one', async ({ page }) => {
+  const code = Array.from({ length: 60 }, (_, line) => `const value${line} = ${line};`).join('\n');
+  const file = longConversation(30);
+  const [conversation] = file.conversations;
+  conversation?.messages.forEach((message, index) => {
+    if (message.role === 'assistant')
+      message.content = `## Part ${index}\n\n\`\`\`js\n${code}\n\`\`\`\n\nEnd of part ${index}.`;
+  });
+  const chat = new ChatPage(page);
+  await chat.open();
+  await page.getByRole('button', { name: 'Import / Export' }).click();
+  await page.getByRole('tab', { name: 'Import' }).click();
+  await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(file));
+  await page.getByRole('button', { name: 'Import Data' }).click();
+
+  await expect(chat.messages().last()).toContainText('End of part 30.');
+  await page.waitForTimeout(800);
+  await expect(chat.messages().last().getByText('End of part 30.')).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
 });
