@@ -3,7 +3,7 @@ import { pickActiveId } from '../domain/conversation-rules.ts';
 import { migrateLegacyConversations } from '../storage/legacy-migration.ts';
 import { loadActiveId, loadConfig, loadTheme, readSavedConfig } from '../storage/local-settings.ts';
 import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
-import { commitConversation, forgetConversation, getState, setState } from './chat-store.ts';
+import { commitConversation, forgetConversation, getState, listItemOf, setState } from './chat-store.ts';
 import { buildService } from './config-commands.ts';
 import { ensureLoaded } from './conversation-commands.ts';
 import { notify } from './notify.ts';
@@ -60,7 +60,7 @@ export async function boot(): Promise<void> {
       `${one ? 'It is' : 'They are'} damaged in this browser's storage; the other conversations are shown.`,
     );
   }
-  const list = summaries.map(({ id, name, createdAt, updatedAt }) => ({ id, name, createdAt, updatedAt }));
+  const list = summaries.map(listItemOf);
   const activeId = pickActiveId(list, loadActiveId());
   setState({ list, activeId, persistent: store.persistent });
   if (activeId) await ensureLoaded(activeId).catch((error: unknown) => console.error(error));
@@ -102,12 +102,7 @@ async function applyOtherTabChange(message: TabSyncMessage): Promise<void> {
     }
     case 'conversations-replaced': {
       const { items: summaries } = await db().listSummaries();
-      const list = summaries.map(({ id, name, createdAt, updatedAt }) => ({
-        id,
-        name,
-        createdAt,
-        updatedAt,
-      }));
+      const list = summaries.map(listItemOf);
       const activeId = pickActiveId(list, getState().activeId);
       setState({ list, loaded: {}, activeId });
       if (activeId) await ensureLoaded(activeId);

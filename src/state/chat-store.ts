@@ -59,7 +59,8 @@ export const chatStore = createStore<ChatState>(() => ({
 export const getState = chatStore.getState;
 export const setState = chatStore.setState;
 
-export function listItemOf(conversation: Conversation): ConversationListItem {
+/** The sidebar row of a conversation or of its stored summary. */
+export function listItemOf(conversation: ConversationListItem): ConversationListItem {
   const { id, name, createdAt, updatedAt } = conversation;
   return { id, name, createdAt, updatedAt };
 }

@@ -1,4 +1,4 @@
-import { ChatPage, expect, importConversation, mockConfig, mockKey, test } from './fixtures.ts';
+import { ChatPage, expect, importConversation, importFile, mockConfig, mockKey, test } from './fixtures.ts';
 
 test('an empty list, then new conversations named in sequence and made active', async ({ page }) => {
   const chat = new ChatPage(page);
@@ -140,12 +140,7 @@ test('a long conversation list renders only the rows in view and keeps the activ
     updatedAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
     messages: [{ role: 'system', content: 'You are a helpful assistant.' }],
   }));
-  await page.getByRole('button', { name: 'Import / Export' }).click();
-  await page.getByRole('tab', { name: 'Import' }).click();
-  await page
-    .getByPlaceholder('Paste JSON data here...')
-    .fill(JSON.stringify({ version: '2.0', conversations, activeConversationId: 'c0' }));
-  await page.getByRole('button', { name: 'Import Data' }).click();
+  await importFile(page, { version: '2.0', conversations, activeConversationId: 'c0' });
 
   await expect(chat.rows.first()).toContainText('Chat 1');
   expect(await chat.rows.count()).toBeLessThan(60);

@@ -66,9 +66,18 @@ export async function seedStorage(page: Page, values: Record<string, string>): P
   }, values);
 }
 
+/** Imports `file` (an export-shaped object) through the Import tab and waits for the dialog to close. */
+export async function importFile(page: Page, file: unknown): Promise<void> {
+  await page.getByRole('button', { name: 'Import / Export' }).click();
+  await page.getByRole('tab', { name: 'Import' }).click();
+  await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(file));
+  await page.getByRole('button', { name: 'Import Data' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}
+
 /** Puts one conversation (system, 'hi', then `reply`) in place through the Import tab. */
 export async function importConversation(page: Page, reply: string): Promise<void> {
-  const file = {
+  await importFile(page, {
     version: '2.0',
     conversations: [
       {
@@ -85,12 +94,7 @@ export async function importConversation(page: Page, reply: string): Promise<voi
       },
     ],
     activeConversationId: 'imported',
-  };
-  await page.getByRole('button', { name: 'Import / Export' }).click();
-  await page.getByRole('tab', { name: 'Import' }).click();
-  await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(file));
-  await page.getByRole('button', { name: 'Import Data' }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
 }
 
 export class ChatPage {

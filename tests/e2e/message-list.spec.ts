@@ -1,4 +1,4 @@
-import { ChatPage, expect, mockConfig, mockKey, test } from './fixtures.ts';
+import { ChatPage, expect, importFile, mockConfig, mockKey, test } from './fixtures.ts';
 
 function longConversation(count: number) {
   const messages = [{ role: 'system', content: 'You are a helpful assistant.' }];
@@ -29,10 +29,7 @@ test('a long conversation opens at its latest message and renders only the messa
 }) => {
   const chat = new ChatPage(page);
   await chat.open();
-  await page.getByRole('button', { name: 'Import / Export' }).click();
-  await page.getByRole('tab', { name: 'Import' }).click();
-  await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(longConversation(400)));
-  await page.getByRole('button', { name: 'Import Data' }).click();
+  await importFile(page, longConversation(400));
 
   await expect(chat.messages().last()).toContainText('Message number 400.');
   await expect(chat.messages().last()).toBeInViewport();
@@ -95,10 +92,7 @@ test('tall messages, measured after they render, still open pinned to the latest
   });
   const chat = new ChatPage(page);
   await chat.open();
-  await page.getByRole('button', { name: 'Import / Export' }).click();
-  await page.getByRole('tab', { name: 'Import' }).click();
-  await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(file));
-  await page.getByRole('button', { name: 'Import Data' }).click();
+  await importFile(page, file);
 
   await expect(chat.messages().last()).toContainText('End of part 30.');
   await page.waitForTimeout(800);
