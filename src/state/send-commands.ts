@@ -140,12 +140,15 @@ async function streamReply(base: Conversation): Promise<void> {
     }
   } finally {
     periodicSave.cancel();
-    activeStream = null;
   }
   // The final state is committed below in one render.
   render.cancel();
   const done = current(final);
   commitConversation(done);
+  // Until the final save has landed, a page hide writes the finished reply at once.
+  const stream = activeStream;
+  if (stream) stream.saveNow = () => void persistConversation(done);
   setState({ isLoading: false, streamingId: null });
   await saveMessages(done);
+  if (activeStream === stream) activeStream = null;
 }
