@@ -94,6 +94,9 @@ function insideFirstMultiByteCharacter(bytes) {
   return lead === -1 ? -1 : lead + 1;
 }
 
+/** How long a dropped stream stays open after its last frame (ms). */
+const dropPauseMs = 500;
+
 /**
  * Writes a streamed reply frame by frame with a delay between writes.
  * @param {ServerResponse} res
@@ -114,8 +117,10 @@ export async function writeStream(res, frames, options) {
     if (gone(res)) return;
     if (index === options.dropAfter) {
       // Close without the chunked terminator: the body is cut off. A FIN, not a reset, so the
-      // frames already sent are never discarded by the receiving side's TCP stack.
-      res.socket?.end();
+      // receiving TCP stack keeps the frames already sent; and only after a pause, because a
+      // browser discards body chunks its page has not read yet once the stream errors.
+      await delay(dropPauseMs);
+      if (!gone(res)) res.socket?.end();
       return;
     }
     const bytes = Buffer.from(frame, 'utf8');
