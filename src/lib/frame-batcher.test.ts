@@ -14,6 +14,24 @@ describe('createFrameBatcher', () => {
     expect(flush).toHaveBeenCalledTimes(1);
   });
 
+  it('leaves at least minIntervalMs between flushes, flushing on the first frame after it', () => {
+    const flush = vi.fn();
+    const batcher = createFrameBatcher(flush, 25);
+    batcher.schedule();
+    vi.advanceTimersByTime(16);
+    expect(flush).toHaveBeenCalledTimes(1);
+    batcher.schedule();
+    vi.advanceTimersByTime(16);
+    expect(flush).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(16);
+    expect(flush).toHaveBeenCalledTimes(2);
+    // After a quiet spell the next flush is not held back.
+    vi.advanceTimersByTime(500);
+    batcher.schedule();
+    vi.advanceTimersByTime(16);
+    expect(flush).toHaveBeenCalledTimes(3);
+  });
+
   it('cancel drops a pending flush', () => {
     const flush = vi.fn();
     const batcher = createFrameBatcher(flush);

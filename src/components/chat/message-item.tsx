@@ -45,13 +45,13 @@ export const MessageItem = memo(function MessageItem({
           onClick={() => void copy(message.content)}
           className="rounded p-1 text-gray-500 opacity-0 group-hover:opacity-100 hover:bg-gray-200 focus-visible:opacity-100 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700"
         >
-          {copied ? <Check className="size-3.5" /> : <Copy className="size-3.5" />}
+          {copied ? checkIcon : copyIcon}
         </button>
       </div>
       <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
         <MessageErrorBoundary text={message.content}>
           {!isUser && isMarkdownLike(message.content) ? (
-            <Markdown text={message.content} />
+            <Markdown text={message.content} live={streaming} />
           ) : (
             <div className="whitespace-pre-wrap">{message.content}</div>
           )}
@@ -79,3 +79,7 @@ export const MessageItem = memo(function MessageItem({
     </article>
   );
 });
+
+// Created once: the streaming message re-renders every frame and reuses them as they are.
+const copyIcon = <Copy className="size-3.5" />;
+const checkIcon = <Check className="size-3.5" />;

@@ -32,7 +32,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     getScrollElement: () => ref.current,
     estimateSize: () => estimatedMessageHeight,
     getItemKey: (row) => shown[row] ?? row,
-    overscan: 2,
+    overscan: 1,
   });
 
   const lastIndex = (messages?.length ?? 0) - 1;

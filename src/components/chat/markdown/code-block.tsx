@@ -1,18 +1,30 @@
 import { Check, Copy } from 'lucide-react';
 import { memo, useMemo, type ReactNode } from 'react';
 import { useCopy } from '../../../hooks/use-copy.ts';
+import { useThrottledValue } from '../../../hooks/use-throttled-value.ts';
 import { highlightCode } from './highlight.ts';
 
 interface CodeBlockProps {
   code: string;
   language: string | undefined;
+  /** Still being streamed: highlight its finished lines a few times a second, not every frame. */
+  live?: boolean;
 }
 
+/** How often a streaming code block is highlighted again: its newest lines show plain till then. */
+const liveHighlightIntervalMs = 250;
+
 /** A fenced code block: language label, copy button and syntax highlighting. */
-export const CodeBlock = memo(function CodeBlock({ code, language }: CodeBlockProps) {
+export const CodeBlock = memo(function CodeBlock({ code, language, live = false }: CodeBlockProps) {
   const { copied, copy } = useCopy('Code copied to clipboard');
+  const sampled = useThrottledValue(code, liveHighlightIntervalMs, live);
+  // Highlighted: whole lines of the code as last sampled (a prefix of it while streaming only
+  // appends); the rest shows as plain text until the next sample.
+  const highlighted =
+    live && code.startsWith(sampled) ? sampled.slice(0, sampled.lastIndexOf('\n') + 1) : code;
   // highlight.js escapes the source text, so its HTML output holds no markup from the reply.
-  const html = useMemo(() => highlightCode(code, language), [code, language]);
+  const html = useMemo(() => highlightCode(highlighted, language), [highlighted, language]);
+  const plain = html === null ? code : code.slice(highlighted.length);
 
   return (
     <div className="group/code my-3 overflow-hidden rounded-md border border-gray-200 bg-gray-50 dark:border-gray-700 dark:bg-gray-900">
@@ -24,19 +36,22 @@ export const CodeBlock = memo(function CodeBlock({ code, language }: CodeBlockPr
           onClick={() => void copy(code)}
           className="rounded p-1 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700"
         >
-          {copied ? <Check className="size-3.5" /> : <Copy className="size-3.5" />}
+          {copied ? checkIcon : copyIcon}
         </button>
       </div>
       <pre className="overflow-x-auto p-3 text-[13px] leading-relaxed">
-        {html === null ? (
-          <code>{code}</code>
-        ) : (
-          <code className="hljs" dangerouslySetInnerHTML={{ __html: html }} />
-        )}
+        <code className={html === null ? undefined : 'hljs'}>
+          {html !== null && <span dangerouslySetInnerHTML={{ __html: html }} />}
+          {plain}
+        </code>
       </pre>
     </div>
   );
 });
+
+// Created once: a re-rendered block (every frame while streaming) reuses them as they are.
+const copyIcon = <Copy className="size-3.5" />;
+const checkIcon = <Check className="size-3.5" />;
 
 /** Pulls the plain text out of the children react-markdown gives a code element. */
 export function textOf(node: ReactNode): string {

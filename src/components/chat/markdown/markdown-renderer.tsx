@@ -6,7 +6,7 @@ import remarkGfm from 'remark-gfm';
 import { CodeBlock, textOf } from './code-block.tsx';
 import { RemoteImage } from './remote-image.tsx';
 import { sanitizeSchema } from './sanitize-schema.ts';
-import { splitMarkdownBlocks } from './split-blocks.ts';
+import { parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
 // Raw HTML is parsed, then sanitized with an allow-list; react-markdown's default URL transform
 // then keeps only http, https, irc, ircs, mailto, xmpp and relative addresses (the spec's rule).
@@ -36,7 +36,7 @@ const components: Components = {
   },
 };
 
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+export const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}
@@ -48,14 +48,23 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   );
 });
 
-/** Renders a reply as markdown, block by block, so streaming re-parses only the last block. */
-export default function MarkdownRenderer({ text }: { text: string }) {
+/**
+ * Renders a reply as markdown, block by block, so streaming re-parses only the last block; while
+ * `live` (streaming), a last block that is a code fence still open skips the parser altogether.
+ */
+export default function MarkdownRenderer({ text, live = false }: { text: string; live?: boolean }) {
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const lastIndex = blocks.length - 1;
+  const openFence = live ? parseOpenFence(blocks[lastIndex] ?? '') : null;
   return (
-    <div className="markdown">
-      {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} />
-      ))}
+    <div className={live ? 'markdown markdown-live' : 'markdown'}>
+      {blocks.map((block, index) =>
+        index === lastIndex && openFence ? (
+          <CodeBlock key={index} code={openFence.code} language={openFence.language} live />
+        ) : (
+          <MarkdownBlock key={index} text={block} />
+        ),
+      )}
     </div>
   );
 }
