@@ -33,6 +33,8 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     estimateSize: () => estimatedMessageHeight,
     getItemKey: (row) => shown[row] ?? row,
     overscan: 1,
+    // A conversation opens at its latest message: render those first, not the oldest ones.
+    initialOffset: Number.MAX_SAFE_INTEGER,
   });
 
   const lastIndex = (messages?.length ?? 0) - 1;
