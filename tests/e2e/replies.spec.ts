@@ -78,3 +78,39 @@ test('multi-byte text split across network chunks arrives intact', async ({ page
   expect(text).not.toContain('\uFFFD');
   expect(text).toMatch(/[\u4e00-\u9fff]/);
 });
+
+test('a code block shows each line as it streams in, is highlighted while it grows, and whole once stopped', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('markdown')));
+  await chat.newConversation();
+  await chat.send('Show me some code');
+  const reply = chat.messages('assistant');
+  const code = reply.locator('pre code').first();
+  await expect(code).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('streaming-cursor')).toBeVisible();
+
+  // While the fence is still open its text keeps growing, and highlighting catches up with it.
+  const lengths: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    lengths.push((await code.textContent())?.length ?? 0);
+    await page.waitForTimeout(150);
+  }
+  expect(lengths.at(-1)).toBeGreaterThan(lengths[0] ?? 0);
+  await expect(code.locator('[class^="hljs-"]').first()).toBeAttached();
+  await expect(page.getByTestId('streaming-cursor')).toBeVisible();
+
+  await chat.stopButton.click();
+  await chat.waitForReplyDone();
+  // Stopped: the block's every character is inside the highlighter's output, none left plain.
+  const plainTail = await code.evaluate((element) =>
+    [...element.childNodes]
+      .filter((node) => node.nodeType === Node.TEXT_NODE)
+      .map((node) => node.textContent)
+      .join(''),
+  );
+  expect(plainTail).toBe('');
+  await reply.getByRole('button', { name: 'Copy code' }).first().click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await code.textContent());
+});

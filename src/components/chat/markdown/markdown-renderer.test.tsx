@@ -31,8 +31,8 @@ describe('MarkdownRenderer', () => {
     const withoutSpans = (html: string) => html.replace(/<\/?span[^>]*>/g, '');
     for (const text of ['Intro\n\n```python\nx = 1\n\n  y = [1, 2]\nprint(', 'A\n```\n<b>not html</b>']) {
       const live = renderToStaticMarkup(<MarkdownRenderer text={text} live />);
-      expect(live).toContain('class="markdown markdown-live"');
-      expect(withoutSpans(live.replace(' markdown-live', ''))).toBe(
+      expect(live).toContain('class="markdown markdown-skip-offscreen"');
+      expect(withoutSpans(live.replace(' markdown-skip-offscreen', ''))).toBe(
         withoutSpans(renderToStaticMarkup(<MarkdownRenderer text={text} />)),
       );
       expect(live).not.toContain('<b>');

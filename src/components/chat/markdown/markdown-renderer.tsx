@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -56,8 +56,13 @@ export default function MarkdownRenderer({ text, live = false }: { text: string;
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
   const lastIndex = blocks.length - 1;
   const openFence = live ? parseOpenFence(blocks[lastIndex] ?? '') : null;
+  // A reply that streamed in here skips painting its blocks out of view (see styles.css), also
+  // once it has ended: each block was in view as it arrived, so its size is known, and the end
+  // of the stream then re-lays-out nothing. A reply that opens finished renders plainly.
+  const [skipOffscreen, setSkipOffscreen] = useState(live);
+  if (live && !skipOffscreen) setSkipOffscreen(true);
   return (
-    <div className={live ? 'markdown markdown-live' : 'markdown'}>
+    <div className={skipOffscreen ? 'markdown markdown-skip-offscreen' : 'markdown'}>
       {blocks.map((block, index) =>
         index === lastIndex && openFence ? (
           <CodeBlock key={index} code={openFence.code} language={openFence.language} live />
