@@ -9,6 +9,7 @@ const samples = [
   '> quoted\n```js\nconst a = 1;\n```\n- item\n```\nplain fence\n```\n~~~~rust\nfn main() {}\n~~~~',
   '- step one\n  ```sh\n  make build\n  ```\n- step two\n\n<div>\n```\nnot a fence here\n```\n</div>\n\nEnd.',
   '````md\n```js\nnested\n```\n````\n\nText\n\n```ts\nunclosed at the end',
+  'Run this:\n```npm install``` then restart.\nPara\n<div>\n```\nx\n```\n</div>\n\n```\ncode\n```\u00a0\nmore\n```',
 ];
 
 const whole = (text: string) =>

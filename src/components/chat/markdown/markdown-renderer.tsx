@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -56,11 +56,16 @@ export default function MarkdownRenderer({ text, live = false }: { text: string;
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
   const lastIndex = blocks.length - 1;
   const openFence = live ? parseOpenFence(blocks[lastIndex] ?? '') : null;
-  // A reply that streamed in here skips painting its blocks out of view (see styles.css), also
-  // once it has ended: each block was in view as it arrived, so its size is known, and the end
-  // of the stream then re-lays-out nothing. A reply that opens finished renders plainly.
+  // While a reply streams in, its blocks out of view are not painted again (see styles.css). The
+  // containment is lifted in idle time after the stream, not with its last commit, so the final
+  // text shows at once; then blocks never painted (the reader had scrolled up, the tab was
+  // hidden) get their real size back. A reply that opens finished renders plainly.
   const [skipOffscreen, setSkipOffscreen] = useState(live);
   if (live && !skipOffscreen) setSkipOffscreen(true);
+  useEffect(() => {
+    if (live || !skipOffscreen) return;
+    return whenIdle(() => setSkipOffscreen(false));
+  }, [live, skipOffscreen]);
   return (
     <div className={skipOffscreen ? 'markdown markdown-skip-offscreen' : 'markdown'}>
       {blocks.map((block, index) =>
@@ -72,4 +77,14 @@ export default function MarkdownRenderer({ text, live = false }: { text: string;
       )}
     </div>
   );
+}
+
+/** Runs `task` when the page is idle (within 2 s); returns a cancel function. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(task, { timeout: 2000 });
+    return () => cancelIdleCallback(id);
+  }
+  const timer = setTimeout(task, 500);
+  return () => clearTimeout(timer);
 }

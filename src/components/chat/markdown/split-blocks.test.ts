@@ -33,9 +33,21 @@ describe('splitMarkdownBlocks', () => {
       '- step\n  ```sh\n  make\n  ```\n- next',
     ]);
     expect(splitMarkdownBlocks('<div>\n```\nx\n```\n</div>')).toEqual(['<div>\n```\nx\n```\n</div>']);
+    expect(splitMarkdownBlocks('Para\n  <div>\n```\nx\n```\n</div>')).toEqual([
+      'Para\n  <div>\n```\nx\n```\n</div>',
+    ]);
+  });
+
+  it('takes a line of inline code in triple backticks for text, not a fence', () => {
+    expect(splitMarkdownBlocks('Run this:\n```npm install``` then restart.\nDone')).toEqual([
+      'Run this:\n```npm install``` then restart.\nDone',
+    ]);
   });
 
   it('closes a fence only with the same character, at least as long, and nothing after it', () => {
+    expect(splitMarkdownBlocks('```\ncode\n```\u00a0\nmore\n```')).toEqual([
+      '```\ncode\n```\u00a0\nmore\n```',
+    ]);
     expect(splitMarkdownBlocks('````\n```\n~~~~\n```` not a close\n````\n\nEnd')).toEqual([
       '````\n```\n~~~~\n```` not a close\n````',
       'End',
@@ -62,7 +74,7 @@ describe('parseOpenFence', () => {
       code: 'x = 1\n\ny = 2',
     });
     expect(parseOpenFence('~~~\nplain')).toEqual({ language: undefined, code: 'plain' });
-    expect(parseOpenFence('```ts')).toEqual({ language: 'ts', code: '' });
+    expect(parseOpenFence('```ts\n')).toEqual({ language: 'ts', code: '' });
   });
 
   it('strips as many leading spaces from the code as the fence had', () => {
@@ -80,6 +92,10 @@ describe('parseOpenFence', () => {
     expect(parseOpenFence('    ```\nindented code')).toBeNull();
     expect(parseOpenFence('```{.js}\nx')).toBeNull();
     expect(parseOpenFence('``` a`b\nx')).toBeNull();
+    expect(parseOpenFence('```')).toBeNull();
+    expect(parseOpenFence('```ts')).toBeNull();
+    expect(parseOpenFence('```\u00a0js\nx')).toBeNull();
+    expect(parseOpenFence('  ```py\n\tx')).toBeNull();
   });
 
   it('does not close a fence with a shorter or different marker', () => {

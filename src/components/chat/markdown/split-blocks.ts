@@ -21,10 +21,9 @@ export function splitMarkdownBlocks(text: string): string[] {
   };
 
   for (const line of lines) {
-    const fenceMatch = fenceOpening.exec(line);
     if (fence) {
       current.push(line);
-      if (fenceMatch?.[1] && closesFence(line, fence)) {
+      if (closesFence(line, fence)) {
         fence = null;
         if (fenceOwnsBlock) flush();
       }
@@ -36,15 +35,16 @@ export function splitMarkdownBlocks(text: string): string[] {
       continue;
     }
     const continues = /^(\s{2,}|\t)/.test(line) || /^\s*([-*+]|\d+[.)])\s/.test(line) || /^\s*\|/.test(line);
+    const opening = fenceOpening(line);
     // A fence at the margin ends a paragraph, list, quote or table (CommonMark): the same
     // rendering as a separate block. Not after raw HTML, which runs on to the next blank line.
-    const fenceStartsBlock = fenceMatch !== null && line.startsWith(fenceMatch[1] ?? '');
-    const ownBlock = fenceStartsBlock && !current[0]?.startsWith('<');
+    const ownBlock =
+      opening !== null && line.startsWith(opening) && !current.some((previous) => /^ {0,3}</.test(previous));
     if ((pendingBlank && !continues) || ownBlock) flush();
     pendingBlank = false;
     current.push(line);
-    if (fenceMatch?.[1]) {
-      fence = fenceMatch[1];
+    if (opening !== null) {
+      fence = opening;
       fenceOwnsBlock = ownBlock;
     }
   }
@@ -52,10 +52,20 @@ export function splitMarkdownBlocks(text: string): string[] {
   return blocks;
 }
 
-const fenceOpening = /^ {0,3}(`{3,}|~{3,})/;
+/** The opening fence of a code block: 0-3 spaces, then 3+ backticks or tildes (CommonMark). */
+const openingFence = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+
+/** The fence marker a line opens a code block with, or null. */
+function fenceOpening(line: string): string | null {
+  const match = openingFence.exec(line);
+  if (!match) return null;
+  const [, , fence = '', info = ''] = match;
+  // A backtick in a backtick fence's info string makes the line inline code, not a fence.
+  return fence.startsWith('`') && info.includes('`') ? null : fence;
+}
 
 function closesFence(line: string, fence: string): boolean {
-  const match = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+  const match = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
   return match?.[1] !== undefined && match[1][0] === fence[0] && match[1].length >= fence.length;
 }
 
@@ -73,15 +83,18 @@ export interface OpenFence {
  */
 export function parseOpenFence(block: string): OpenFence | null {
   const newline = block.indexOf('\n');
-  const opening = newline === -1 ? block : block.slice(0, newline);
-  const match = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(opening);
-  if (!match) return null;
+  // Until its first line of code, a fence is left to the parser (a bare one may still be inline code).
+  if (newline === -1) return null;
+  const opening = block.slice(0, newline);
+  const match = openingFence.exec(opening);
+  if (!match || fenceOpening(opening) === null) return null;
   const [, indent = '', fence = '', info = ''] = match;
-  // A backtick fence's info string may not hold a backtick; anything unusual goes to the parser.
-  if (fence.startsWith('`') && info.includes('`')) return null;
-  const word = info.trim().split(/\s+/)[0] ?? '';
+  // The first word of the info string; anything unusual goes to the parser.
+  const word = info.replace(/^[ \t]+/, '').split(/[ \t]/)[0] ?? '';
   if (!/^[\w+#-]*$/.test(word)) return null;
-  const lines = newline === -1 ? [] : block.slice(newline + 1).split('\n');
+  const lines = block.slice(newline + 1).split('\n');
+  // Tab indentation inside an indented fence follows tab stops: left to the parser.
+  if (indent !== '' && lines.some((line) => line.startsWith('\t'))) return null;
   if (lines.some((line) => closesFence(line, fence))) return null;
   const strip = new RegExp(`^ {0,${indent.length}}`);
   return {
