@@ -81,14 +81,16 @@ function openDatabase(factory: IDBFactory, name: string, timeoutMs: number): Pro
  */
 async function writeBoth(
   db: Database,
-  work: (tx: WriteTransaction, pending: Promise<unknown>[]) => void,
+  work: (tx: WriteTransaction, pending: Promise<unknown>[]) => void | Promise<void>,
 ): Promise<StorageResult> {
   const pending: Promise<unknown>[] = [];
   let tx: WriteTransaction | undefined;
   try {
     tx = db.transaction([conversationStore, summaryStore], 'readwrite');
     pending.push(tx.done);
-    work(tx, pending);
+    // Work that reads first awaits only IndexedDB requests, so the transaction stays active.
+    const reading = work(tx, pending);
+    if (reading) await reading;
     // Commit now rather than when this task ends and the requests report back: a write made as
     // the tab closes (page hide) then still lands.
     tx.commit();
@@ -170,14 +172,9 @@ function createIndexedDbStore(db: Database): ConversationStore {
     put: (conversation) => writeBoth(db, (tx, pending) => putBoth(tx, pending, conversation)),
 
     async update(id, change) {
-      const pending: Promise<unknown>[] = [];
       let value: Conversation | undefined;
       let changed = false;
-      let tx: WriteTransaction | undefined;
-      try {
-        tx = db.transaction([conversationStore, summaryStore], 'readwrite');
-        pending.push(tx.done);
-        // Only IndexedDB requests are awaited in here, so the transaction stays active.
+      const result = await writeBoth(db, async (tx, pending) => {
         const stored = readStoredConversation(await tx.objectStore(conversationStore).get(id)) ?? undefined;
         const next = change(stored);
         value = next ?? stored;
@@ -185,18 +182,8 @@ function createIndexedDbStore(db: Database): ConversationStore {
           changed = true;
           putBoth(tx, pending, next);
         }
-        tx.commit();
-        await Promise.all(pending);
-        return { result: storageOk(), value, changed };
-      } catch (error) {
-        for (const request of pending) request.catch(() => undefined);
-        try {
-          tx?.abort();
-        } catch {
-          // Already finished or aborted.
-        }
-        return { result: storageFailure(error), value, changed };
-      }
+      });
+      return { result, value, changed };
     },
 
     putMany: (conversations) =>

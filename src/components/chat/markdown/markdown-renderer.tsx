@@ -1,4 +1,5 @@
 import { memo, useEffect, useMemo, useState } from 'react';
+import { whenIdle } from '../../../lib/when-idle.ts';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -77,14 +78,4 @@ export default function MarkdownRenderer({ text, live = false }: { text: string;
       )}
     </div>
   );
-}
-
-/** Runs `task` when the page is idle (within 2 s); returns a cancel function. */
-function whenIdle(task: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(task, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }
-  const timer = setTimeout(task, 500);
-  return () => clearTimeout(timer);
 }
