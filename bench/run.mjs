@@ -55,6 +55,7 @@ const settings = {
   replyTokens: quick ? 1500 : 6000,
   prior: quick ? 50 : 200,
   switchMessages: 1000,
+  branchPoints: 50,
   coldSizes: { few: 10, many: 1000 },
 };
 

@@ -25,6 +25,10 @@ export const finalSentence = 'That is all.';
  * @property {number} seed Varies the texts.
  * @property {number} [sections] Markdown sections per assistant message (about 2.7 KB each); 1.
  * @property {string} [marker] Appended to the last message, so a probe can tell when it shows.
+ * @property {number} [branchPoints] Assistant replies, spread evenly and the last one included,
+ *   that get an older second version (the tree form of src/domain/conversation-record.ts); the
+ *   last one's carries `otherMarker`.
+ * @property {string} [otherMarker]
  *
  * @typedef {object} SeedSpec
  * @property {Record<string, string>} localStorage
@@ -114,9 +118,35 @@ async function writeSeed({ spec, sections, questions, baseTime }) {
         chars += content.length;
         messages.push({ role: i % 2 === 0 ? 'user' : 'assistant', content });
       }
-      messageTotal += messages.length;
       const common = { id: plan.id, name: plan.name, createdAt: at, updatedAt: at, provider: 'openai' };
-      tx.objectStore('conversations').put({ ...common, messages });
+      /** @type {Record<string, unknown>} */
+      let record = { ...common, messages };
+      if (plan.branchPoints) {
+        // Ids, timestamps and the other versions: messages off the path, each naming its parent.
+        const ids = messages.map((_, i) => `${plan.id}-m${i}`);
+        const path = messages.map((message, i) => ({ ...message, id: ids[i], createdAt: at }));
+        const replies = path.flatMap((message, i) => (message.role === 'assistant' ? [i] : []));
+        const step = replies.length / plan.branchPoints;
+        const otherMessages = Array.from({ length: plan.branchPoints }, (_, k) => {
+          const i = replies[Math.min(replies.length - 1, Math.round(replies.length - 1 - k * step))] ?? 1;
+          let content = `Another version of answer ${i}.\n\n${sections[(plan.seed + k) % sections.length] ?? ''}`;
+          if (i === path.length - 1 && plan.otherMarker) content += `\n\nLast message: ${plan.otherMarker}`;
+          chars += content.length;
+          // Older than the version on the path, so it is version 1 of 2.
+          const older = new Date(baseTime - 60_000).toISOString();
+          return {
+            id: `${plan.id}-v${k}`,
+            parentId: ids[i - 1],
+            role: 'assistant',
+            content,
+            createdAt: older,
+          };
+        });
+        messages.push(...otherMessages);
+        record = { ...common, formatVersion: 2, messages: path, otherMessages };
+      }
+      messageTotal += messages.length;
+      tx.objectStore('conversations').put(record);
       tx.objectStore('summaries').put({ ...common, messageCount: messages.length });
     });
     await new Promise((resolve, reject) => {

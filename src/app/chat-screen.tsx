@@ -6,8 +6,9 @@ import { ImportExportDialog } from '../components/sidebar/import-export-dialog.t
 import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
 import { useChatState } from '../hooks/use-chat-state.ts';
 import { useIsPhone } from '../hooks/use-media-query.ts';
-import { boot } from '../state/boot.ts';
-import { setSheet } from '../state/dialog-commands.ts';
+import { chat } from '../state/chat.ts';
+
+const { setSheet } = chat;
 
 let booted: Promise<void> | null = null;
 
@@ -18,7 +19,7 @@ export function ChatScreen() {
   const isPhone = useIsPhone();
 
   useEffect(() => {
-    booted ??= boot().catch((error: unknown) => {
+    booted ??= chat.boot().then(chat.watchBrowser, (error: unknown) => {
       console.error('Failed to start', error);
       throw error;
     });

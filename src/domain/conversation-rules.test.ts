@@ -1,46 +1,103 @@
 import { describe, expect, it } from 'vitest';
-import type { Conversation } from './conversation.ts';
+import { linearConversation, message, texts, treeConversation } from './__fixtures__/conversations.ts';
+import { messageText, type Conversation } from './conversation.ts';
 import {
   clearConversation,
   conversationAsText,
   createConversation,
   isMarkdownLike,
+  newMessage,
   pickActiveId,
   removeConversation,
   renameConversation,
+  setSystemPrompt,
+  systemPromptOf,
   upsertConversation,
   visibleMessages,
 } from './conversation-rules.ts';
+import { activePath, appendMessage, mergeConversations } from './message-tree.ts';
 
 const created = new Date('2024-03-01T10:00:00.000Z');
 const later = new Date('2024-03-02T11:30:00.000Z');
 
 function conversation(id: string, overrides: Partial<Conversation> = {}): Conversation {
-  return { ...createConversation({ existingCount: 0, provider: 'openai', now: created, id }), ...overrides };
+  const fresh = createConversation({
+    existingCount: 0,
+    provider: 'openai',
+    now: created,
+    id,
+    rootId: `${id}:0`,
+  });
+  return { ...fresh, ...overrides };
 }
 
+/** root -> u1 -> {a1 -> u2 -> a3, a2}: two versions of the first reply, the first one shown. */
+const branched = treeConversation(
+  'b',
+  [
+    ['root', null, 'system', 'Answer in French.'],
+    ['u1', 'root', 'user', 'hi'],
+    ['a1', 'u1', 'assistant', 'salut'],
+    ['a2', 'u1', 'assistant', 'bonjour'],
+    ['u2', 'a1', 'user', 'What is 2+2?'],
+    ['a3', 'u2', 'assistant', 'Quatre'],
+  ],
+  { activeLeafId: 'a3' },
+);
+
 describe('createConversation', () => {
-  it('names it after the count, starts with the system message and stamps both times', () => {
-    expect(createConversation({ existingCount: 2, provider: 'claude', now: created, id: 'c3' })).toEqual({
+  it('names it after the count, starts with the root system message, stamps both times and the order', () => {
+    expect(
+      createConversation({ existingCount: 2, provider: 'claude', now: created, id: 'c3', rootId: 'r3' }),
+    ).toEqual({
       id: 'c3',
       name: 'Conversation 3',
-      messages: [{ role: 'system', content: 'You are a helpful assistant.' }],
+      messages: [
+        {
+          id: 'r3',
+          parentId: null,
+          role: 'system',
+          parts: [{ type: 'text', text: 'You are a helpful assistant.' }],
+          createdAt: '2024-03-01T10:00:00.000Z',
+        },
+      ],
+      activeLeafId: 'r3',
       createdAt: '2024-03-01T10:00:00.000Z',
       updatedAt: '2024-03-01T10:00:00.000Z',
       provider: 'claude',
+      order: created.getTime(),
     });
   });
 
   it('names the first one Conversation 1', () => {
     expect(conversation('a').name).toBe('Conversation 1');
   });
+
+  it('orders a later one after an earlier one', () => {
+    const first = createConversation({
+      existingCount: 0,
+      provider: 'openai',
+      now: created,
+      id: 'a',
+      rootId: 'ra',
+    });
+    const second = createConversation({
+      existingCount: 1,
+      provider: 'openai',
+      now: later,
+      id: 'b',
+      rootId: 'rb',
+    });
+    expect(second.order).toBeGreaterThan(first.order);
+  });
 });
 
 describe('renameConversation', () => {
-  it('trims the name and bumps updatedAt', () => {
+  it('trims the name, bumps updatedAt and records when it was renamed', () => {
     const renamed = renameConversation(conversation('a'), '  Trip plans ', later);
     expect(renamed.name).toBe('Trip plans');
     expect(renamed.updatedAt).toBe(later.toISOString());
+    expect(renamed.renamedAt).toBe(later.toISOString());
     expect(renamed.createdAt).toBe(created.toISOString());
   });
 
@@ -53,40 +110,96 @@ describe('renameConversation', () => {
     const original = conversation('a');
     expect(renameConversation(original, ' Conversation 1 ', later)).toBe(original);
   });
+
+  it('keeps the messages and the tree untouched', () => {
+    const renamed = renameConversation(branched, 'Greetings', later);
+    expect(renamed.messages).toBe(branched.messages);
+    expect(renamed.activeLeafId).toBe('a3');
+  });
 });
 
 describe('clearConversation', () => {
-  it('resets to the single default system message and bumps updatedAt', () => {
-    const chatty = conversation('a', {
-      messages: [
-        { role: 'system', content: 'You are a helpful assistant.' },
-        { role: 'user', content: 'hi' },
-        { role: 'assistant', content: 'hello' },
-      ],
-    });
+  it('resets to the single root system message and bumps updatedAt', () => {
+    const chatty = linearConversation('a', ['hi', 'hello']);
     const cleared = clearConversation(chatty, later);
-    expect(cleared.messages).toEqual([{ role: 'system', content: 'You are a helpful assistant.' }]);
+    expect(cleared.messages).toEqual([message('a:0', null, 'system', 'You are a helpful assistant.')]);
+    expect(cleared.messages[0]).toBe(chatty.messages[0]);
+    expect(cleared.activeLeafId).toBe('a:0');
     expect(cleared.updatedAt).toBe(later.toISOString());
     expect(chatty.messages).toHaveLength(3);
   });
 
-  it('adds the default system message when there was none', () => {
-    const noSystem = conversation('a', { messages: [{ role: 'user', content: 'hi' }] });
-    expect(clearConversation(noSystem, later).messages).toEqual([
-      { role: 'system', content: 'You are a helpful assistant.' },
-    ]);
+  it('remembers the root children as deleted, so an older copy cannot bring them back', () => {
+    const cleared = clearConversation(branched, later);
+    expect(cleared.deletedIds).toEqual(['u1']);
+    expect(mergeConversations(cleared, branched).messages).toEqual([branched.messages[0]]);
+    expect(mergeConversations(branched, cleared).messages).toEqual([branched.messages[0]]);
+  });
+
+  it('tombstones every version directly under the root, and adds to earlier deletions', () => {
+    const twoFirstMessages = appendMessage(
+      { ...branched, deletedIds: ['gone'] },
+      newMessage('user', 'hello again', { id: 'u9', parentId: 'root', now: later }),
+    );
+    expect(clearConversation(twoFirstMessages, later).deletedIds).toEqual(['gone', 'u1', 'u9']);
+  });
+
+  it('records no deletion when there was nothing to clear', () => {
+    const cleared = clearConversation(conversation('a'), later);
+    expect(cleared).not.toHaveProperty('deletedIds');
+    expect(cleared.messages).toEqual(conversation('a').messages);
+  });
+
+  it('keeps the empty root of a conversation read without a system message', () => {
+    const noSystem = linearConversation('a', ['hi'], { system: null });
+    const cleared = clearConversation(noSystem, later);
+    expect(cleared.messages).toEqual([message('a:root', null, 'system', '')]);
+    expect(systemPromptOf(cleared)).toBe('');
   });
 
   it('keeps a custom system prompt', () => {
-    const custom = conversation('a', {
-      messages: [
-        { role: 'system', content: 'Answer in French.' },
-        { role: 'user', content: 'hi' },
-      ],
+    const cleared = clearConversation(branched, later);
+    expect(texts(cleared.messages)).toEqual(['Answer in French.']);
+    expect(systemPromptOf(cleared)).toBe('Answer in French.');
+  });
+});
+
+describe('systemPromptOf and setSystemPrompt', () => {
+  it('reads the root message text', () => {
+    expect(systemPromptOf(conversation('a'))).toBe('You are a helpful assistant.');
+    expect(systemPromptOf(branched)).toBe('Answer in French.');
+  });
+
+  it('replaces the root text in place, stamping editedAt and updatedAt', () => {
+    const edited = setSystemPrompt(branched, 'Be brief.', later);
+    const root = edited.messages.find((item) => item.parentId === null);
+    expect(root).toMatchObject({ id: 'root', role: 'system', editedAt: later.toISOString() });
+    expect(systemPromptOf(edited)).toBe('Be brief.');
+    expect(edited.updatedAt).toBe(later.toISOString());
+    expect(edited.activeLeafId).toBe('a3');
+    expect(edited.messages).toHaveLength(branched.messages.length);
+    expect(edited.messages.slice(1)).toEqual(branched.messages.slice(1));
+    expect(systemPromptOf(branched)).toBe('Answer in French.');
+  });
+
+  it('can set an empty prompt (sends none)', () => {
+    expect(systemPromptOf(setSystemPrompt(branched, '', later))).toBe('');
+  });
+
+  it('returns the same object for an unchanged prompt', () => {
+    expect(setSystemPrompt(branched, 'Answer in French.', later)).toBe(branched);
+  });
+});
+
+describe('newMessage', () => {
+  it('makes a text message under the given parent', () => {
+    expect(newMessage('assistant', 'ok', { id: 'm1', parentId: 'u1', now: later })).toEqual({
+      id: 'm1',
+      parentId: 'u1',
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'ok' }],
+      createdAt: later.toISOString(),
     });
-    expect(clearConversation(custom, later).messages).toEqual([
-      { role: 'system', content: 'Answer in French.' },
-    ]);
   });
 });
 
@@ -137,14 +250,7 @@ describe('pickActiveId', () => {
 });
 
 describe('conversationAsText and visibleMessages', () => {
-  const chat = conversation('a', {
-    messages: [
-      { role: 'system', content: 'You are a helpful assistant.' },
-      { role: 'user', content: 'What is 2+2?' },
-      { role: 'assistant', content: 'It is 4.\nAnything else?' },
-      { role: 'user', content: 'No' },
-    ],
-  });
+  const chat = linearConversation('a', ['What is 2+2?', 'It is 4.\nAnything else?', 'No']);
 
   it('hides system messages', () => {
     expect(visibleMessages(chat).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
@@ -158,6 +264,16 @@ describe('conversationAsText and visibleMessages', () => {
 
   it('is empty for a fresh conversation', () => {
     expect(conversationAsText(conversation('b'))).toBe('');
+  });
+
+  it('shows and copies only the active path, not the other versions', () => {
+    expect(texts(visibleMessages(branched))).toEqual(['hi', 'salut', 'What is 2+2?', 'Quatre']);
+    expect(conversationAsText(branched)).toBe(
+      'User: hi\n\nAssistant: salut\n\nUser: What is 2+2?\n\nAssistant: Quatre',
+    );
+    const other = { ...branched, activeLeafId: 'a2' };
+    expect(conversationAsText(other)).toBe('User: hi\n\nAssistant: bonjour');
+    expect(visibleMessages(other).map(messageText)).toEqual(texts(activePath(other)).slice(1));
   });
 });
 

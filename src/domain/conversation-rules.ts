@@ -1,8 +1,15 @@
 import type { ProviderId } from './config.ts';
-import { defaultSystemPrompt, type Conversation, type Message } from './conversation.ts';
+import {
+  defaultSystemPrompt,
+  messageText,
+  textParts,
+  type Conversation,
+  type Message,
+} from './conversation.ts';
+import { activePath, childrenOf, replaceMessage, rootMessage } from './message-tree.ts';
 
-function systemMessage(): Message {
-  return { role: 'system', content: defaultSystemPrompt };
+function systemMessage(id: string, at: string, content = defaultSystemPrompt): Message {
+  return { id, parentId: null, role: 'system', parts: textParts(content), createdAt: at };
 }
 
 export interface NewConversationInput {
@@ -11,17 +18,27 @@ export interface NewConversationInput {
   provider: ProviderId;
   now: Date;
   id: string;
+  /** The id of its root system message. */
+  rootId: string;
 }
 
-export function createConversation({ existingCount, provider, now, id }: NewConversationInput): Conversation {
+export function createConversation({
+  existingCount,
+  provider,
+  now,
+  id,
+  rootId,
+}: NewConversationInput): Conversation {
   const at = now.toISOString();
   return {
     id,
     name: `Conversation ${existingCount + 1}`,
-    messages: [systemMessage()],
+    messages: [systemMessage(rootId, at)],
+    activeLeafId: rootId,
     createdAt: at,
     updatedAt: at,
     provider,
+    order: now.getTime(),
   };
 }
 
@@ -32,17 +49,51 @@ export function createConversation({ existingCount, provider, now, id }: NewConv
 export function renameConversation(conversation: Conversation, name: string, now: Date): Conversation {
   const trimmed = name.trim();
   if (trimmed === '' || trimmed === conversation.name) return conversation;
-  return { ...conversation, name: trimmed, updatedAt: now.toISOString() };
+  const at = now.toISOString();
+  return { ...conversation, name: trimmed, updatedAt: at, renamedAt: at };
 }
 
 /**
- * Back to the single system message. A conversation's own system message (a custom prompt) is
- * kept; one without any gets the default prompt.
+ * Back to the single root system message, whose prompt (the default or the user's own) is kept.
+ * The root's children are remembered as deleted, so an older copy in another tab cannot bring
+ * the cleared messages back.
  */
 export function clearConversation(conversation: Conversation, now: Date): Conversation {
-  const first = conversation.messages[0];
-  const system = first?.role === 'system' ? { role: first.role, content: first.content } : systemMessage();
-  return { ...conversation, messages: [system], updatedAt: now.toISOString() };
+  const root = rootMessage(conversation);
+  if (!root) return conversation;
+  const cleared = childrenOf(conversation, root.id).map((message) => message.id);
+  const next: Conversation = {
+    ...conversation,
+    messages: [root],
+    activeLeafId: root.id,
+    updatedAt: now.toISOString(),
+  };
+  const deletedIds = [...(conversation.deletedIds ?? []), ...cleared];
+  if (deletedIds.length > 0) next.deletedIds = deletedIds;
+  return next;
+}
+
+/** The conversation's own system prompt: the root system message's text ('' sends none). */
+export function systemPromptOf(conversation: Conversation): string {
+  const root = rootMessage(conversation);
+  return root ? messageText(root) : '';
+}
+
+export function setSystemPrompt(conversation: Conversation, prompt: string, now: Date): Conversation {
+  const root = rootMessage(conversation);
+  if (!root || messageText(root) === prompt) return conversation;
+  const at = now.toISOString();
+  const edited: Message = { ...root, parts: textParts(prompt), editedAt: at };
+  return { ...replaceMessage(conversation, edited), updatedAt: at };
+}
+
+/** A message of the user or the assistant, to append under `parentId`. */
+export function newMessage(
+  role: 'user' | 'assistant',
+  text: string,
+  { id, parentId, now }: { id: string; parentId: string; now: Date },
+): Message {
+  return { id, parentId, role, parts: textParts(text), createdAt: now.toISOString() };
 }
 
 /** Replaces the conversation with the same id in place, or appends it. */
@@ -74,15 +125,15 @@ export function pickActiveId(
   return list[0]?.id ?? null;
 }
 
-/** The messages shown in the list: system messages are hidden. */
+/** The messages shown in the list: the active path without its system messages. */
 export function visibleMessages(conversation: Conversation): Message[] {
-  return conversation.messages.filter((message) => message.role !== 'system');
+  return activePath(conversation).filter((message) => message.role !== 'system');
 }
 
 /** What 'Copy' puts on the clipboard: 'User: ...' and 'Assistant: ...' blocks separated by blank lines. */
 export function conversationAsText(conversation: Conversation): string {
   return visibleMessages(conversation)
-    .map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content}`)
+    .map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${messageText(message)}`)
     .join('\n\n');
 }
 

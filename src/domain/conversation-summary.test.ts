@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createConversation } from './conversation-rules.ts';
-import { compareByCreation, readSummary, summarizeConversation } from './conversation-summary.ts';
+import { linearConversation, treeConversation } from './__fixtures__/conversations.ts';
+import { compareByOrder, readOrder, readSummary, summarizeConversation } from './conversation-summary.ts';
 
 describe('conversation summaries', () => {
-  const conversation = createConversation({
-    existingCount: 0,
+  const conversation = linearConversation('x', [], {
+    name: 'Conversation 1',
     provider: 'gemini',
-    now: new Date('2024-01-01T00:00:00.000Z'),
-    id: 'x',
+    order: 7,
   });
 
   it('summarizes without messages', () => {
@@ -18,7 +17,22 @@ describe('conversation summaries', () => {
       updatedAt: '2024-01-01T00:00:00.000Z',
       provider: 'gemini',
       messageCount: 1,
+      order: 7,
     });
+  });
+
+  it('counts the messages of every branch, the system message included', () => {
+    const branched = treeConversation(
+      't',
+      [
+        ['root', null, 'system', ''],
+        ['u1', 'root', 'user', 'hi'],
+        ['a1', 'u1', 'assistant', 'hello'],
+        ['a2', 'u1', 'assistant', 'hey'],
+      ],
+      { activeLeafId: 'a1' },
+    );
+    expect(summarizeConversation(branched).messageCount).toBe(4);
   });
 
   it('reads back a stored summary and rejects a broken one', () => {
@@ -29,12 +43,38 @@ describe('conversation summaries', () => {
     expect(readSummary('x')).toBeNull();
   });
 
-  it('orders by creation time, then id', () => {
+  it('places a summary written before positions were stored by its creation time', () => {
+    const unordered: Record<string, unknown> = { ...summarizeConversation(conversation) };
+    delete unordered.order;
+    expect(readSummary(unordered)?.order).toBe(Date.parse('2024-01-01T00:00:00.000Z'));
+    expect(readSummary({ ...unordered, order: 'first' })?.order).toBe(Date.parse(conversation.createdAt));
+    expect(readSummary({ ...unordered, order: Number.NaN })?.order).toBe(Date.parse(conversation.createdAt));
+  });
+});
+
+describe('readOrder', () => {
+  it('takes a finite number, else the creation time', () => {
+    expect(readOrder(3, '2024-01-01T00:00:00.000Z')).toBe(3);
+    expect(readOrder(-1.5, '2024-01-01T00:00:00.000Z')).toBe(-1.5);
+    expect(readOrder(undefined, '2024-01-01T00:00:00.000Z')).toBe(1704067200000);
+    expect(readOrder(Number.POSITIVE_INFINITY, '2024-01-01T00:00:00.000Z')).toBe(1704067200000);
+    expect(readOrder('2', '2024-01-01T00:00:00.000Z')).toBe(1704067200000);
+  });
+});
+
+describe('compareByOrder', () => {
+  it('orders by position, then id', () => {
     const items = [
-      { id: 'b', createdAt: '2024-01-02T00:00:00.000Z' },
-      { id: 'c', createdAt: '2024-01-01T00:00:00.000Z' },
-      { id: 'a', createdAt: '2024-01-02T00:00:00.000Z' },
+      { id: 'b', order: 2 },
+      { id: 'c', order: 1 },
+      { id: 'a', order: 2 },
     ];
-    expect([...items].sort(compareByCreation).map((item) => item.id)).toEqual(['c', 'a', 'b']);
+    expect([...items].sort(compareByOrder).map((item) => item.id)).toEqual(['c', 'a', 'b']);
+  });
+
+  it('puts an old record placed by its creation time before conversations created later', () => {
+    const old = { id: 'old', order: readOrder(undefined, '2024-01-01T00:00:00.000Z') };
+    const created = { id: 'new', order: Date.parse('2024-02-01T00:00:00.000Z') };
+    expect([created, old].sort(compareByOrder).map((item) => item.id)).toEqual(['old', 'new']);
   });
 });

@@ -9,26 +9,29 @@ export interface ConversationSummary {
   createdAt: string;
   updatedAt: string;
   provider: ProviderId;
-  /** All messages, the system message included. */
+  /** All messages of every branch, the system message included. */
   messageCount: number;
+  /** The list position: see Conversation.order. */
+  order: number;
 }
 
 export function summarizeConversation(conversation: Conversation): ConversationSummary {
-  const { id, name, createdAt, updatedAt, provider } = conversation;
-  return { id, name, createdAt, updatedAt, provider, messageCount: conversation.messages.length };
+  const { id, name, createdAt, updatedAt, provider, order } = conversation;
+  return { id, name, createdAt, updatedAt, provider, messageCount: conversation.messages.length, order };
 }
 
 /**
- * The list order of the spec: conversations in the order they were created (new ones are
- * appended), i.e. by createdAt ascending, then by id so equal timestamps sort stably.
+ * The list order: the order conversations were stored in (new ones are appended, an import or a
+ * migration keeps its file's order), then by id so equal positions sort stably.
  */
-export function compareByCreation(
-  a: { id: string; createdAt: string },
-  b: { id: string; createdAt: string },
-): number {
-  const difference = Date.parse(a.createdAt) - Date.parse(b.createdAt);
-  if (difference !== 0 && !Number.isNaN(difference)) return difference;
+export function compareByOrder(a: { id: string; order: number }, b: { id: string; order: number }): number {
+  if (a.order !== b.order) return a.order - b.order;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Records written before positions were stored sit where their creation time puts them. */
+export function readOrder(value: unknown, createdAt: string): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : Date.parse(createdAt);
 }
 
 /** A fresh summary copied from a stored record, or null when the record is not one. */
@@ -43,5 +46,6 @@ export function readSummary(value: unknown): ConversationSummary | null {
   if (typeof id !== 'string' || id === '' || typeof name !== 'string') return null;
   if (!isIsoTimestamp(createdAt) || !isIsoTimestamp(updatedAt) || !isProviderId(provider)) return null;
   if (typeof messageCount !== 'number' || !Number.isInteger(messageCount) || messageCount < 0) return null;
-  return { id, name, createdAt, updatedAt, provider, messageCount };
+  const order = readOrder(ownField(value, 'order'), createdAt);
+  return { id, name, createdAt, updatedAt, provider, messageCount, order };
 }

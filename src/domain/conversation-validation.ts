@@ -1,6 +1,16 @@
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
-import type { Conversation, Message, Role } from './conversation.ts';
+import { textParts, type Conversation, type Message, type Role } from './conversation.ts';
+import { readOrder } from './conversation-summary.ts';
 import { describeType, isIsoTimestamp, isRecord, ownField, quote, type Validated } from './json-guards.ts';
+
+/**
+ * Reads a conversation from its written form: a stored record or an entry of an export file.
+ * Both are the export's 2.0 shape: `messages` is the active path, root first, as role and content
+ * (a 2.0 reader needs nothing more); since this release each also has an `id`, and the messages
+ * off that path travel in `otherMessages`, each naming its `parentId`. A conversation without
+ * ids (the first release, a hand-written file) becomes a linear chain with ids derived from its
+ * own id and positions, so two tabs reading the same old record agree on them.
+ */
 
 export interface ConversationReadOptions {
   /** Replaces a missing timestamp. */
@@ -9,14 +19,30 @@ export interface ConversationReadOptions {
   fallbackProvider: ProviderId;
 }
 
+/** The version of the written form; a record of a later one is left alone as unreadable. */
+export const conversationFormatVersion = 2;
+
 const roles: readonly Role[] = ['system', 'user', 'assistant'];
 
 function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (roles as readonly string[]).includes(value);
 }
 
-/** A fresh message with known fields only; a bad optional status or error is dropped, not fatal. */
-export function validateMessage(value: unknown, path: string): Validated<Message> {
+function readTimestamp(value: unknown, path: string, fallback: string): Validated<string> {
+  if (value === undefined || value === null) return { ok: true, value: fallback };
+  if (isIsoTimestamp(value)) return { ok: true, value };
+  return { ok: false, problem: `${path} must be an ISO timestamp` };
+}
+
+interface ReadMessage {
+  message: Message;
+  /** As written: undefined when the file gave none. */
+  id: string | undefined;
+  parentId: string | undefined;
+}
+
+/** A fresh message with known fields only; a bad optional field is dropped, not fatal. */
+function readMessage(value: unknown, path: string, fallbackTime: string): Validated<ReadMessage> {
   if (!isRecord(value))
     return { ok: false, problem: `${path} must be an object (found ${describeType(value)})` };
   const role = ownField(value, 'role');
@@ -25,18 +51,141 @@ export function validateMessage(value: unknown, path: string): Validated<Message
   if (typeof content !== 'string') {
     return { ok: false, problem: `${path}.content must be a string (found ${describeType(content)})` };
   }
-  const message: Message = { role, content };
+  const id = ownField(value, 'id');
+  if (id !== undefined && (typeof id !== 'string' || id === '')) {
+    return { ok: false, problem: `${path}.id must be a non-empty string` };
+  }
+  const parentId = ownField(value, 'parentId');
+  if (parentId !== undefined && parentId !== null && (typeof parentId !== 'string' || parentId === '')) {
+    return { ok: false, problem: `${path}.parentId must be a non-empty string` };
+  }
+  const createdAt = readTimestamp(ownField(value, 'createdAt'), `${path}.createdAt`, fallbackTime);
+  if (!createdAt.ok) return createdAt;
+  const message: Message = {
+    id: id ?? '',
+    parentId: null,
+    role,
+    parts: textParts(content),
+    createdAt: createdAt.value,
+  };
+  const editedAt = ownField(value, 'editedAt');
+  if (isIsoTimestamp(editedAt)) message.editedAt = editedAt;
+  const provider = ownField(value, 'provider');
+  if (isProviderId(provider)) message.provider = provider;
+  const model = ownField(value, 'model');
+  if (typeof model === 'string' && model !== '') message.model = model;
   const status = ownField(value, 'status');
   if (status === 'interrupted' || status === 'stopped') message.status = status;
   const error = ownField(value, 'error');
   if (typeof error === 'string') message.error = error;
-  return { ok: true, value: message };
+  return { ok: true, value: { message, id, parentId: parentId ?? undefined } };
 }
 
-function readTimestamp(value: unknown, path: string, now: Date): Validated<string> {
-  if (value === undefined || value === null) return { ok: true, value: now.toISOString() };
-  if (isIsoTimestamp(value)) return { ok: true, value };
-  return { ok: false, problem: `${path} must be an ISO timestamp` };
+function readList(value: unknown, path: string, fallbackTime: string): Validated<ReadMessage[]> {
+  if (value === undefined) return { ok: true, value: [] };
+  if (!Array.isArray(value)) {
+    return { ok: false, problem: `${path} must be a list (found ${describeType(value)})` };
+  }
+  const read: ReadMessage[] = [];
+  for (let index = 0; index < value.length; index++) {
+    const message = readMessage(value[index], `${path}[${index}]`, fallbackTime);
+    if (!message.ok) return message;
+    read.push(message.value);
+  }
+  return { ok: true, value: read };
+}
+
+/** An id no message has: for the empty system message put before a path that lacks one. */
+function freeId(base: string, taken: Set<string>): string {
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/**
+ * The tree from the path and the other messages: ids unique, each other message's parent known,
+ * every message reachable from the root (no cycle). The root is a system message: a path that
+ * starts otherwise gets an empty one, which sends nothing, as before.
+ */
+function buildTree(
+  conversationId: string,
+  path: ReadMessage[],
+  others: ReadMessage[],
+  at: string,
+  createdAt: string,
+): Validated<{ messages: Message[]; activeLeafId: string }> {
+  const withIds = path.some((item) => item.id !== undefined) || others.length > 0;
+  const firstIndex = new Map<string, string>();
+  const claim = (id: string, where: string): Validated<null> => {
+    const earlier = firstIndex.get(id);
+    if (earlier !== undefined)
+      return { ok: false, problem: `${where}.id ${quote(id)} is already used by ${earlier}` };
+    firstIndex.set(id, where);
+    return { ok: true, value: null };
+  };
+
+  const messages: Message[] = [];
+  let parentId: string | null = null;
+  for (let index = 0; index < path.length; index++) {
+    const item = path[index] as ReadMessage;
+    const where = `${at}.messages[${index}]`;
+    let id = item.id;
+    if (id === undefined) {
+      if (withIds) return { ok: false, problem: `${where}.id must be a non-empty string` };
+      id = `${conversationId}:${index}`;
+    }
+    if (
+      item.parentId !== undefined &&
+      item.parentId !== parentId &&
+      !(index === 0 && item.parentId === null)
+    ) {
+      return { ok: false, problem: `${where}.parentId must be the id of the message before it` };
+    }
+    const claimed = claim(id, where);
+    if (!claimed.ok) return claimed;
+    messages.push({ ...item.message, id, parentId });
+    parentId = id;
+  }
+  for (let index = 0; index < others.length; index++) {
+    const item = others[index] as ReadMessage;
+    const where = `${at}.otherMessages[${index}]`;
+    if (item.id === undefined) return { ok: false, problem: `${where}.id must be a non-empty string` };
+    if (item.parentId === undefined)
+      return { ok: false, problem: `${where}.parentId must be a non-empty string` };
+    const claimed = claim(item.id, where);
+    if (!claimed.ok) return claimed;
+    messages.push({ ...item.message, id: item.id, parentId: item.parentId });
+  }
+
+  const byId = new Map(messages.map((message) => [message.id, message]));
+  // Messages known to lead to the root: each chain is walked once.
+  const rooted = new Set<string>();
+  for (let index = 0; index < others.length; index++) {
+    const where = `${at}.otherMessages[${index}]`;
+    const message = byId.get(others[index]?.id as string) as Message;
+    if (!byId.has(message.parentId as string)) {
+      const named = quote(message.parentId as string);
+      return { ok: false, problem: `${where}.parentId ${named} names no message of this conversation` };
+    }
+    const chain = new Set<string>();
+    for (let step: Message | undefined = message; step && !rooted.has(step.id);) {
+      if (step.parentId === null) break;
+      if (chain.has(step.id)) return { ok: false, problem: `${where}: its parents form a cycle` };
+      chain.add(step.id);
+      step = byId.get(step.parentId);
+    }
+    for (const id of chain) rooted.add(id);
+  }
+
+  const activeLeafId = messages[path.length - 1]?.id;
+  const first = messages[0];
+  if (first?.role === 'system')
+    return { ok: true, value: { messages, activeLeafId: activeLeafId as string } };
+  // No system message first: an empty one as the root, which sends nothing, as before.
+  const rootId = freeId(`${conversationId}:root`, new Set(byId.keys()));
+  const root: Message = { id: rootId, parentId: null, role: 'system', parts: textParts(''), createdAt };
+  if (first) messages[0] = { ...first, parentId: rootId };
+  return { ok: true, value: { messages: [root, ...messages], activeLeafId: activeLeafId ?? rootId } };
 }
 
 /** A fresh conversation copied field by field from untrusted data, or the first problem found. */
@@ -47,6 +196,10 @@ export function validateConversation(
 ): Validated<Conversation> {
   if (!isRecord(value))
     return { ok: false, problem: `${path} must be an object (found ${describeType(value)})` };
+  const version = ownField(value, 'formatVersion');
+  if (version !== undefined && (typeof version !== 'number' || version > conversationFormatVersion)) {
+    return { ok: false, problem: `${path}.formatVersion ${String(version)} is newer than this app reads` };
+  }
   const id = ownField(value, 'id');
   if (typeof id !== 'string' || id === '')
     return { ok: false, problem: `${path}.id must be a non-empty string` };
@@ -54,20 +207,23 @@ export function validateConversation(
   if (typeof name !== 'string') {
     return { ok: false, problem: `${path}.name must be a string (found ${describeType(name)})` };
   }
+  const now = options.now.toISOString();
+  const createdAt = readTimestamp(ownField(value, 'createdAt'), `${path}.createdAt`, now);
+  if (!createdAt.ok) return createdAt;
+  const updatedAt = readTimestamp(ownField(value, 'updatedAt'), `${path}.updatedAt`, now);
+  if (!updatedAt.ok) return updatedAt;
+
   const rawMessages = ownField(value, 'messages');
   if (!Array.isArray(rawMessages)) {
     return { ok: false, problem: `${path}.messages must be a list (found ${describeType(rawMessages)})` };
   }
-  const messages: Message[] = [];
-  for (let index = 0; index < rawMessages.length; index++) {
-    const message = validateMessage(rawMessages[index], `${path}.messages[${index}]`);
-    if (!message.ok) return message;
-    messages.push(message.value);
-  }
-  const createdAt = readTimestamp(ownField(value, 'createdAt'), `${path}.createdAt`, options.now);
-  if (!createdAt.ok) return createdAt;
-  const updatedAt = readTimestamp(ownField(value, 'updatedAt'), `${path}.updatedAt`, options.now);
-  if (!updatedAt.ok) return updatedAt;
+  const pathMessages = readList(rawMessages, `${path}.messages`, createdAt.value);
+  if (!pathMessages.ok) return pathMessages;
+  const otherMessages = readList(ownField(value, 'otherMessages'), `${path}.otherMessages`, createdAt.value);
+  if (!otherMessages.ok) return otherMessages;
+  const tree = buildTree(id, pathMessages.value, otherMessages.value, path, createdAt.value);
+  if (!tree.ok) return tree;
+
   const rawProvider = ownField(value, 'provider');
   let provider = options.fallbackProvider;
   if (rawProvider !== undefined && rawProvider !== null) {
@@ -76,10 +232,24 @@ export function validateConversation(
     }
     provider = rawProvider;
   }
-  return {
-    ok: true,
-    value: { id, name, messages, createdAt: createdAt.value, updatedAt: updatedAt.value, provider },
+  const conversation: Conversation = {
+    id,
+    name,
+    messages: tree.value.messages,
+    activeLeafId: tree.value.activeLeafId,
+    createdAt: createdAt.value,
+    updatedAt: updatedAt.value,
+    provider,
+    order: readOrder(ownField(value, 'order'), createdAt.value),
   };
+  const renamedAt = ownField(value, 'renamedAt');
+  if (isIsoTimestamp(renamedAt)) conversation.renamedAt = renamedAt;
+  const deletedIds = ownField(value, 'deletedIds');
+  if (Array.isArray(deletedIds)) {
+    const ids = deletedIds.filter((item): item is string => typeof item === 'string');
+    if (ids.length > 0) conversation.deletedIds = ids;
+  }
+  return { ok: true, value: conversation };
 }
 
 /** A list of conversations with unique ids; linear in the size of the input. */

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import {
+  legacyRecord,
+  linearConversation,
+  message,
+  normalized,
+  texts,
+  treeConversation,
+} from './__fixtures__/conversations.ts';
 import { defaultConfig, type Config } from './config.ts';
-import type { Conversation } from './conversation.ts';
+import { messageText } from './conversation.ts';
+import { conversationRecord } from './conversation-record.ts';
 import { buildExport, exportFileName, parseImport } from './export-format.ts';
+import { activePath } from './message-tree.ts';
 
 /** A copy without the given keys, to build files that lack fields. */
 function without(value: object, ...keys: string[]): Record<string, unknown> {
@@ -10,17 +20,33 @@ function without(value: object, ...keys: string[]): Record<string, unknown> {
 
 const now = new Date('2024-05-06T07:08:09.000Z');
 const config: Config = { ...defaultConfig, apiKey: 'sk-secret' };
-const conversation: Conversation = {
-  id: 'c1',
+const conversation = linearConversation('c1', ['hi'], {
   name: 'Greeting',
-  messages: [
-    { role: 'system', content: 'You are a helpful assistant.' },
-    { role: 'user', content: 'hi' },
-  ],
   createdAt: '2024-05-01T00:00:00.000Z',
   updatedAt: '2024-05-02T00:00:00.000Z',
-  provider: 'openai',
-};
+});
+/** The same conversation as the first release exported it: role and content, no ids. */
+const legacy = legacyRecord(conversation);
+/** root -> u1 -> {a1, a2 -> u2 -> a3}: the second reply regenerated and continued. */
+const branched = treeConversation(
+  'c2',
+  [
+    ['root', null, 'system', 'Be brief.'],
+    ['u1', 'root', 'user', 'hi'],
+    ['a1', 'u1', 'assistant', 'hello', { provider: 'openai', model: 'gpt-4o' }],
+    ['a2', 'u1', 'assistant', 'hey', { provider: 'claude', model: 'claude-sonnet-4-5' }],
+    ['u2', 'a2', 'user', 'more'],
+    ['a3', 'u2', 'assistant', 'partial', { status: 'interrupted', error: 'network' }],
+  ],
+  {
+    name: 'Branches',
+    updatedAt: '2024-05-03T00:00:00.000Z',
+    renamedAt: '2024-05-02T00:00:00.000Z',
+    deletedIds: ['gone'],
+    order: 5,
+    activeLeafId: 'a1',
+  },
+);
 
 function problemOf(text: string): string {
   const result = parseImport(text, { now });
@@ -46,7 +72,7 @@ describe('buildExport', () => {
           version: '2.0',
           exportedAt: '2024-05-06T07:08:09.000Z',
           config: configWithoutKey,
-          conversations: [conversation],
+          conversations: [conversationRecord(conversation)],
           activeConversationId: 'c1',
         },
         null,
@@ -56,6 +82,13 @@ describe('buildExport', () => {
     expect(text).not.toContain('sk-secret');
     expect(text).not.toContain('apiKey');
     expect(text.startsWith('{\n  "version": "2.0",\n  "exportedAt"')).toBe(true);
+  });
+
+  it('writes each conversation as its record: the active path as role and content, the rest apart', () => {
+    const parsed = JSON.parse(
+      buildExport({ ...input, conversations: [conversation, branched], includeApiKey: false }),
+    ) as { conversations: unknown[] };
+    expect(parsed.conversations).toEqual([conversationRecord(conversation), conversationRecord(branched)]);
   });
 
   it('includes the key when asked', () => {
@@ -97,6 +130,49 @@ describe('parseImport', () => {
     });
   });
 
+  it('round-trips every branch, and places the conversations in the file order', () => {
+    const text = buildExport({
+      config,
+      conversations: [branched, { ...conversation, order: 99 }],
+      activeConversationId: 'c2',
+      includeApiKey: false,
+      now,
+    });
+    const imported = dataOf(text).conversations ?? [];
+    expect(imported.map((item) => [item.id, item.order])).toEqual([
+      ['c2', 0],
+      ['c1', 1],
+    ]);
+    expect(normalized(imported[0] ?? conversation)).toEqual(normalized({ ...branched, order: 0 }));
+    expect(imported[1]).toEqual({ ...conversation, order: 1 });
+  });
+
+  it('gives a 2.0 reader the active path as role and content in messages', () => {
+    const text = buildExport({
+      config,
+      conversations: [branched],
+      activeConversationId: 'c2',
+      includeApiKey: false,
+      now,
+    });
+    const file = JSON.parse(text) as {
+      version: string;
+      conversations: { id: string; name: string; messages: Record<string, unknown>[] }[];
+    };
+    expect(file.version).toBe('2.0');
+    const [written] = file.conversations;
+    expect(written?.messages.map(({ role, content }) => ({ role, content }))).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]);
+    expect(written?.messages.map(({ role, content }) => ({ role, content }))).toEqual(
+      activePath(branched).map((item) => ({ role: item.role, content: messageText(item) })),
+    );
+    // The path is linked by its order alone: an old reader sees no tree there.
+    expect(written?.messages.some((item) => 'parentId' in item)).toBe(false);
+  });
+
   it('flags a config without a key', () => {
     const text = buildExport({
       config,
@@ -112,19 +188,22 @@ describe('parseImport', () => {
     expect(data.activeConversationId).toBeNull();
   });
 
-  it('accepts a legacy file without version', () => {
-    const data = dataOf(JSON.stringify({ config: { ...config }, conversations: [conversation] }));
+  it('accepts a legacy file without version, reading its conversations as chains', () => {
+    const data = dataOf(JSON.stringify({ config: { ...config }, conversations: [legacy] }));
     expect(data.conversations).toEqual([conversation]);
     expect(data.config).toEqual(config);
     expect(data).not.toHaveProperty('activeConversationId');
   });
 
   it('accepts a bare list of conversations', () => {
-    expect(dataOf(JSON.stringify([conversation]))).toEqual({ conversations: [conversation] });
+    expect(dataOf(JSON.stringify([legacy]))).toEqual({ conversations: [conversation] });
+    expect(dataOf(JSON.stringify([conversationRecord(conversation)]))).toEqual({
+      conversations: [conversation],
+    });
   });
 
   it('turns a legacy config without provider into azure, and gives its conversations that provider', () => {
-    const legacyConversation = without(conversation, 'provider');
+    const legacyConversation = without(legacy, 'provider');
     const data = dataOf(
       JSON.stringify({
         config: {
@@ -141,7 +220,7 @@ describe('parseImport', () => {
   });
 
   it('gives conversations without provider the caller provider, else openai', () => {
-    const bare = without(conversation, 'provider');
+    const bare = without(legacy, 'provider');
     const text = JSON.stringify({ conversations: [bare] });
     const withCaller = parseImport(text, { now, provider: 'groq' });
     expect(withCaller.ok && withCaller.data.conversations?.[0]?.provider).toBe('groq');
@@ -149,10 +228,11 @@ describe('parseImport', () => {
   });
 
   it('turns missing timestamps into now', () => {
-    const bare = without(conversation, 'createdAt', 'updatedAt');
+    const bare = without(legacy, 'createdAt', 'updatedAt');
     const imported = dataOf(JSON.stringify({ conversations: [bare] })).conversations?.[0];
     expect(imported?.createdAt).toBe(now.toISOString());
     expect(imported?.updatedAt).toBe(now.toISOString());
+    expect(imported?.messages.map((item) => item.createdAt)).toEqual([now.toISOString(), now.toISOString()]);
   });
 
   it('keeps valid message status and error, and drops invalid or unknown ones', () => {
@@ -160,10 +240,16 @@ describe('parseImport', () => {
       { role: 'assistant', content: 'partial', status: 'interrupted', error: 'network' },
       { role: 'assistant', content: 'x', status: 'exploded', error: 7, extra: true },
     ];
-    const imported = dataOf(JSON.stringify([{ ...conversation, messages }])).conversations?.[0];
+    const imported = dataOf(JSON.stringify([{ ...legacy, messages }])).conversations?.[0];
+    const at = conversation.createdAt;
     expect(imported?.messages).toEqual([
-      { role: 'assistant', content: 'partial', status: 'interrupted', error: 'network' },
-      { role: 'assistant', content: 'x' },
+      message('c1:root', null, 'system', '', { createdAt: at }),
+      message('c1:0', 'c1:root', 'assistant', 'partial', {
+        createdAt: at,
+        status: 'interrupted',
+        error: 'network',
+      }),
+      message('c1:1', 'c1:0', 'assistant', 'x', { createdAt: at }),
     ]);
   });
 
@@ -187,13 +273,16 @@ describe('parseImport', () => {
   });
 
   it('names the exact place of a wrong role', () => {
-    const conversations = [0, 1, 2, 3].map((index) => ({ ...conversation, id: `c${index}` }));
+    const conversations: Record<string, unknown>[] = [0, 1, 2, 3].map((index) => ({
+      ...legacy,
+      id: `c${index}`,
+    }));
     const fourth = conversations[3];
     if (!fourth) throw new Error('fixture');
     fourth.messages = [
       { role: 'user', content: 'hi' },
       { role: 'robot', content: 'beep' },
-    ] as unknown as Conversation['messages'];
+    ];
     expect(problemOf(JSON.stringify({ version: '2.0', conversations }))).toBe(
       'conversations[3].messages[1].role must be system, user or assistant',
     );
@@ -201,29 +290,23 @@ describe('parseImport', () => {
 
   it.each([
     [{ conversations: {} }, 'conversations must be a list (found an object)'],
-    [{ conversations: [{ ...conversation, id: '' }] }, 'conversations[0].id must be a non-empty string'],
+    [{ conversations: [{ ...legacy, id: '' }] }, 'conversations[0].id must be a non-empty string'],
+    [{ conversations: [{ ...legacy, name: 3 }] }, 'conversations[0].name must be a string (found a number)'],
     [
-      { conversations: [{ ...conversation, name: 3 }] },
-      'conversations[0].name must be a string (found a number)',
-    ],
-    [
-      { conversations: [{ ...conversation, messages: 'hi' }] },
+      { conversations: [{ ...legacy, messages: 'hi' }] },
       'conversations[0].messages must be a list (found a string)',
     ],
     [
-      { conversations: [{ ...conversation, messages: [{ role: 'user', content: null }] }] },
+      { conversations: [{ ...legacy, messages: [{ role: 'user', content: null }] }] },
       'conversations[0].messages[0].content must be a string (found null)',
     ],
     [
-      { conversations: [{ ...conversation, createdAt: 'yesterday' }] },
+      { conversations: [{ ...legacy, createdAt: 'yesterday' }] },
       'conversations[0].createdAt must be an ISO timestamp',
     ],
+    [{ conversations: [{ ...legacy, updatedAt: 5 }] }, 'conversations[0].updatedAt must be an ISO timestamp'],
     [
-      { conversations: [{ ...conversation, updatedAt: 5 }] },
-      'conversations[0].updatedAt must be an ISO timestamp',
-    ],
-    [
-      { conversations: [{ ...conversation, provider: 'mistral' }] },
+      { conversations: [{ ...legacy, provider: 'mistral' }] },
       'conversations[0].provider must be one of azure, openai, claude, gemini, groq',
     ],
     [
@@ -240,7 +323,7 @@ describe('parseImport', () => {
   });
 
   it('rejects duplicate ids', () => {
-    const file = { conversations: [conversation, { ...conversation, id: 'c2' }, { ...conversation }] };
+    const file = { conversations: [legacy, { ...legacy, id: 'c2' }, { ...legacy }] };
     expect(problemOf(JSON.stringify(file))).toBe(
       'conversations[2].id "c1" is already used by conversations[0]',
     );
@@ -278,7 +361,8 @@ describe('parseImport', () => {
     const quoted = dataOf(
       '{ "conversations": [{ "id": "c1", "name": "n", "messages": [{ "role": "user", "content": "\\"__proto__\\": 1" }] }] }',
     );
-    expect(quoted.conversations?.[0]?.messages[0]?.content).toBe('"__proto__": 1');
+    const [quotedConversation] = quoted.conversations ?? [];
+    expect(quotedConversation && texts(activePath(quotedConversation))).toEqual(['', '"__proto__": 1']);
   });
 
   it('ignores constructor and other unknown keys, copying known fields into fresh objects', () => {
@@ -300,11 +384,19 @@ describe('parseImport', () => {
       'id',
       'name',
       'messages',
+      'activeLeafId',
       'createdAt',
       'updatedAt',
       'provider',
+      'order',
     ]);
-    expect(imported?.messages[0]).toEqual({ role: 'user', content: 'x' });
+    expect(imported?.messages[1]).toEqual(
+      message('c1:0', 'c1:root', 'user', 'x', { createdAt: now.toISOString() }),
+    );
+    for (const item of imported?.messages ?? []) {
+      expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+      expect(Object.keys(item)).toEqual(['id', 'parentId', 'role', 'parts', 'createdAt']);
+    }
   });
 
   it('does not fill missing fields from a polluted Object.prototype', () => {
@@ -335,7 +427,7 @@ describe('parseImport', () => {
   it('validates a large file in linear time', () => {
     const messages = Array.from({ length: 20 }, (_, index) => ({ role: 'user', content: `m${index}` }));
     const conversations = Array.from({ length: 20_000 }, (_, index) => ({
-      ...conversation,
+      ...legacy,
       id: `id${index}`,
       messages,
     }));

@@ -1,5 +1,6 @@
 import { defaultConfig, type Config, type ProviderId } from './config.ts';
 import type { Conversation } from './conversation.ts';
+import { conversationRecord } from './conversation-record.ts';
 import { validateConfigShape } from './config-restore.ts';
 import { validateConversationList } from './conversation-validation.ts';
 import { describeType, findProtoKey, isRecord, ownField, quote } from './json-guards.ts';
@@ -29,7 +30,7 @@ export function buildExport({
     version: exportVersion,
     exportedAt: now.toISOString(),
     config: exportedConfig,
-    conversations,
+    conversations: conversations.map(conversationRecord),
     activeConversationId,
   };
   return JSON.stringify(envelope, null, 2);
@@ -113,7 +114,8 @@ export function parseImport(text: string, options: ImportOptions): ImportResult 
       fallbackProvider,
     });
     if (!conversations.ok) return conversations;
-    data.conversations = conversations.value;
+    // The list keeps the file's order.
+    data.conversations = conversations.value.map((conversation, order) => ({ ...conversation, order }));
   }
 
   const activeId = ownField(root, 'activeConversationId');

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { setTheme } from '../state/theme-commands.ts';
+import { chat } from '../state/chat.ts';
 import { useChatState } from './use-chat-state.ts';
 
 const darkQuery = '(prefers-color-scheme: dark)';
@@ -26,5 +26,5 @@ export function useTheme() {
     root.style.colorScheme = resolved;
   }, [resolved]);
 
-  return { theme, resolved, setTheme };
+  return { theme, resolved, setTheme: chat.setTheme };
 }

@@ -1,7 +1,6 @@
-import { createStore } from 'zustand/vanilla';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import { defaultConfig, type Config } from '../domain/config.ts';
 import type { Conversation } from '../domain/conversation.ts';
-import type { ChatProvider } from '../providers/types.ts';
 
 export type Theme = 'light' | 'dark' | 'system';
 
@@ -13,20 +12,22 @@ export interface ConversationListItem {
   updatedAt: string;
 }
 
+/** The reply being streamed, if any: one at a time, in one conversation. */
+export interface StreamingReply {
+  conversationId: string;
+  messageId: string;
+}
+
 export interface ChatState {
   ready: boolean;
   /** The saved configuration (the panel edits a draft until 'Save Configuration'). */
   config: Config;
-  /** Null when the configuration is invalid or the provider could not be built. */
-  service: ChatProvider | null;
-  /** Every conversation, in creation order, without messages. */
+  /** Every conversation, in list order, without messages. */
   list: ConversationListItem[];
   /** Conversations whose messages are loaded, by id. */
   loaded: Record<string, Conversation>;
   activeId: string | null;
-  /** The conversation a reply is streaming into, if any. */
-  streamingId: string | null;
-  isLoading: boolean;
+  streaming: StreamingReply | null;
   theme: Theme;
   /** False when IndexedDB is unavailable: the app works in memory only. */
   persistent: boolean;
@@ -39,25 +40,24 @@ export interface ChatState {
   sheet: 'sidebar' | 'settings' | null;
 }
 
-export const chatStore = createStore<ChatState>(() => ({
-  ready: false,
-  config: defaultConfig,
-  service: null,
-  list: [],
-  loaded: {},
-  activeId: null,
-  streamingId: null,
-  isLoading: false,
-  theme: 'system',
-  persistent: true,
-  storageProblem: null,
-  liveModels: null,
-  importExportOpen: false,
-  sheet: null,
-}));
+export type ChatStore = StoreApi<ChatState>;
 
-export const getState = chatStore.getState;
-export const setState = chatStore.setState;
+export function createChatStore(): ChatStore {
+  return createStore<ChatState>(() => ({
+    ready: false,
+    config: defaultConfig,
+    list: [],
+    loaded: {},
+    activeId: null,
+    streaming: null,
+    theme: 'system',
+    persistent: true,
+    storageProblem: null,
+    liveModels: null,
+    importExportOpen: false,
+    sheet: null,
+  }));
+}
 
 /** The sidebar row of a conversation or of its stored summary. */
 export function listItemOf(conversation: ConversationListItem): ConversationListItem {
@@ -66,8 +66,8 @@ export function listItemOf(conversation: ConversationListItem): ConversationList
 }
 
 /** Puts a conversation into memory: its messages and its sidebar row. */
-export function commitConversation(conversation: Conversation): void {
-  setState((state) => {
+export function commitConversation(store: ChatStore, conversation: Conversation): void {
+  store.setState((state) => {
     const index = state.list.findIndex((row) => row.id === conversation.id);
     const row = state.list[index];
     // A streamed token changes only the messages: keep the list (and the sidebar) untouched.
@@ -78,8 +78,8 @@ export function commitConversation(conversation: Conversation): void {
   });
 }
 
-export function forgetConversation(id: string): void {
-  setState((state) => {
+export function forgetConversation(store: ChatStore, id: string): void {
+  store.setState((state) => {
     const loaded = Object.fromEntries(Object.entries(state.loaded).filter(([key]) => key !== id));
     return { list: state.list.filter((row) => row.id !== id), loaded };
   });
@@ -87,3 +87,7 @@ export function forgetConversation(id: string): void {
 
 export const selectActiveConversation = (state: ChatState): Conversation | undefined =>
   state.activeId ? state.loaded[state.activeId] : undefined;
+
+/** Whether a reply is streaming into this conversation: its messages are then not to be changed. */
+export const isStreamingIn = (state: ChatState, conversationId: string): boolean =>
+  state.streaming?.conversationId === conversationId;

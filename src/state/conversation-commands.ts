@@ -5,111 +5,138 @@ import {
   createConversation,
   pickActiveId,
   renameConversation as renameRule,
+  setSystemPrompt as setSystemPromptRule,
 } from '../domain/conversation-rules.ts';
 import { saveActiveId } from '../storage/local-settings.ts';
-import { commitConversation, forgetConversation, getState, setState } from './chat-store.ts';
-import { notify } from './notify.ts';
-import { broadcast, db, persistChange, persistConversation, unpersistConversation } from './persistence.ts';
+import type { ChatContext } from './chat-context.ts';
+import { commitConversation, forgetConversation, isStreamingIn } from './chat-store.ts';
+import type { ConversationSync } from './conversation-sync.ts';
 
-function newId(): string {
-  return crypto.randomUUID();
-}
+export type ConversationCommands = ReturnType<typeof createConversationCommands>;
 
-export function setActive(id: string | null): void {
-  setState({ activeId: id });
-  saveActiveId(id);
-  broadcast({ type: 'active-changed', id });
-  if (id) void ensureLoaded(id);
-}
+export function createConversationCommands(ctx: ChatContext, sync: ConversationSync) {
+  const { store } = ctx;
 
-/** The conversation's messages, loading them from storage the first time it is opened. */
-export async function ensureLoaded(id: string): Promise<Conversation | undefined> {
-  const cached = getState().loaded[id];
-  if (cached) return cached;
-  const stored = await db().read(id);
-  if (getState().loaded[id]) return getState().loaded[id];
-  if (stored.status === 'ok') {
-    commitConversation(stored.conversation);
-    return stored.conversation;
+  function setActive(id: string | null): void {
+    store.setState({ activeId: id });
+    saveActiveId(id);
+    ctx.tabSync.post({ type: 'active-changed', id });
+    if (id) void ensureLoaded(id);
   }
-  // Listed (its summary reads fine) but its record is gone or damaged: skip it, never a blank screen.
-  const row = getState().list.find((item) => item.id === id);
-  if (!row) return undefined;
-  forgetConversation(id);
-  if (getState().activeId === id) setActive(pickActiveId(getState().list, null));
-  if (stored.status === 'unreadable') {
-    // Later starts then count it as skipped instead of listing it; the record itself is kept.
-    void db().dropSummary(id);
-    notify.warning(
-      '1 saved conversation could not be read and was skipped',
-      `"${row.name}" is damaged in this browser's storage; your other conversations are fine.`,
+
+  /** The conversation's messages, loading them from storage the first time it is opened. */
+  async function ensureLoaded(id: string): Promise<Conversation | undefined> {
+    const cached = ctx.get().loaded[id];
+    if (cached) return cached;
+    const stored = await ctx.db().read(id);
+    if (ctx.get().loaded[id]) return ctx.get().loaded[id];
+    if (stored.status === 'ok') {
+      commitConversation(store, stored.conversation);
+      return stored.conversation;
+    }
+    // Listed (its summary reads fine) but its record is gone or damaged: skip it, never a blank screen.
+    const row = ctx.get().list.find((item) => item.id === id);
+    if (!row) return undefined;
+    forgetConversation(store, id);
+    if (ctx.get().activeId === id) setActive(pickActiveId(ctx.get().list, null));
+    if (stored.status === 'unreadable') {
+      // Later starts then count it as skipped instead of listing it; the record itself is kept.
+      void ctx.db().dropSummary(id);
+      ctx.notify.warning(
+        '1 saved conversation could not be read and was skipped',
+        `"${row.name}" is damaged in this browser's storage; your other conversations are fine.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** Adds a conversation made elsewhere (new, a branch) to the list, selects it and stores it. */
+  async function addConversation(conversation: Conversation): Promise<void> {
+    commitConversation(store, conversation);
+    setActive(conversation.id);
+    await sync.save(conversation.id, { create: true });
+  }
+
+  async function newConversation(): Promise<void> {
+    const { list, config } = ctx.get();
+    await addConversation(
+      createConversation({
+        existingCount: list.length,
+        provider: config.provider,
+        now: ctx.now(),
+        id: ctx.newId(),
+        rootId: ctx.newId(),
+      }),
     );
   }
-  return undefined;
-}
 
-export async function newConversation(): Promise<void> {
-  const { list, config } = getState();
-  const conversation = createConversation({
-    existingCount: list.length,
-    provider: config.provider,
-    now: new Date(),
-    id: newId(),
-  });
-  commitConversation(conversation);
-  setActive(conversation.id);
-  await persistConversation(conversation);
-}
-
-export function selectConversation(id: string): void {
-  if (getState().activeId !== id) setActive(id);
-}
-
-/**
- * Applies a change to the latest stored copy, in one transaction, so a change made here does not
- * overwrite what another tab wrote meanwhile (e.g. a reply streaming there).
- */
-async function mutateConversation(id: string, change: (conversation: Conversation) => Conversation) {
-  const loaded = await ensureLoaded(id);
-  if (!loaded) return;
-  const next = await persistChange(id, (stored) => {
-    const local = getState().loaded[id] ?? loaded;
-    const latest = stored ?? local;
-    // A reply streaming in this tab is newer than storage: keep our messages.
-    const base = getState().streamingId === id ? { ...latest, messages: local.messages } : latest;
-    const changed = change(base);
-    return changed === base ? stored : changed;
-  });
-  if (!next) return;
-  const local = getState().loaded[id];
-  commitConversation(getState().streamingId === id && local ? { ...next, messages: local.messages } : next);
-}
-
-export async function renameConversation(id: string, name: string): Promise<void> {
-  await mutateConversation(id, (conversation) => renameRule(conversation, name, new Date()));
-}
-
-export async function clearConversation(id: string): Promise<void> {
-  if (getState().streamingId === id) return;
-  await mutateConversation(id, (conversation) => clearRule(conversation, new Date()));
-  notify.success('Conversation cleared');
-}
-
-export async function deleteConversation(id: string): Promise<void> {
-  const { activeId } = getState();
-  forgetConversation(id);
-  if (activeId === id) setActive(pickActiveId(getState().list, null));
-  await unpersistConversation(id);
-}
-
-export async function copyConversation(id: string): Promise<void> {
-  const conversation = await ensureLoaded(id);
-  if (!conversation) return;
-  try {
-    await navigator.clipboard.writeText(conversationAsText(conversation));
-    notify.success('Conversation copied to clipboard');
-  } catch (error) {
-    console.error('Clipboard write failed', error);
-    notify.error('Could not copy to the clipboard', 'The browser refused clipboard access.');
+  function selectConversation(id: string): void {
+    if (ctx.get().activeId !== id) setActive(id);
   }
+
+  /**
+   * Changes a conversation in memory, then saves it merged with the stored copy, so what another
+   * tab wrote meanwhile is kept. Returns false when nothing changed.
+   */
+  async function change(
+    id: string,
+    apply: (conversation: Conversation) => Conversation,
+    { saveWhenIdle = false } = {},
+  ): Promise<boolean> {
+    const loaded = ctx.get().loaded[id] ?? (await ensureLoaded(id));
+    if (!loaded) return false;
+    const changed = apply(loaded);
+    if (changed === loaded) return false;
+    commitConversation(store, changed);
+    if (saveWhenIdle) sync.saveSoon(id);
+    else await sync.save(id);
+    return true;
+  }
+
+  async function renameConversation(id: string, name: string): Promise<void> {
+    await change(id, (conversation) => renameRule(conversation, name, ctx.now()));
+  }
+
+  async function clearConversation(id: string): Promise<void> {
+    if (isStreamingIn(ctx.get(), id)) return;
+    await change(id, (conversation) => clearRule(conversation, ctx.now()));
+    ctx.notify.success('Conversation cleared');
+  }
+
+  async function setSystemPrompt(id: string, prompt: string): Promise<void> {
+    await change(id, (conversation) => setSystemPromptRule(conversation, prompt, ctx.now()));
+  }
+
+  async function deleteConversation(id: string): Promise<void> {
+    const { activeId } = ctx.get();
+    forgetConversation(store, id);
+    if (activeId === id) setActive(pickActiveId(ctx.get().list, null));
+    await sync.remove(id);
+  }
+
+  async function copyConversation(id: string): Promise<void> {
+    const conversation = await ensureLoaded(id);
+    if (!conversation) return;
+    try {
+      await navigator.clipboard.writeText(conversationAsText(conversation));
+      ctx.notify.success('Conversation copied to clipboard');
+    } catch (error) {
+      console.error('Clipboard write failed', error);
+      ctx.notify.error('Could not copy to the clipboard', 'The browser refused clipboard access.');
+    }
+  }
+
+  return {
+    setActive,
+    ensureLoaded,
+    addConversation,
+    change,
+    newConversation,
+    selectConversation,
+    renameConversation,
+    clearConversation,
+    setSystemPrompt,
+    deleteConversation,
+    copyConversation,
+  };
 }

@@ -3,52 +3,10 @@ import type { Conversation } from '../domain/conversation.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { buildExport, exportFileName, parseImport } from '../domain/export-format.ts';
 import { saveActiveId, saveConfig as storeConfig } from '../storage/local-settings.ts';
-import { getState, listItemOf, setState } from './chat-store.ts';
-import { applyConfig } from './config-commands.ts';
-import { notify } from './notify.ts';
-import { broadcast, db, forgetBacklog, reportWrite } from './persistence.ts';
-
-/** Every conversation, with the in-memory copy where it is newer than storage. */
-async function allConversations(): Promise<Conversation[]> {
-  const { items: stored } = await db().getAll();
-  const { loaded, list } = getState();
-  const byId = new Map(stored.map((conversation) => [conversation.id, conversation]));
-  for (const conversation of Object.values(loaded)) byId.set(conversation.id, conversation);
-  const order = new Map(list.map((row, index) => [row.id, index]));
-  return [...byId.values()].sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
-}
-
-/** The export text, exactly as downloaded. Null (with a toast) on failure. */
-export async function exportText(includeApiKey: boolean): Promise<string | null> {
-  try {
-    const { config, activeId } = getState();
-    return buildExport({
-      config,
-      conversations: await allConversations(),
-      activeConversationId: activeId,
-      includeApiKey,
-      now: new Date(),
-    });
-  } catch (error) {
-    console.error('Failed to export data', error);
-    notify.error('Failed to export data');
-    return null;
-  }
-}
-
-export function downloadExport(text: string): void {
-  try {
-    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = exportFileName(new Date());
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  } catch (error) {
-    console.error('Failed to export data', error);
-    notify.error('Failed to export data');
-  }
-}
+import type { ChatContext } from './chat-context.ts';
+import { listItemOf } from './chat-store.ts';
+import type { ConfigCommands } from './config-commands.ts';
+import type { ConversationSync } from './conversation-sync.ts';
 
 interface Snapshot {
   config: Config;
@@ -56,59 +14,105 @@ interface Snapshot {
   activeId: string | null;
 }
 
-async function replaceEverything({ config, conversations, activeId }: Snapshot): Promise<boolean> {
-  const result = await db().replaceAll(conversations);
-  if (!reportWrite(result)) return false;
-  forgetBacklog();
-  reportWrite(storeConfig(config));
-  applyConfig(config);
-  const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));
-  setState({ list: conversations.map(listItemOf), loaded, activeId });
-  saveActiveId(activeId);
-  broadcast({ type: 'conversations-replaced' });
-  return true;
-}
-
-/**
- * 'Import Data': validates the whole file first; on any problem nothing changes. On success the
- * previous state is kept in memory and the toast offers Undo. Returns true when imported.
- */
-export async function importData(text: string): Promise<boolean> {
-  const parsed = parseImport(text, { now: new Date() });
-  if (!parsed.ok) {
-    notify.error('Error importing data: Invalid format', parsed.problem);
-    return false;
+/** Export and import of everything (the spec's Import / Export dialog). */
+export function createDataCommands(ctx: ChatContext, sync: ConversationSync, configs: ConfigCommands) {
+  /** Every conversation, with the in-memory copy where it is newer than storage, in list order. */
+  async function allConversations(): Promise<Conversation[]> {
+    const { items: stored } = await ctx.db().getAll();
+    const { loaded, list } = ctx.get();
+    const byId = new Map(stored.map((conversation) => [conversation.id, conversation]));
+    for (const conversation of Object.values(loaded)) byId.set(conversation.id, conversation);
+    const order = new Map(list.map((row, index) => [row.id, index]));
+    return [...byId.values()].sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
   }
-  try {
-    const before: Snapshot = {
-      config: getState().config,
-      conversations: await allConversations(),
-      activeId: getState().activeId,
-    };
-    const { data } = parsed;
-    // An export made without the key keeps the key the user has now.
-    const config = data.config
-      ? { ...data.config, apiKey: data.configHasKey ? data.config.apiKey : before.config.apiKey }
-      : before.config;
-    const conversations = data.conversations ?? before.conversations;
-    const savedActive = data.activeConversationId ?? null;
-    const activeId = pickActiveId(conversations, savedActive);
-    if (!(await replaceEverything({ config, conversations, activeId }))) {
-      notify.error('Failed to import data');
+
+  /** The export text, exactly as downloaded. Null (with a toast) on failure. */
+  async function exportText(includeApiKey: boolean): Promise<string | null> {
+    try {
+      const { config, activeId } = ctx.get();
+      return buildExport({
+        config,
+        conversations: await allConversations(),
+        activeConversationId: activeId,
+        includeApiKey,
+        now: ctx.now(),
+      });
+    } catch (error) {
+      console.error('Failed to export data', error);
+      ctx.notify.error('Failed to export data');
+      return null;
+    }
+  }
+
+  function downloadExport(text: string): void {
+    try {
+      const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = exportFileName(ctx.now());
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (error) {
+      console.error('Failed to export data', error);
+      ctx.notify.error('Failed to export data');
+    }
+  }
+
+  async function replaceEverything({ config, conversations, activeId }: Snapshot): Promise<boolean> {
+    const result = await ctx.db().replaceAll(conversations);
+    if (!sync.reportWrite(result)) return false;
+    sync.forgetBacklog();
+    sync.reportWrite(storeConfig(config));
+    configs.applyConfig(config);
+    const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));
+    ctx.store.setState({ list: conversations.map(listItemOf), loaded, activeId });
+    saveActiveId(activeId);
+    ctx.tabSync.post({ type: 'conversations-replaced' });
+    return true;
+  }
+
+  /**
+   * 'Import Data': validates the whole file first; on any problem nothing changes. On success the
+   * previous state is kept in memory and the toast offers Undo. Returns true when imported.
+   */
+  async function importData(text: string): Promise<boolean> {
+    const parsed = parseImport(text, { now: ctx.now() });
+    if (!parsed.ok) {
+      ctx.notify.error('Error importing data: Invalid format', parsed.problem);
       return false;
     }
-    notify.success('Data imported successfully', {
-      action: { label: 'Undo', onClick: () => void undoImport(before) },
-    });
-    return true;
-  } catch (error) {
-    console.error('Failed to import data', error);
-    notify.error('Failed to import data');
-    return false;
+    try {
+      const before: Snapshot = {
+        config: ctx.get().config,
+        conversations: await allConversations(),
+        activeId: ctx.get().activeId,
+      };
+      const { data } = parsed;
+      // An export made without the key keeps the key the user has now.
+      const config = data.config
+        ? { ...data.config, apiKey: data.configHasKey ? data.config.apiKey : before.config.apiKey }
+        : before.config;
+      const conversations = data.conversations ?? before.conversations;
+      const activeId = pickActiveId(conversations, data.activeConversationId ?? null);
+      if (!(await replaceEverything({ config, conversations, activeId }))) {
+        ctx.notify.error('Failed to import data');
+        return false;
+      }
+      ctx.notify.success('Data imported successfully', {
+        action: { label: 'Undo', onClick: () => void undoImport(before) },
+      });
+      return true;
+    } catch (error) {
+      console.error('Failed to import data', error);
+      ctx.notify.error('Failed to import data');
+      return false;
+    }
   }
-}
 
-async function undoImport(before: Snapshot): Promise<void> {
-  if (await replaceEverything(before)) notify.success('Import undone');
-  else notify.error('Could not undo the import');
+  async function undoImport(before: Snapshot): Promise<void> {
+    if (await replaceEverything(before)) ctx.notify.success('Import undone');
+    else ctx.notify.error('Could not undo the import');
+  }
+
+  return { exportText, downloadExport, importData };
 }

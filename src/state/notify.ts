@@ -19,3 +19,6 @@ export const notify = {
     toast.warning(message, { duration: toastDurationMs * 2, description, action });
   },
 };
+
+/** What the state layer needs of toasts; tests pass a recording fake. */
+export type Notifier = typeof notify;

@@ -1,8 +1,16 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation } from '../domain/conversation.ts';
+import {
+  legacyRecord,
+  linearConversation,
+  message,
+  normalized,
+  treeConversation,
+} from '../domain/__fixtures__/conversations.ts';
+import { conversationRecord } from '../domain/conversation-record.ts';
 import { summarizeConversation } from '../domain/conversation-summary.ts';
+import { appendMessage, deleteSubtree } from '../domain/message-tree.ts';
 import { openConversationDb, type ConversationStore } from './conversation-db.ts';
 
 let dbCount = 0;
@@ -24,26 +32,36 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function conversation(id: string, createdAt: string, messages = 1): Conversation {
-  return {
-    id,
-    name: `Name ${id}`,
-    messages: [
-      { role: 'system', content: 'You are a helpful assistant.' },
-      ...Array.from({ length: messages - 1 }, (_, index) => ({
-        role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
-        content: `message ${index}`,
-      })),
-    ],
-    createdAt,
-    updatedAt: createdAt,
-    provider: 'openai',
-  };
+/** A conversation of `messages` messages (the system one included) at list position `order`. */
+function conversation(id: string, order: number, messages = 1) {
+  const turns = Array.from({ length: messages - 1 }, (_, index) => `message ${index}`);
+  // Created in the opposite order to their positions: the list follows `order`, not the time.
+  const createdAt = new Date(Date.UTC(2024, 0, 10 - order)).toISOString();
+  return linearConversation(id, turns, { name: `Name ${id}`, createdAt, order });
 }
 
-const first = conversation('b', '2024-01-01T00:00:00.000Z', 3);
-const second = conversation('a', '2024-01-02T00:00:00.000Z', 5);
-const third = conversation('c', '2024-01-03T00:00:00.000Z');
+const first = conversation('b', 1, 3);
+const second = conversation('a', 2, 5);
+const third = conversation('c', 3);
+/** root -> u1 -> {a1, a2 -> u2 -> a3}, showing a1; one earlier branch deleted, renamed once. */
+const branched = treeConversation(
+  't',
+  [
+    ['root', null, 'system', 'Be brief.'],
+    ['u1', 'root', 'user', 'hi'],
+    ['a1', 'u1', 'assistant', 'hello', { provider: 'openai', model: 'gpt-4o' }],
+    ['a2', 'u1', 'assistant', 'hey', { status: 'stopped' }],
+    ['u2', 'a2', 'user', 'more'],
+    ['a3', 'u2', 'assistant', 'partial', { status: 'interrupted', error: 'network' }],
+  ],
+  {
+    name: 'Branches',
+    renamedAt: '2024-01-01T00:30:00.000Z',
+    deletedIds: ['old'],
+    order: 4,
+    activeLeafId: 'a1',
+  },
+);
 
 describe('openConversationDb with IndexedDB', () => {
   it('is persistent and round-trips a conversation', async () => {
@@ -63,15 +81,49 @@ describe('openConversationDb with IndexedDB', () => {
     expect(await reader.get('b')).toEqual(first);
   });
 
-  it('lists summaries that match the records, in creation order', async () => {
+  it('stores the written form and reads back every branch', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    expect(await store.put(branched)).toEqual({ ok: true });
+    const raw = await openDB(name);
+    expect(await raw.get('conversations', 't')).toEqual(conversationRecord(branched));
+    raw.close();
+    const read = await store.read('t');
+    expect(read.status).toBe('ok');
+    if (read.status !== 'ok') return;
+    expect(normalized(read.conversation)).toEqual(normalized(branched));
+    const pruned = deleteSubtree(read.conversation, 'a2');
+    await store.put(pruned);
+    expect(normalized((await store.get('t')) ?? branched)).toEqual(normalized(pruned));
+    expect((await store.get('t'))?.deletedIds).toEqual(['old', 'a2']);
+  });
+
+  it('reads a record without ids (the first release) as a chain, the same ids each time', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    const raw = await openDB(name);
+    await raw.put('conversations', legacyRecord(first));
+    raw.close();
+    const once = await store.get('b');
+    expect(once).toEqual({ ...first, order: Date.parse(first.createdAt) });
+    expect(await store.get('b')).toEqual(once);
+  });
+
+  it('lists summaries that match the records, in list order', async () => {
     const store = await open();
     await store.put(third);
+    await store.put(branched);
     await store.put(first);
     await store.put(second);
     const listing = await store.listSummaries();
-    expect(listing).toEqual({ items: [first, second, third].map(summarizeConversation), skipped: 0 });
-    expect(listing.items.map((summary) => summary.messageCount)).toEqual([3, 5, 1]);
-    expect(await store.getAll()).toEqual({ items: [first, second, third], skipped: 0 });
+    expect(listing).toEqual({
+      items: [first, second, third, branched].map(summarizeConversation),
+      skipped: 0,
+    });
+    expect(listing.items.map((summary) => summary.messageCount)).toEqual([3, 5, 1, 6]);
+    const all = await store.getAll();
+    expect(all.items.map(normalized)).toEqual([first, second, third, branched].map(normalized));
+    expect(all.skipped).toBe(0);
   });
 
   it('updates the summary with the record', async () => {
@@ -165,18 +217,21 @@ describe('update, read and dropSummary', () => {
     const tabA = await open(name);
     const tabB = await open(name);
     await tabA.put(first);
-    // One tab renames while the other writes messages, both at once.
+    const question = message('b:3', 'b:2', 'user', 'next', { createdAt: first.createdAt });
+    const withQuestion = appendMessage(first, question);
+    // One tab renames while the other writes a message, both at once.
     const [rename, reply] = await Promise.all([
       tabB.update('b', (stored) => stored && { ...stored, name: 'Renamed' }),
-      tabA.update('b', (stored) => stored && { ...first, name: stored.name, messages: second.messages }),
+      tabA.update('b', (stored) => stored && { ...appendMessage(first, question), name: stored.name }),
     ]);
     expect(rename).toMatchObject({ result: { ok: true }, changed: true });
     expect(reply).toMatchObject({ result: { ok: true }, changed: true });
     const stored = await tabA.get('b');
     expect(stored?.name).toBe('Renamed');
-    expect(stored?.messages).toEqual(second.messages);
+    expect(stored?.messages).toEqual(withQuestion.messages);
+    expect(stored?.activeLeafId).toBe('b:3');
     const { items } = await tabB.listSummaries();
-    expect(items).toEqual([summarizeConversation({ ...first, name: 'Renamed', messages: second.messages })]);
+    expect(items).toEqual([summarizeConversation({ ...withQuestion, name: 'Renamed' })]);
   });
 
   it('update writes nothing when the change returns what it got', async () => {
@@ -224,6 +279,18 @@ describe('update, read and dropSummary', () => {
     expect(await store.listSummaries()).toEqual({ items: [summarizeConversation(first)], skipped: 1 });
   });
 
+  it('leaves a record of a later format alone as unreadable', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    const raw = await openDB(name);
+    const future = { ...conversationRecord(first), id: 'future', formatVersion: 3 };
+    await raw.put('conversations', future);
+    raw.close();
+    expect(await store.read('future')).toEqual({ status: 'unreadable' });
+    expect(await store.getAll()).toEqual({ items: [], skipped: 1 });
+    expect(await store.listSummaries()).toEqual({ items: [], skipped: 1 });
+  });
+
   it('falls back to memory when a database of the same name lacks our stores', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const name = uniqueName();
@@ -260,6 +327,12 @@ describe('openConversationDb without IndexedDB', () => {
     expect((await store.get('a'))?.name).toBe('Renamed');
     expect(await store.update('a', (stored) => stored)).toMatchObject({ changed: false });
     expect(await store.dropSummary('a')).toEqual({ ok: true });
+    await store.put(branched);
+    expect(await store.get('t')).toEqual(branched);
+    expect((await store.listSummaries()).items.map((summary) => [summary.id, summary.order])).toEqual([
+      ['a', 2],
+      ['t', 4],
+    ]);
   });
 
   it('falls back to memory when opening fails', async () => {

@@ -1,7 +1,8 @@
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { Conversation } from '../domain/conversation.ts';
+import { conversationRecord } from '../domain/conversation-record.ts';
 import {
-  compareByCreation,
+  compareByOrder,
   readSummary,
   summarizeConversation,
   type ConversationSummary,
@@ -109,7 +110,7 @@ async function writeBoth(
 }
 
 function putBoth(tx: WriteTransaction, pending: Promise<unknown>[], conversation: Conversation): void {
-  pending.push(tx.objectStore(conversationStore).put(conversation));
+  pending.push(tx.objectStore(conversationStore).put(conversationRecord(conversation)));
   pending.push(tx.objectStore(summaryStore).put(summarizeConversation(conversation)));
 }
 
@@ -119,7 +120,7 @@ function readAll(values: unknown[]): Listing<Conversation> {
     const conversation = readStoredConversation(value);
     if (conversation) items.push(conversation);
   }
-  return { items: items.sort(compareByCreation), skipped: values.length - items.length };
+  return { items: items.sort(compareByOrder), skipped: values.length - items.length };
 }
 
 function createIndexedDbStore(db: Database): ConversationStore {
@@ -151,7 +152,7 @@ function createIndexedDbStore(db: Database): ConversationStore {
         if (conversation) items.push(summarizeConversation(conversation));
         else skipped++;
       }
-      return { items: items.sort(compareByCreation), skipped };
+      return { items: items.sort(compareByOrder), skipped };
     },
 
     async get(id) {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation } from '../domain/conversation.ts';
+import { legacyRecord, linearConversation } from '../domain/__fixtures__/conversations.ts';
 import { openConversationDb, type ConversationStore } from './conversation-db.ts';
 import { migrateLegacyConversations } from './legacy-migration.ts';
 import { createMemoryConversationStore } from './memory-conversation-store.ts';
@@ -28,35 +28,58 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function conversation(id: string, updatedAt: string, content = 'hi'): Conversation {
-  return {
-    id,
-    name: `Chat ${id}`,
-    messages: [
-      { role: 'system', content: 'You are a helpful assistant.' },
-      { role: 'user', content },
-    ],
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt,
-    provider: 'openai',
-  };
+/** A conversation as it reads once migrated: a chain at list position `order`. */
+function conversation(id: string, updatedAt: string, content = 'hi', order = 0) {
+  return linearConversation(id, [content], { updatedAt, order });
 }
 
 const one = conversation('one', '2024-01-02T00:00:00.000Z');
-const two = conversation('two', '2024-01-03T00:00:00.000Z');
+const two = conversation('two', '2024-01-03T00:00:00.000Z', 'hi', 1);
+/** The legacy localStorage value: the first release's written form, without ids or positions. */
+function legacyList(...conversations: ReturnType<typeof conversation>[]): string {
+  return JSON.stringify(conversations.map(legacyRecord));
+}
 
 describe('migrateLegacyConversations', () => {
   it('moves legacy conversations into the store and removes the key after verifying', async () => {
     const store = await openStore();
-    const storage = createMemoryStorage({ [legacyKey]: JSON.stringify([one, two]) });
+    const storage = createMemoryStorage({ [legacyKey]: legacyList(one, two) });
     expect(await migrateLegacyConversations(store, storage, now)).toEqual({ migrated: 2 });
     expect((await store.getAll()).items).toEqual([one, two]);
     expect(storage.values.has(legacyKey)).toBe(false);
   });
 
+  it('keeps the legacy list order, whatever the creation times, and gives the same ids each run', async () => {
+    const late = linearConversation('late', ['first in the list'], { createdAt: '2024-03-01T00:00:00.000Z' });
+    const early = linearConversation('early', ['second', 'reply'], { createdAt: '2024-02-01T00:00:00.000Z' });
+    const raw = legacyList(late, early);
+    const store = await openStore();
+    expect(await migrateLegacyConversations(store, createMemoryStorage({ [legacyKey]: raw }), now)).toEqual({
+      migrated: 2,
+    });
+    const { items } = await store.listSummaries();
+    expect(items.map((item) => [item.id, item.order])).toEqual([
+      ['late', 0],
+      ['early', 1],
+    ]);
+    expect(await store.get('early')).toEqual({ ...early, order: 1 });
+    const again = await openStore();
+    await migrateLegacyConversations(again, createMemoryStorage({ [legacyKey]: raw }), now);
+    expect(await again.get('early')).toEqual(await store.get('early'));
+  });
+
+  it('of duplicates keeps the newest content at the first one’s position', async () => {
+    const store = await openStore();
+    const newer = conversation('one', '2024-05-01T00:00:00.000Z', 'newer text');
+    const storage = createMemoryStorage({ [legacyKey]: legacyList(one, two, newer) });
+    expect(await migrateLegacyConversations(store, storage, now)).toEqual({ migrated: 2 });
+    expect(await store.get('one')).toEqual(newer);
+    expect((await store.getAll()).items.map((item) => item.id)).toEqual(['one', 'two']);
+  });
+
   it('is idempotent', async () => {
     const store = await openStore();
-    const storage = createMemoryStorage({ [legacyKey]: JSON.stringify([one]) });
+    const storage = createMemoryStorage({ [legacyKey]: legacyList(one) });
     await migrateLegacyConversations(store, storage, now);
     expect(await migrateLegacyConversations(store, storage, now)).toEqual({ migrated: 0 });
     expect((await store.getAll()).items).toEqual([one]);
@@ -69,7 +92,7 @@ describe('migrateLegacyConversations', () => {
 
   it('fills legacy gaps: provider from the saved config, missing timestamps with now', async () => {
     const store = await openStore();
-    const bare = without(one, 'provider', 'createdAt', 'updatedAt');
+    const bare = without(legacyRecord(one), 'provider', 'createdAt', 'updatedAt');
     const storage = createMemoryStorage({
       [legacyKey]: JSON.stringify([bare]),
       'ai-chat-config': JSON.stringify({ apiKey: 'k', endpoint: 'https://e', deploymentName: 'd' }),
@@ -86,7 +109,7 @@ describe('migrateLegacyConversations', () => {
     const store = await openStore();
     const newer = conversation('one', '2024-05-01T00:00:00.000Z', 'newer text');
     await store.put(newer);
-    const storage = createMemoryStorage({ [legacyKey]: JSON.stringify([one, two]) });
+    const storage = createMemoryStorage({ [legacyKey]: legacyList(one, two) });
     expect(await migrateLegacyConversations(store, storage, now)).toEqual({ migrated: 1 });
     expect(await store.get('one')).toEqual(newer);
     expect(await store.get('two')).toEqual(two);
@@ -113,7 +136,10 @@ describe('migrateLegacyConversations', () => {
 
   it('moves the readable conversations but keeps the key when one is invalid', async () => {
     const store = await openStore();
-    const raw = JSON.stringify([one, { ...two, messages: [{ role: 'robot', content: 'x' }] }]);
+    const raw = JSON.stringify([
+      legacyRecord(one),
+      { ...legacyRecord(two), messages: [{ role: 'robot', content: 'x' }] },
+    ]);
     const storage = createMemoryStorage({ [legacyKey]: raw });
     expect(await migrateLegacyConversations(store, storage, now)).toEqual({
       migrated: 1,
@@ -127,7 +153,7 @@ describe('migrateLegacyConversations', () => {
   it('keeps the key when the write fails', async () => {
     const store = await openStore();
     vi.spyOn(store, 'putMany').mockResolvedValue({ ok: false, reason: 'quota', message: 'full' });
-    const storage = createMemoryStorage({ [legacyKey]: JSON.stringify([one]) });
+    const storage = createMemoryStorage({ [legacyKey]: legacyList(one) });
     expect(await migrateLegacyConversations(store, storage, now)).toEqual({
       migrated: 0,
       problem: 'Could not move conversations: full',
@@ -140,7 +166,7 @@ describe('migrateLegacyConversations', () => {
     vi.spyOn(store, 'get')
       .mockResolvedValueOnce(undefined)
       .mockResolvedValue({ ...one, name: 'different' });
-    const storage = createMemoryStorage({ [legacyKey]: JSON.stringify([one]) });
+    const storage = createMemoryStorage({ [legacyKey]: legacyList(one) });
     const result = await migrateLegacyConversations(store, storage, now);
     expect(result).toMatchObject({ problem: 'Conversation one did not read back as written' });
     expect(storage.values.has(legacyKey)).toBe(true);
@@ -148,7 +174,7 @@ describe('migrateLegacyConversations', () => {
 
   it('keeps the key when the store is not persistent, but still shows the conversations', async () => {
     const store = createMemoryConversationStore();
-    const storage = createMemoryStorage({ [legacyKey]: JSON.stringify([one]) });
+    const storage = createMemoryStorage({ [legacyKey]: legacyList(one) });
     const result = await migrateLegacyConversations(store, storage, now);
     expect(result).toMatchObject({
       migrated: 1,

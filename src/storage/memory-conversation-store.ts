@@ -1,5 +1,5 @@
 import type { Conversation } from '../domain/conversation.ts';
-import { compareByCreation, summarizeConversation } from '../domain/conversation-summary.ts';
+import { compareByOrder, summarizeConversation } from '../domain/conversation-summary.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { storageFailure, storageOk, type StorageResult } from './result.ts';
 
@@ -11,7 +11,7 @@ export function createMemoryConversationStore(): ConversationStore {
   const records = new Map<string, Conversation>();
 
   function sorted(): Conversation[] {
-    return [...records.values()].sort(compareByCreation);
+    return [...records.values()].sort(compareByOrder);
   }
 
   function write(change: () => void): Promise<StorageResult> {

@@ -492,17 +492,55 @@ test('legacy conversations in localStorage move into IndexedDB on first load, th
   await expect.poll(() => page.evaluate(() => localStorage.getItem('ai-chat-conversations'))).toBeNull();
   const records = await readDbStore(page);
   expect(records.map((record) => record.id).sort()).toEqual(['legacy-1', 'legacy-2']);
-  expect(records.find((record) => record.id === 'legacy-1')).toEqual(legacy[0]);
+  // The record is the new written form: the same conversation, its messages now with ids.
+  expect(records.find((record) => record.id === 'legacy-1')).toMatchObject({
+    ...legacy[0],
+    messages: (legacy[0]?.messages as Record<string, unknown>[]).map((message) =>
+      expect.objectContaining(message),
+    ),
+  });
 
   expect(records.find((record) => record.id === 'legacy-2')).toMatchObject({
     name: 'Very old chat',
     provider: 'openai',
-    messages: [{ role: 'user', content: 'ancient question' }],
+    // No system message was stored: an empty one (which sends nothing) is now the root.
+    messages: [
+      { role: 'system', content: '' },
+      { role: 'user', content: 'ancient question' },
+    ].map((message) => expect.objectContaining(message)),
   });
 
   await page.reload();
   await expect(chat.rows).toHaveCount(2);
   await expect(chat.messages('assistant')).toContainText('legacy answer');
+});
+
+test('migrated legacy conversations keep the order they were stored in: the first stored is the first one', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  // Stored first, but created last: creation time must not reorder the list.
+  const legacy = [
+    sampleConversation('stored-first', 'Stored first', [['q1', 'a1']], '2024-09-01T00:00:00.000Z'),
+    sampleConversation('stored-second', 'Stored second', [['q2', 'a2']], '2024-01-01T00:00:00.000Z'),
+    sampleConversation('stored-third', 'Stored third', [['q3', 'a3']], '2024-05-01T00:00:00.000Z'),
+  ];
+  await seedStorage(page, {
+    'ai-chat-config': JSON.stringify(mockConfig('openai', mockKey('ok'))),
+    'ai-chat-conversations': JSON.stringify(legacy),
+    'ai-chat-active-conversation': 'gone',
+  });
+  await chat.open();
+  await expect(chat.rows).toHaveCount(3);
+  for (const reload of [false, true]) {
+    if (reload) await page.reload();
+    await expect(chat.rows.nth(0)).toContainText('Stored first');
+    await expect(chat.rows.nth(1)).toContainText('Stored second');
+    await expect(chat.rows.nth(2)).toContainText('Stored third');
+    // The saved active id is gone: the first one stored is shown.
+    await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+    await expect(chat.messages('assistant')).toContainText('a1');
+  }
 });
 
 test('an unreadable legacy conversation is reported and kept; the readable ones move over', async ({

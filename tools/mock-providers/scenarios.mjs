@@ -6,6 +6,7 @@ import { markdownReply } from './markdown.mjs';
 /** @type {Readonly<Record<string, string>>} */
 export const scenarioHelp = {
   ok: 'Echo: <last user message> (<n> messages received)',
+  numbered: 'Reply <n> to: <last user message>, n counting the calls made with this key (regenerate, edit)',
   slow: 'a long reply at 200 ms per token',
   markdown: 'a ~1500-token markdown reply (headings, lists, table, code blocks)',
   long: 'a ~6000-token markdown reply',
@@ -88,9 +89,12 @@ const slowReply =
  * The reply text of a scenario for a conversation.
  * @param {string} scenario
  * @param {{ lastUserText: string, messageCount: number }} conversation
+ * @param {number} callNumber this key's chat calls so far, this one included
  */
-export function replyText(scenario, { lastUserText, messageCount }) {
+export function replyText(scenario, { lastUserText, messageCount }, callNumber) {
   switch (scenario) {
+    case 'numbered':
+      return `Reply ${callNumber} to: ${lastUserText}`;
     case 'slow':
       return slowReply;
     case 'markdown':

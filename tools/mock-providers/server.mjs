@@ -91,8 +91,9 @@ function flatHeaders(raw) {
  * @param {MockRequest} request
  * @param {import('node:http').ServerResponse} res
  * @param {number} tokenDelayMs
+ * @param {number} callNumber how many chat calls this key has made, this one included
  */
-async function answer(route, request, res, tokenDelayMs) {
+async function answer(route, request, res, tokenDelayMs, callNumber) {
   const { provider } = route;
   if (route.action === 'preflight') return sendReply(res, provider.preflight(request), {});
   const gate = provider.gate?.(request);
@@ -119,7 +120,7 @@ async function answer(route, request, res, tokenDelayMs) {
   const plan = {
     scenario,
     model: conversation.model,
-    tokens: tokenize(replyText(scenario, conversation)),
+    tokens: tokenize(replyText(scenario, conversation, callNumber)),
     inputTokens: tokenize(conversation.promptText).length,
     body,
     request,
@@ -187,7 +188,9 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
         anyOriginCors(),
       );
     }
-    await answer(route, request, res, tokenDelayMs);
+    const key = route.provider.keyOf(request);
+    const callNumber = requests.filter((entry) => entry.key === key && entry.method === 'POST').length;
+    await answer(route, request, res, tokenDelayMs, callNumber);
   }
   /** @param {string} method @param {URL} url @param {import('node:http').ServerResponse} res */
   function answerRecording(method, url, res) {

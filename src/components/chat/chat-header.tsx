@@ -3,16 +3,19 @@ import { providerLabel } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { useTheme } from '../../hooks/use-theme.ts';
-import { clearConversation, copyConversation } from '../../state/conversation-commands.ts';
-import { setSheet } from '../../state/dialog-commands.ts';
+import { chat } from '../../state/chat.ts';
+import { isStreamingIn } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
+import { ConversationSettingsDialog } from './conversation-settings-dialog.tsx';
+
+const { clearConversation, copyConversation, setSheet } = chat;
 
 export function ChatHeader() {
   const activeId = useChatState((state) => state.activeId);
   const name = useChatState((state) => state.list.find((row) => row.id === state.activeId)?.name);
   const provider = useChatState((state) => state.config.provider);
   const clearDisabled = useChatState(
-    (state) => state.streamingId !== null && state.streamingId === state.activeId,
+    (state) => state.activeId !== null && isStreamingIn(state, state.activeId),
   );
   const isPhone = useIsPhone();
   const { resolved, setTheme } = useTheme();
@@ -52,6 +55,7 @@ export function ChatHeader() {
         </Button>
         {activeId && (
           <>
+            <ConversationSettingsDialog conversationId={activeId} />
             <Button variant="outline" size="sm" onClick={() => void copyConversation(activeId)}>
               <Copy /> <span className="sr-only sm:not-sr-only">Copy</span>
             </Button>

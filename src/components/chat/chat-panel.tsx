@@ -1,6 +1,6 @@
 import { MessageSquarePlus } from 'lucide-react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { newConversation } from '../../state/conversation-commands.ts';
+import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { Composer } from './composer.tsx';
@@ -24,7 +24,7 @@ function EmptyState() {
       <p className="max-w-sm text-sm text-gray-600 dark:text-gray-400">
         Create a new conversation or select an existing one to get started.
       </p>
-      <Button onClick={() => void newConversation()}>
+      <Button onClick={() => void chat.newConversation()}>
         <MessageSquarePlus /> New Conversation
       </Button>
     </div>

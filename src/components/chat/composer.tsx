@@ -2,15 +2,17 @@ import { SendHorizontal, Square } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { providerLabel } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { readDraft, writeDraft } from '../../state/draft-commands.ts';
-import { sendMessage, stopReply } from '../../state/send-commands.ts';
+import { isStreamingIn } from '../../state/chat-store.ts';
+import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
+
+const { readDraft, writeDraft, send, stop } = chat;
 
 /** The message input. Mounted per conversation (keyed), so each one keeps its own draft. */
 export function Composer({ conversationId }: { conversationId: string }) {
   const provider = useChatState((state) => state.config.provider);
-  const isLoading = useChatState((state) => state.isLoading);
-  const streamingHere = useChatState((state) => state.streamingId === conversationId);
+  const isLoading = useChatState((state) => state.streaming !== null);
+  const streamingHere = useChatState((state) => isStreamingIn(state, conversationId));
   const [text, setText] = useState(() => readDraft(conversationId));
   const textarea = useRef<HTMLTextAreaElement>(null);
 
@@ -46,7 +48,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
 
   const submit = async () => {
     if (!text.trim() || isLoading) return;
-    if (await sendMessage(text)) {
+    if (await send(text)) {
       setText('');
       writeDraft(conversationId, '');
     }
@@ -85,7 +87,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
             variant="danger"
             aria-label="Stop"
             title="Stop"
-            onClick={stopReply}
+            onClick={stop}
             className="size-10"
           >
             <Square />

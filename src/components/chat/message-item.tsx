@@ -1,61 +1,146 @@
-import { Check, Copy, RotateCcw } from 'lucide-react';
-import { memo } from 'react';
-import type { Message } from '../../domain/conversation.ts';
+import { Check, Copy, GitBranch, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
+import { memo, useState, type ReactNode } from 'react';
+import { messageText, type Message } from '../../domain/conversation.ts';
 import { isMarkdownLike } from '../../domain/conversation-rules.ts';
 import { useCopy } from '../../hooks/use-copy.ts';
 import { cn } from '../../lib/cn.ts';
-import { retryLastReply } from '../../state/send-commands.ts';
+import { chat } from '../../state/chat.ts';
 import { Markdown } from './lazy-markdown.tsx';
+import { MessageEditForm } from './message-edit-form.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
+import { MessageVersions } from './message-versions.tsx';
 
 interface MessageItemProps {
   message: Message;
   conversationId: string;
+  /** This message is the reply streaming in. */
   streaming: boolean;
-  /** The last message of the conversation: the place for Retry. */
+  /** A reply is streaming: the tree is not to be changed meanwhile. */
+  busy: boolean;
+  /** The last message of the path: the place for Retry. */
   isLast: boolean;
+  /** Its place among its versions (1-based) and how many there are. */
+  version: number;
+  versionCount: number;
+}
+
+const actionButton =
+  'rounded p-1 text-gray-500 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-40 disabled:hover:bg-transparent dark:hover:bg-gray-700';
+
+function Action({
+  label,
+  onClick,
+  disabled = false,
+  children,
+}: {
+  label: string;
+  onClick(): void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      onClick={onClick}
+      className={actionButton}
+    >
+      {children}
+    </button>
+  );
 }
 
 export const MessageItem = memo(function MessageItem({
   message,
   conversationId,
   streaming,
+  busy,
   isLast,
+  version,
+  versionCount,
 }: MessageItemProps) {
   const { copied, copy } = useCopy('Message copied to clipboard');
+  const [editing, setEditing] = useState(false);
   const isUser = message.role === 'user';
-  const showRetry = isLast && !streaming && message.role === 'assistant' && message.status === 'interrupted';
+  const text = messageText(message);
+  const showRetry = isLast && !busy && message.role === 'assistant' && message.status === 'interrupted';
 
   return (
     <article
       data-testid="message"
       data-role={message.role}
+      data-message-id={message.id}
       className={cn(
         'group relative rounded-lg px-4 py-3',
         isUser ? 'bg-indigo-50 dark:bg-indigo-950/40' : 'bg-gray-50 dark:bg-gray-900',
       )}
     >
-      <div className="mb-1 flex items-center justify-between">
+      <div className="mb-1 flex items-center justify-between gap-2">
         <span className="text-xs font-semibold text-gray-600 dark:text-gray-400">
           {isUser ? 'You' : 'Assistant'}
         </span>
-        <button
-          type="button"
-          aria-label={copied ? 'Message copied' : 'Copy message'}
-          onClick={() => void copy(message.content)}
-          className="rounded p-1 text-gray-500 opacity-0 group-hover:opacity-100 hover:bg-gray-200 focus-visible:opacity-100 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700"
-        >
-          {copied ? checkIcon : copyIcon}
-        </button>
+        <div className="flex items-center gap-1">
+          {versionCount > 1 && (
+            <MessageVersions
+              version={version}
+              count={versionCount}
+              disabled={busy}
+              onStep={(step) => void chat.showVersion(conversationId, message.id, step)}
+            />
+          )}
+          {/* Revealed on hover or keyboard focus; always shown where there is no hover (touch). */}
+          <div className="flex items-center opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:none)]:opacity-100">
+            <Action label={copied ? 'Message copied' : 'Copy message'} onClick={() => void copy(text)}>
+              {copied ? checkIcon : copyIcon}
+            </Action>
+            {isUser ? (
+              <Action label="Edit message" disabled={busy} onClick={() => setEditing(true)}>
+                {editIcon}
+              </Action>
+            ) : (
+              <Action
+                label="Regenerate"
+                disabled={busy}
+                onClick={() => void chat.regenerate(conversationId, message.id)}
+              >
+                {regenerateIcon}
+              </Action>
+            )}
+            <Action
+              label="Branch into new conversation"
+              disabled={streaming}
+              onClick={() => void chat.branchFrom(conversationId, message.id)}
+            >
+              {branchIcon}
+            </Action>
+            <Action
+              label="Delete message"
+              disabled={busy}
+              onClick={() => void chat.deleteMessage(conversationId, message.id)}
+            >
+              {deleteIcon}
+            </Action>
+          </div>
+        </div>
       </div>
       <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
-        <MessageErrorBoundary text={message.content}>
-          {!isUser && isMarkdownLike(message.content) ? (
-            <Markdown text={message.content} live={streaming} />
-          ) : (
-            <div className="whitespace-pre-wrap">{message.content}</div>
-          )}
-        </MessageErrorBoundary>
+        {editing ? (
+          <MessageEditForm
+            initialText={text}
+            onSend={(edited) => chat.edit(conversationId, message.id, edited)}
+            onCancel={() => setEditing(false)}
+          />
+        ) : (
+          <MessageErrorBoundary text={text}>
+            {!isUser && isMarkdownLike(text) ? (
+              <Markdown text={text} live={streaming} />
+            ) : (
+              <div className="whitespace-pre-wrap">{text}</div>
+            )}
+          </MessageErrorBoundary>
+        )}
         {streaming && <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />}
       </div>
       {message.status && (
@@ -68,7 +153,7 @@ export const MessageItem = memo(function MessageItem({
           {showRetry && (
             <button
               type="button"
-              onClick={() => void retryLastReply(conversationId)}
+              onClick={() => void chat.retry(conversationId)}
               className="inline-flex items-center gap-1 rounded border border-amber-600/40 px-2 py-0.5 hover:bg-amber-100 dark:hover:bg-amber-900/40"
             >
               <RotateCcw className="size-3" /> Retry
@@ -83,3 +168,7 @@ export const MessageItem = memo(function MessageItem({
 // Created once: the streaming message re-renders every frame and reuses them as they are.
 const copyIcon = <Copy className="size-3.5" />;
 const checkIcon = <Check className="size-3.5" />;
+const editIcon = <Pencil className="size-3.5" />;
+const regenerateIcon = <RefreshCw className="size-3.5" />;
+const branchIcon = <GitBranch className="size-3.5" />;
+const deleteIcon = <Trash2 className="size-3.5" />;

@@ -3,7 +3,8 @@ import { ArrowDown, RotateCcw } from 'lucide-react';
 import { useMemo } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useStickToBottom } from '../../hooks/use-stick-to-bottom.ts';
-import { retryLastReply } from '../../state/send-commands.ts';
+import { activePath, siblingsOf } from '../../domain/message-tree.ts';
+import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { MessageItem } from './message-item.tsx';
 
@@ -15,15 +16,17 @@ const estimatedMessageHeight = 140;
  * conversation of thousands opens and streams as fast as a short one.
  */
 export function MessageList({ conversationId }: { conversationId: string }) {
-  const messages = useChatState((state) => state.loaded[conversationId]?.messages);
-  const streaming = useChatState((state) => state.streamingId === conversationId);
-  const isLoading = useChatState((state) => state.isLoading);
+  const conversation = useChatState((state) => state.loaded[conversationId]);
+  const streamingId = useChatState((state) =>
+    state.streaming?.conversationId === conversationId ? state.streaming.messageId : null,
+  );
+  const isLoading = useChatState((state) => state.streaming !== null);
   const { ref, atBottom, scrollToBottom } = useStickToBottom<HTMLDivElement>(conversationId);
 
-  // Positions (in `messages`) of the messages shown: system messages are hidden.
+  // The active path without its system messages.
   const shown = useMemo(
-    () => (messages ?? []).flatMap((message, index) => (message.role === 'system' ? [] : [index])),
-    [messages],
+    () => (conversation ? activePath(conversation).filter((message) => message.role !== 'system') : []),
+    [conversation],
   );
   // This app does not use the React Compiler, whose auto-memoizing the rule protects.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -31,14 +34,14 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     count: shown.length,
     getScrollElement: () => ref.current,
     estimateSize: () => estimatedMessageHeight,
-    getItemKey: (row) => shown[row] ?? row,
+    getItemKey: (row) => shown[row]?.id ?? row,
     overscan: 1,
     // A conversation opens at its latest message: render those first, not the oldest ones.
     initialOffset: Number.MAX_SAFE_INTEGER,
   });
 
-  const lastIndex = (messages?.length ?? 0) - 1;
-  const unanswered = !isLoading && messages?.[lastIndex]?.role === 'user';
+  const last = shown.at(-1);
+  const unanswered = !isLoading && last?.role === 'user';
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -47,14 +50,14 @@ export function MessageList({ conversationId }: { conversationId: string }) {
           role="log"
           aria-live="polite"
           aria-relevant="additions"
-          aria-busy={streaming}
+          aria-busy={streamingId !== null}
           className="mx-auto max-w-3xl px-4 py-2"
         >
           <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((row) => {
-              const index = shown[row.index] ?? 0;
-              const message = messages?.[index];
-              if (!message) return null;
+              const message = shown[row.index];
+              if (!message || !conversation) return null;
+              const versions = siblingsOf(conversation, message.id);
               return (
                 <div
                   key={row.key}
@@ -66,8 +69,11 @@ export function MessageList({ conversationId }: { conversationId: string }) {
                   <MessageItem
                     message={message}
                     conversationId={conversationId}
-                    streaming={streaming && index === lastIndex}
-                    isLast={index === lastIndex}
+                    streaming={message.id === streamingId}
+                    busy={streamingId !== null}
+                    isLast={message === last}
+                    version={versions.index + 1}
+                    versionCount={versions.siblings.length}
                   />
                 </div>
               );
@@ -78,7 +84,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
               <span>No reply was received.</span>
               <button
                 type="button"
-                onClick={() => void retryLastReply(conversationId)}
+                onClick={() => void chat.retry(conversationId)}
                 className="inline-flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 hover:bg-gray-100 dark:border-gray-700 dark:hover:bg-gray-800"
               >
                 <RotateCcw className="size-3" /> Retry

@@ -8,7 +8,7 @@ import {
   type ConfigField,
 } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { saveConfiguration } from '../../state/config-commands.ts';
+import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, NativeSelect } from '../ui/input.tsx';
 import { SliderField } from '../ui/slider.tsx';
@@ -66,7 +66,7 @@ function ConfigForm() {
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault();
-        saveConfiguration(draft);
+        chat.saveConfiguration(draft);
       }}
     >
       <div className="flex flex-col gap-1.5">

@@ -2,14 +2,11 @@ import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { memo, useState, type KeyboardEvent } from 'react';
 import { timeAgo } from '../../lib/relative-time.ts';
 import { cn } from '../../lib/cn.ts';
-import type { ConversationListItem } from '../../state/chat-store.ts';
-import {
-  deleteConversation,
-  renameConversation,
-  selectConversation,
-} from '../../state/conversation-commands.ts';
+import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+
+const { deleteConversation, renameConversation, selectConversation } = chat;
 
 interface ConversationRowProps {
   item: ConversationListItem;

@@ -3,8 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
-import { newConversation } from '../../state/conversation-commands.ts';
-import { setImportExportOpen } from '../../state/dialog-commands.ts';
+import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
 
@@ -34,7 +33,7 @@ export function ConversationSidebar() {
     <nav aria-label="Conversations" className="flex h-full w-64 flex-col bg-gray-50 dark:bg-gray-900/60">
       <div className="flex items-center justify-between p-3">
         <h2 className="text-base font-semibold">Conversations</h2>
-        <Button size="sm" onClick={() => void newConversation()}>
+        <Button size="sm" onClick={() => void chat.newConversation()}>
           <Plus /> New
         </Button>
       </div>
@@ -52,7 +51,7 @@ export function ConversationSidebar() {
         )}
       </div>
       <div className="border-t border-gray-200 p-3 dark:border-gray-800">
-        <Button variant="outline" className="w-full" onClick={() => setImportExportOpen(true)}>
+        <Button variant="outline" className="w-full" onClick={() => chat.setImportExportOpen(true)}>
           <ArrowDownUp /> Import / Export
         </Button>
       </div>

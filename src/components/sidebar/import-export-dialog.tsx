@@ -1,19 +1,18 @@
 import { Download, FileUp, TriangleAlert, Upload } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { exportText, downloadExport, importData } from '../../state/data-commands.ts';
-import { setImportExportOpen } from '../../state/dialog-commands.ts';
+import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Dialog, DialogContent } from '../ui/dialog.tsx';
 import { Textarea } from '../ui/input.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
 
+const { exportText, downloadExport, importData, setImportExportOpen } = chat;
+
 function ExportTab() {
   const [includeApiKey, setIncludeApiKey] = useState(false);
   const [text, setText] = useState('');
   const checkboxId = useId();
-  const list = useChatState((state) => state.list);
-  const loaded = useChatState((state) => state.loaded);
 
   useEffect(() => {
     let current = true;
@@ -23,7 +22,8 @@ function ExportTab() {
     return () => {
       current = false;
     };
-  }, [includeApiKey, list, loaded]);
+    // Built when the tab opens (and when the key box changes), not as replies stream in.
+  }, [includeApiKey]);
 
   return (
     <div className="flex min-h-0 flex-col gap-3">

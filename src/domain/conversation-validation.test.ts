@@ -1,0 +1,410 @@
+import { describe, expect, it } from 'vitest';
+import {
+  legacyRecord,
+  linearConversation,
+  message,
+  normalized,
+  texts,
+  treeConversation,
+} from './__fixtures__/conversations.ts';
+import { defaultConfig } from './config.ts';
+import { conversationRecord } from './conversation-record.ts';
+import { conversationFormatVersion, validateConversation } from './conversation-validation.ts';
+import { buildExport, parseImport } from './export-format.ts';
+import { activePath } from './message-tree.ts';
+
+const now = new Date('2024-06-01T00:00:00.000Z');
+const options = { now, fallbackProvider: 'openai' as const };
+
+/**
+ * root
+ * └ u1 "Hi"
+ *   ├ a1 "Hello"             (shown)
+ *   └ a2 "Hey"
+ *     └ u2 "More"
+ *       ├ a3 "Partial"       (interrupted)
+ *       └ a4 "Whole"
+ */
+const branched = treeConversation(
+  'c',
+  [
+    ['root', null, 'system', 'Be brief.', { editedAt: '2024-01-01T01:00:00.000Z' }],
+    ['u1', 'root', 'user', 'Hi'],
+    ['a1', 'u1', 'assistant', 'Hello', { provider: 'openai', model: 'gpt-4o' }],
+    ['a2', 'u1', 'assistant', 'Hey', { provider: 'claude', model: 'claude-sonnet-4-5', status: 'stopped' }],
+    ['u2', 'a2', 'user', 'More'],
+    ['a3', 'u2', 'assistant', 'Partial', { status: 'interrupted', error: 'Network error' }],
+    ['a4', 'u2', 'assistant', 'Whole'],
+  ],
+  {
+    name: 'Branches',
+    updatedAt: '2024-01-02T00:00:00.000Z',
+    renamedAt: '2024-01-01T12:00:00.000Z',
+    deletedIds: ['gone-1', 'gone-2'],
+    order: 3,
+    provider: 'claude',
+    activeLeafId: 'a1',
+  },
+);
+
+/** The record as JSON text and back: what storage (structured clone) and a file both keep. */
+function written(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
+
+function read(value: unknown) {
+  const result = validateConversation(value, 'record', options);
+  if (!result.ok) throw new Error(result.problem);
+  return result.value;
+}
+
+function problemOf(value: unknown): string {
+  const result = validateConversation(value, 'conversations[4]', options);
+  if (result.ok) throw new Error('expected a problem');
+  return result.problem;
+}
+
+/** A written form with ids: the path root -> u1 -> a1 and `otherMessages`. */
+function withOthers(others: Record<string, unknown>[], path?: Record<string, unknown>[]) {
+  return {
+    id: 'c',
+    name: 'n',
+    messages: path ?? [
+      { id: 'root', role: 'system', content: '' },
+      { id: 'u1', role: 'user', content: 'Hi' },
+      { id: 'a1', role: 'assistant', content: 'Hello' },
+    ],
+    otherMessages: others,
+  };
+}
+
+describe('conversationRecord and validateConversation', () => {
+  it('round-trip a tree with branches: every message, the active leaf, order, rename and deletions', () => {
+    const back = read(written(conversationRecord(branched)));
+    expect(normalized(back)).toEqual(normalized(branched));
+    expect(back.activeLeafId).toBe('a1');
+    expect(back.order).toBe(3);
+    expect(back.renamedAt).toBe('2024-01-01T12:00:00.000Z');
+    expect(back.deletedIds).toEqual(['gone-1', 'gone-2']);
+    expect(back.messages[0]?.id).toBe('root');
+  });
+
+  it('write a readable record even when the active leaf names no message: the newest leaf is shown', () => {
+    const back = read(written(conversationRecord({ ...branched, activeLeafId: 'missing' })));
+    expect(normalized({ ...back, activeLeafId: '' })).toEqual(normalized({ ...branched, activeLeafId: '' }));
+    expect(back.activeLeafId).toBe('a4');
+  });
+
+  it('round-trip whichever branch is shown', () => {
+    for (const leaf of ['root', 'u1', 'a1', 'a2', 'u2', 'a3', 'a4']) {
+      const shown = { ...branched, activeLeafId: leaf };
+      const back = read(written(conversationRecord(shown)));
+      expect(normalized(back)).toEqual(normalized(shown));
+      expect(read(written(conversationRecord(back)))).toEqual(back);
+    }
+  });
+
+  it('write the active path as `messages`, the rest with their parent in `otherMessages`', () => {
+    const record = conversationRecord(branched);
+    expect(record.formatVersion).toBe(conversationFormatVersion);
+    expect(record.messages.map((item) => [item.id, item.role, item.content])).toEqual([
+      ['root', 'system', 'Be brief.'],
+      ['u1', 'user', 'Hi'],
+      ['a1', 'assistant', 'Hello'],
+    ]);
+    expect(record.messages.some((item) => 'parentId' in item)).toBe(false);
+    expect(record.otherMessages?.map((item) => [item.id, item.parentId])).toEqual([
+      ['a2', 'u1'],
+      ['u2', 'a2'],
+      ['a3', 'u2'],
+      ['a4', 'u2'],
+    ]);
+  });
+
+  it('write no otherMessages, renamedAt or deletedIds for a plain chain', () => {
+    const record = conversationRecord(linearConversation('p', ['Hi', 'Hello']));
+    expect(Object.keys(record)).toEqual([
+      'formatVersion',
+      'id',
+      'name',
+      'createdAt',
+      'updatedAt',
+      'provider',
+      'order',
+      'messages',
+    ]);
+  });
+});
+
+describe('validateConversation of older forms', () => {
+  it('reads a form without ids as a chain with ids from the conversation id and positions', () => {
+    const chain = linearConversation(
+      'old',
+      ['Hi', { text: 'Hel', status: 'interrupted', error: 'Timeout' }],
+      {
+        system: 'Answer in French.',
+        createdAt: '2024-02-01T00:00:00.000Z',
+      },
+    );
+    const legacy = legacyRecord(chain);
+    const first = read(legacy);
+    expect(first).toEqual({ ...chain, order: Date.parse('2024-02-01T00:00:00.000Z') });
+    expect(first.messages.map((item) => [item.id, item.parentId])).toEqual([
+      ['old:0', null],
+      ['old:1', 'old:0'],
+      ['old:2', 'old:1'],
+    ]);
+    expect(first.activeLeafId).toBe('old:2');
+    expect(read(structuredClone(legacy))).toEqual(first);
+  });
+
+  it('puts an empty system root before a path that does not start with a system message', () => {
+    const back = read({
+      id: 'q',
+      name: 'n',
+      createdAt: '2024-02-01T00:00:00.000Z',
+      updatedAt: '2024-02-01T00:00:00.000Z',
+      messages: [{ role: 'user', content: 'Question' }],
+    });
+    const at = '2024-02-01T00:00:00.000Z';
+    expect(back.messages).toEqual([
+      message('q:root', null, 'system', '', { createdAt: at }),
+      message('q:0', 'q:root', 'user', 'Question', { createdAt: at }),
+    ]);
+    expect(back.activeLeafId).toBe('q:0');
+    expect(back).toEqual(
+      linearConversation('q', ['Question'], {
+        system: null,
+        name: 'n',
+        createdAt: at,
+        order: Date.parse(at),
+      }),
+    );
+  });
+
+  it('gives an empty conversation just the empty root', () => {
+    const back = read({ id: 'e', name: 'n', messages: [] });
+    expect(back.messages).toEqual([message('e:root', null, 'system', '', { createdAt: now.toISOString() })]);
+    expect(back.activeLeafId).toBe('e:root');
+  });
+
+  it('picks a root id no message has', () => {
+    const back = read({
+      id: 'q',
+      name: 'n',
+      messages: [
+        { id: 'q:root', role: 'user', content: 'Hi' },
+        { id: 'q:root-2', role: 'assistant', content: 'Hello' },
+      ],
+    });
+    expect(back.messages.map((item) => [item.id, item.parentId])).toEqual([
+      ['q:root-3', null],
+      ['q:root', 'q:root-3'],
+      ['q:root-2', 'q:root'],
+    ]);
+  });
+
+  it('keeps the ids of a path written with ids, and reads order, rename and deletions', () => {
+    const back = read({
+      ...withOthers([]),
+      order: 7,
+      renamedAt: '2024-01-01T00:00:00.000Z',
+      deletedIds: ['x', 5, 'y'],
+    });
+    expect(back.messages.map((item) => [item.id, item.parentId])).toEqual([
+      ['root', null],
+      ['u1', 'root'],
+      ['a1', 'u1'],
+    ]);
+    expect(back).toMatchObject({ order: 7, renamedAt: '2024-01-01T00:00:00.000Z', deletedIds: ['x', 'y'] });
+  });
+});
+
+describe('validateConversation problems', () => {
+  it.each([
+    [
+      'a dangling parentId',
+      withOthers([{ id: 'a2', parentId: 'nope', role: 'assistant', content: 'x' }]),
+      'conversations[4].otherMessages[0].parentId "nope" names no message of this conversation',
+    ],
+    [
+      'a cycle among otherMessages',
+      withOthers([
+        { id: 'a2', parentId: 'u1', role: 'assistant', content: 'fine' },
+        { id: 'x', parentId: 'y', role: 'user', content: 'x' },
+        { id: 'y', parentId: 'x', role: 'assistant', content: 'y' },
+      ]),
+      'conversations[4].otherMessages[1]: its parents form a cycle',
+    ],
+    [
+      'a message that is its own parent',
+      withOthers([{ id: 'x', parentId: 'x', role: 'user', content: 'x' }]),
+      'conversations[4].otherMessages[0]: its parents form a cycle',
+    ],
+    [
+      'a duplicate id in the path',
+      withOthers(
+        [],
+        [
+          { id: 'root', role: 'system', content: '' },
+          { id: 'u1', role: 'user', content: 'Hi' },
+          { id: 'u1', role: 'assistant', content: 'Hello' },
+        ],
+      ),
+      'conversations[4].messages[2].id "u1" is already used by conversations[4].messages[1]',
+    ],
+    [
+      'a duplicate id between the path and otherMessages',
+      withOthers([{ id: 'a1', parentId: 'u1', role: 'assistant', content: 'Again' }]),
+      'conversations[4].otherMessages[0].id "a1" is already used by conversations[4].messages[2]',
+    ],
+    [
+      'a duplicate id within otherMessages',
+      withOthers([
+        { id: 'a2', parentId: 'u1', role: 'assistant', content: 'x' },
+        { id: 'a2', parentId: 'u1', role: 'assistant', content: 'y' },
+      ]),
+      'conversations[4].otherMessages[1].id "a2" is already used by conversations[4].otherMessages[0]',
+    ],
+    [
+      'a path message without id when the others have ids',
+      withOthers(
+        [],
+        [
+          { id: 'root', role: 'system', content: '' },
+          { role: 'user', content: 'Hi' },
+        ],
+      ),
+      'conversations[4].messages[1].id must be a non-empty string',
+    ],
+    [
+      'a path without ids beside otherMessages',
+      withOthers(
+        [{ id: 'a2', parentId: 'c:1', role: 'assistant', content: 'x' }],
+        [
+          { role: 'system', content: '' },
+          { role: 'user', content: 'Hi' },
+        ],
+      ),
+      'conversations[4].messages[0].id must be a non-empty string',
+    ],
+    [
+      'another message without id',
+      withOthers([{ parentId: 'u1', role: 'assistant', content: 'x' }]),
+      'conversations[4].otherMessages[0].id must be a non-empty string',
+    ],
+    [
+      'another message without parent',
+      withOthers([{ id: 'a2', role: 'assistant', content: 'x' }]),
+      'conversations[4].otherMessages[0].parentId must be a non-empty string',
+    ],
+    [
+      'a second root among otherMessages',
+      withOthers([{ id: 'r2', parentId: null, role: 'system', content: 'x' }]),
+      'conversations[4].otherMessages[0].parentId must be a non-empty string',
+    ],
+    [
+      'a path message naming another parent than the one before it',
+      withOthers(
+        [],
+        [
+          { id: 'root', role: 'system', content: '' },
+          { id: 'u1', parentId: 'elsewhere', role: 'user', content: 'Hi' },
+        ],
+      ),
+      'conversations[4].messages[1].parentId must be the id of the message before it',
+    ],
+    [
+      'an empty id',
+      withOthers([{ id: '', parentId: 'u1', role: 'user', content: 'x' }]),
+      'conversations[4].otherMessages[0].id must be a non-empty string',
+    ],
+    [
+      'a bad otherMessages',
+      { ...withOthers([]), otherMessages: 'x' },
+      'conversations[4].otherMessages must be a list (found a string)',
+    ],
+    [
+      'a later format version',
+      { ...withOthers([]), formatVersion: 3 },
+      'conversations[4].formatVersion 3 is newer than this app reads',
+    ],
+  ])('names the exact place of %s', (_what, value, problem) => {
+    expect(problemOf(value)).toBe(problem);
+  });
+
+  it('reads the current format version and forms without one', () => {
+    expect(read({ ...withOthers([]), formatVersion: 2 }).id).toBe('c');
+    expect(read({ ...withOthers([]), formatVersion: 1 }).id).toBe('c');
+  });
+});
+
+describe('export and import', () => {
+  const plain = linearConversation('p', ['Hi', 'Hello'], { order: 8 });
+
+  it('round-trips every branch through a file', () => {
+    const text = buildExport({
+      config: defaultConfig,
+      conversations: [plain, branched],
+      activeConversationId: 'c',
+      includeApiKey: false,
+      now,
+    });
+    const result = parseImport(text, { now });
+    if (!result.ok) throw new Error(result.problem);
+    const [first, second] = result.data.conversations ?? [];
+    expect(first).toEqual({ ...plain, order: 0 });
+    expect(second && normalized(second)).toEqual(normalized({ ...branched, order: 1 }));
+    expect(result.data.activeConversationId).toBe('c');
+  });
+
+  it('gives a 2.0 reader the active path, as role and content, in `messages`', () => {
+    const text = buildExport({
+      config: defaultConfig,
+      conversations: [{ ...branched, activeLeafId: 'a4' }],
+      activeConversationId: 'c',
+      includeApiKey: false,
+      now,
+    });
+    const file = JSON.parse(text) as { conversations: { messages: { role: string; content: string }[] }[] };
+    const messages = file.conversations[0]?.messages ?? [];
+    expect(messages.map(({ role, content }) => `${role}: ${content}`)).toEqual([
+      'system: Be brief.',
+      'user: Hi',
+      'assistant: Hey',
+      'user: More',
+      'assistant: Whole',
+    ]);
+    expect(messages.map((item) => item.content)).toEqual(
+      texts(activePath({ ...branched, activeLeafId: 'a4' })),
+    );
+  });
+
+  it('refuses a file holding a conversation of a later format, naming it', () => {
+    const text = JSON.stringify({
+      version: '2.0',
+      conversations: [conversationRecord(plain), { ...conversationRecord(branched), formatVersion: 3 }],
+    });
+    expect(parseImport(text, { now })).toEqual({
+      ok: false,
+      problem: 'conversations[1].formatVersion 3 is newer than this app reads',
+    });
+  });
+
+  it('names the exact place of a dangling parent in a file', () => {
+    const record = conversationRecord(branched);
+    const broken = {
+      ...record,
+      otherMessages: (record.otherMessages ?? []).map((item) =>
+        item.id === 'u2' ? { ...item, parentId: 'zz' } : item,
+      ),
+    };
+    const result = parseImport(JSON.stringify({ conversations: [conversationRecord(plain), broken] }), {
+      now,
+    });
+    expect(result).toEqual({
+      ok: false,
+      problem: 'conversations[1].otherMessages[1].parentId "zz" names no message of this conversation',
+    });
+  });
+});

@@ -1,0 +1,24 @@
+import type { CreateChatProvider } from '../providers/types.ts';
+import type { ConversationStore } from '../storage/conversation-store.ts';
+import type { TabSync } from '../storage/tab-sync.ts';
+import type { ChatState, ChatStore } from './chat-store.ts';
+import type { Notifier } from './notify.ts';
+
+/** What the chat controller is made with: the browser's real ones in the app, fakes in tests. */
+export interface ChatDependencies {
+  createProvider: CreateChatProvider;
+  /** Opens where conversations are kept; never rejects (see openConversationDb). */
+  openConversationStore(): Promise<ConversationStore>;
+  tabSync: TabSync;
+  notify: Notifier;
+  now(): Date;
+  newId(): string;
+}
+
+/** What every command module shares: the state, the dependencies and the opened storage. */
+export interface ChatContext extends Omit<ChatDependencies, 'openConversationStore'> {
+  store: ChatStore;
+  get(): ChatState;
+  /** The conversation storage; set by boot before any command runs. */
+  db(): ConversationStore;
+}

@@ -1,0 +1,416 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { defaultConfig, type Config } from '../domain/config.ts';
+import { messageText, type Conversation } from '../domain/conversation.ts';
+import { activePath, siblingsOf } from '../domain/message-tree.ts';
+import { ProviderError } from '../providers/provider-error.ts';
+import type { ChatMessage, ChatProvider, StreamPart } from '../providers/types.ts';
+import { openConversationDb, type ConversationStore } from '../storage/conversation-db.ts';
+import { createTabSync, type TabSync } from '../storage/tab-sync.ts';
+import { createChatController, type ChatController } from './chat-controller.ts';
+import type { Notifier } from './notify.ts';
+
+/** A reply the test hands out piece by piece, or fails. */
+class ScriptedReply {
+  readonly pieces: (string | Error)[] = [];
+  private wake: (() => void) | null = null;
+  private ended = false;
+  push(piece: string | Error) {
+    this.pieces.push(piece);
+    this.wake?.();
+  }
+  end() {
+    this.ended = true;
+    this.wake?.();
+  }
+  async *stream(signal?: AbortSignal): AsyncGenerator<StreamPart> {
+    for (;;) {
+      if (signal?.aborted)
+        throw new ProviderError({ provider: 'openai', kind: 'aborted', message: 'aborted' });
+      const piece = this.pieces.shift();
+      if (piece instanceof Error) throw piece;
+      if (piece !== undefined) {
+        yield { type: 'text-delta', text: piece };
+        continue;
+      }
+      if (this.ended) break;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+      this.wake = null;
+    }
+    yield { type: 'finish', reason: 'stop' };
+  }
+}
+
+/** A provider whose every call takes the next scripted reply and records what was sent. */
+function fakeProvider() {
+  const replies: ScriptedReply[] = [];
+  const sent: ChatMessage[][] = [];
+  const provider: ChatProvider = {
+    id: 'openai',
+    chat({ messages, signal }) {
+      sent.push(messages);
+      const reply = replies.shift() ?? new ScriptedReply();
+      return reply.stream(signal);
+    },
+    listModels: () => Promise.resolve([]),
+  };
+  /** The next call's reply: finished at once with `text`, or left open for the test to drive. */
+  function next(text?: string): ScriptedReply {
+    const reply = new ScriptedReply();
+    if (text !== undefined) {
+      reply.push(text);
+      reply.end();
+    }
+    replies.push(reply);
+    return reply;
+  }
+  return { provider, sent, next };
+}
+
+function recordingNotifier() {
+  const calls: { kind: string; message: string; action?: { label: string; onClick(): void } }[] = [];
+  const notify: Notifier = {
+    success: (message, options = {}) => void calls.push({ kind: 'success', message, action: options.action }),
+    error: (message, _description, action) => void calls.push({ kind: 'error', message, action }),
+    warning: (message, _description, action) => void calls.push({ kind: 'warning', message, action }),
+  };
+  return { notify, calls };
+}
+
+class MemoryStorage {
+  private values = new Map<string, string>();
+  getItem(key: string) {
+    return this.values.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.values.set(key, value);
+  }
+  removeItem(key: string) {
+    this.values.delete(key);
+  }
+}
+
+const config: Config = { ...defaultConfig, apiKey: 'sk-test', model: 'gpt-4o-mini' };
+let runId = 0;
+const opened: { db: ConversationStore; sync: TabSync }[] = [];
+
+interface Tab {
+  chat: ChatController;
+  provider: ReturnType<typeof fakeProvider>;
+  calls: ReturnType<typeof recordingNotifier>['calls'];
+  db: ConversationStore;
+}
+
+async function openTab(name: string, tabId: string): Promise<Tab> {
+  const provider = fakeProvider();
+  const { notify, calls } = recordingNotifier();
+  const db = await openConversationDb({ name });
+  const tabSync = createTabSync({ tabId, channelName: name });
+  opened.push({ db, sync: tabSync });
+  let clock = Date.parse('2026-05-01T10:00:00.000Z');
+  let ids = 0;
+  const chat = createChatController({
+    createProvider: () => provider.provider,
+    openConversationStore: () => Promise.resolve(db),
+    tabSync,
+    notify,
+    // Each reading one millisecond later, so versions order by time as they would.
+    now: () => new Date((clock += 1)),
+    newId: () => `${tabId}-${(ids += 1)}`,
+  });
+  await chat.boot();
+  return { chat, provider, calls, db };
+}
+
+function active(tab: Tab): Conversation {
+  const { activeId, loaded } = tab.chat.store.getState();
+  const conversation = activeId ? loaded[activeId] : undefined;
+  if (!conversation) throw new Error('no active conversation');
+  return conversation;
+}
+
+function shown(tab: Tab): string[] {
+  return activePath(active(tab))
+    .filter((message) => message.role !== 'system')
+    .map((message) => `${message.role}: ${messageText(message)}`);
+}
+
+async function idle(tab: Tab) {
+  await vi.waitFor(() => expect(tab.chat.store.getState().streaming).toBeNull());
+}
+
+async function sendAndWait(tab: Tab, text: string, reply: string) {
+  tab.provider.next(reply);
+  expect(await tab.chat.send(text)).toBe(true);
+  await vi.waitFor(() => expect(shown(tab).at(-1)).toBe(`assistant: ${reply}`));
+  await idle(tab);
+}
+
+/** The stored copy, as a fresh reader sees it. */
+async function stored(tab: Tab): Promise<Conversation> {
+  const conversation = await tab.db.get(active(tab).id);
+  if (!conversation) throw new Error('not stored');
+  return conversation;
+}
+
+let tab: Tab;
+let databaseName: string;
+
+beforeEach(async () => {
+  vi.stubGlobal('localStorage', new MemoryStorage());
+  localStorage.setItem('ai-chat-config', JSON.stringify(config));
+  runId += 1;
+  databaseName = `controller-${runId}-${Date.now()}`;
+  tab = await openTab(databaseName, 'a');
+  await tab.chat.newConversation();
+});
+
+afterEach(() => {
+  for (const { db, sync } of opened.splice(0)) {
+    sync.close();
+    db.close();
+  }
+  vi.unstubAllGlobals();
+});
+
+describe('chat controller', () => {
+  it('sends, streams the reply into the tree and saves it', async () => {
+    await sendAndWait(tab, '  What is 2+2?  ', '4');
+    expect(shown(tab)).toEqual(['user: What is 2+2?', 'assistant: 4']);
+    expect(tab.provider.sent[0]).toEqual([
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: 'What is 2+2?' },
+    ]);
+    const reply = activePath(active(tab)).at(-1);
+    expect(reply).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini' });
+    expect(reply?.status).toBeUndefined();
+    await vi.waitFor(async () => expect(activePath(await stored(tab)).map(messageText)).toContain('4'));
+  });
+
+  it('regenerates a reply as a new version and switches between versions', async () => {
+    await sendAndWait(tab, 'Name a colour', 'Red');
+    const first = activePath(active(tab)).at(-1)?.id as string;
+    tab.provider.next('Blue');
+    await tab.chat.regenerate(active(tab).id, first);
+    expect(shown(tab)).toEqual(['user: Name a colour', 'assistant: Blue']);
+    // Asked again from the same question: the first reply is not in the history.
+    expect(tab.provider.sent[1]?.map((message) => message.content)).toEqual([
+      'You are a helpful assistant.',
+      'Name a colour',
+    ]);
+    const second = activePath(active(tab)).at(-1)?.id as string;
+    expect(siblingsOf(active(tab), second)).toMatchObject({ index: 1 });
+    expect(siblingsOf(active(tab), second).siblings).toHaveLength(2);
+
+    await tab.chat.showVersion(active(tab).id, second, -1);
+    expect(shown(tab)).toEqual(['user: Name a colour', 'assistant: Red']);
+    await tab.chat.showVersion(active(tab).id, first, 1);
+    expect(shown(tab).at(-1)).toBe('assistant: Blue');
+    expect((await stored(tab)).activeLeafId).toBe(second);
+  });
+
+  it('edits a question into a new branch and keeps the old one', async () => {
+    await sendAndWait(tab, 'Capital of France?', 'Paris');
+    await sendAndWait(tab, 'And of Spain?', 'Madrid');
+    const question = activePath(active(tab))[1]?.id as string;
+    tab.provider.next('Rome');
+    expect(await tab.chat.edit(active(tab).id, question, 'Capital of Italy?')).toBe(true);
+    await vi.waitFor(() => expect(shown(tab)).toEqual(['user: Capital of Italy?', 'assistant: Rome']));
+    await idle(tab);
+    expect(tab.provider.sent.at(-1)?.map((message) => message.content)).toEqual([
+      'You are a helpful assistant.',
+      'Capital of Italy?',
+    ]);
+    const edited = activePath(active(tab))[1]?.id as string;
+    await tab.chat.showVersion(active(tab).id, edited, -1);
+    // The old branch is whole: its later turns came back with it.
+    expect(shown(tab)).toEqual([
+      'user: Capital of France?',
+      'assistant: Paris',
+      'user: And of Spain?',
+      'assistant: Madrid',
+    ]);
+  });
+
+  it('deletes a message with everything below it, and Undo puts it back', async () => {
+    await sendAndWait(tab, 'one', 'uno');
+    await sendAndWait(tab, 'two', 'dos');
+    const second = activePath(active(tab))[3]?.id as string;
+    await tab.chat.deleteMessage(active(tab).id, second);
+    expect(shown(tab)).toEqual(['user: one', 'assistant: uno']);
+    expect(activePath(await stored(tab)).map(messageText)).not.toContain('two');
+    const toast = tab.calls.find((call) => call.message === 'Message deleted');
+    expect(toast?.action?.label).toBe('Undo');
+    toast?.action?.onClick();
+    await vi.waitFor(() =>
+      expect(shown(tab)).toEqual(['user: one', 'assistant: uno', 'user: two', 'assistant: dos']),
+    );
+    await vi.waitFor(async () => expect(activePath(await stored(tab)).map(messageText)).toContain('dos'));
+  });
+
+  it('deleting the shown version shows its sibling', async () => {
+    await sendAndWait(tab, 'q', 'first');
+    const first = activePath(active(tab)).at(-1)?.id as string;
+    tab.provider.next('second');
+    await tab.chat.regenerate(active(tab).id, first);
+    const second = activePath(active(tab)).at(-1)?.id as string;
+    await tab.chat.deleteMessage(active(tab).id, second);
+    expect(shown(tab)).toEqual(['user: q', 'assistant: first']);
+  });
+
+  it('keeps a failed reply marked, and Retry replaces it', async () => {
+    const failing = tab.provider.next();
+    failing.push('Partial ');
+    failing.push(new ProviderError({ provider: 'openai', kind: 'network', message: 'Connection lost' }));
+    await tab.chat.send('Tell me a story');
+    await idle(tab);
+    const broken = activePath(active(tab)).at(-1);
+    expect(broken).toMatchObject({ status: 'interrupted', role: 'assistant' });
+    expect(tab.calls.find((call) => call.kind === 'error')?.message).toBe('Error calling OpenAI API');
+
+    tab.provider.next('A whole story');
+    await tab.chat.retry(active(tab).id);
+    expect(shown(tab)).toEqual(['user: Tell me a story', 'assistant: A whole story']);
+    // Replaced, not a second version.
+    const reply = activePath(active(tab)).at(-1)?.id as string;
+    expect(siblingsOf(active(tab), reply).siblings).toHaveLength(1);
+  });
+
+  it('keeps the question without a reply when nothing arrived', async () => {
+    tab.provider
+      .next()
+      .push(new ProviderError({ provider: 'openai', kind: 'server', status: 500, message: 'boom' }));
+    await tab.chat.send('Hello?');
+    await idle(tab);
+    expect(shown(tab)).toEqual(['user: Hello?']);
+    tab.provider.next('Hi');
+    await tab.chat.retry(active(tab).id);
+    expect(shown(tab)).toEqual(['user: Hello?', 'assistant: Hi']);
+  });
+
+  it('Stop keeps the partial reply; nothing changes the tree while a reply streams', async () => {
+    await sendAndWait(tab, 'first', 'reply');
+    const firstReply = activePath(active(tab)).at(-1)?.id as string;
+    const open = tab.provider.next();
+    open.push('Half');
+    await tab.chat.send('second');
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: Half'));
+    const before = active(tab);
+    await tab.chat.deleteMessage(before.id, firstReply);
+    await tab.chat.regenerate(before.id, firstReply);
+    await tab.chat.clearConversation(before.id);
+    expect(await tab.chat.send('third')).toBe(false);
+    expect(active(tab).messages).toHaveLength(before.messages.length);
+    tab.chat.stop();
+    await idle(tab);
+    expect(activePath(active(tab)).at(-1)).toMatchObject({ status: 'stopped' });
+    expect(shown(tab).at(-1)).toBe('assistant: Half');
+  });
+
+  it('branches into a new conversation holding the path up to a message', async () => {
+    await sendAndWait(tab, 'a', 'b');
+    await sendAndWait(tab, 'c', 'd');
+    const original = active(tab);
+    const at = activePath(original)[2]?.id as string;
+    await tab.chat.branchFrom(original.id, at);
+    expect(active(tab).id).not.toBe(original.id);
+    expect(active(tab).name).toBe(`${original.name} (branch)`);
+    expect(shown(tab)).toEqual(['user: a', 'assistant: b']);
+    expect(tab.chat.store.getState().list.map((row) => row.name)).toEqual([
+      original.name,
+      `${original.name} (branch)`,
+    ]);
+    expect(await tab.db.get(active(tab).id)).toBeDefined();
+  });
+
+  it('sends the conversation system prompt, and none when it is empty', async () => {
+    await tab.chat.setSystemPrompt(active(tab).id, 'Answer in French.');
+    await sendAndWait(tab, 'Hello', 'Bonjour');
+    expect(tab.provider.sent[0]?.[0]).toEqual({ role: 'system', content: 'Answer in French.' });
+    await tab.chat.setSystemPrompt(active(tab).id, '');
+    await sendAndWait(tab, 'Again', 'Encore');
+    expect(tab.provider.sent[1]?.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    await tab.chat.clearConversation(active(tab).id);
+    expect(shown(tab)).toEqual([]);
+    expect(activePath(active(tab)).map(messageText)).toEqual(['']);
+  });
+});
+
+describe('two tabs on one database', () => {
+  async function secondTab(): Promise<Tab> {
+    const other = await openTab(databaseName, 'b');
+    other.chat.selectConversation(active(tab).id);
+    await vi.waitFor(() => expect(shown(other)).toEqual(shown(tab)));
+    return other;
+  }
+
+  it('a branch made in one tab shows in the other', async () => {
+    await sendAndWait(tab, 'q', 'r1');
+    const other = await secondTab();
+    const first = activePath(active(tab)).at(-1)?.id as string;
+    tab.provider.next('r2');
+    await tab.chat.regenerate(active(tab).id, first);
+    await vi.waitFor(() =>
+      expect(siblingsOf(active(other), first).siblings.map(messageText)).toEqual(['r1', 'r2']),
+    );
+  });
+
+  it('a regenerate in one tab while the other deletes another branch loses nothing that was not deleted', async () => {
+    await sendAndWait(tab, 'q', 'r1');
+    const r1 = activePath(active(tab)).at(-1)?.id as string;
+    tab.provider.next('r2');
+    await tab.chat.regenerate(active(tab).id, r1);
+    const other = await secondTab();
+    await vi.waitFor(() => expect(siblingsOf(active(other), r1).siblings).toHaveLength(2));
+
+    const streaming = tab.provider.next();
+    streaming.push('r3 part');
+    void tab.chat.regenerate(active(tab).id, r1);
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: r3 part'));
+    await other.chat.deleteMessage(active(other).id, r1);
+    streaming.push(' and the rest');
+    streaming.end();
+    await idle(tab);
+
+    const versions = (t: Conversation) =>
+      siblingsOf(t, activePath(t).at(-1)?.id as string).siblings.map(messageText);
+    await vi.waitFor(async () => {
+      expect(versions(active(tab))).toEqual(['r2', 'r3 part and the rest']);
+      expect(versions(active(other))).toEqual(['r2', 'r3 part and the rest']);
+      expect(versions(await stored(tab))).toEqual(['r2', 'r3 part and the rest']);
+    });
+  });
+
+  it('a rename in one tab while the other streams keeps both', async () => {
+    const other = await secondTab();
+    const streaming = tab.provider.next();
+    streaming.push('Long ');
+    void tab.chat.send('question');
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: Long '));
+    await other.chat.renameConversation(active(other).id, 'Renamed elsewhere');
+    streaming.push('answer');
+    streaming.end();
+    await idle(tab);
+    await vi.waitFor(async () => {
+      expect(active(tab).name).toBe('Renamed elsewhere');
+      expect((await stored(tab)).name).toBe('Renamed elsewhere');
+      expect(shown(other)).toEqual(['user: question', 'assistant: Long answer']);
+    });
+  });
+
+  it('deleting a conversation in one tab stops a reply streaming into it in the other', async () => {
+    const other = await secondTab();
+    const streaming = tab.provider.next();
+    streaming.push('Going');
+    void tab.chat.send('question');
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: Going'));
+    const id = active(tab).id;
+    await other.chat.deleteConversation(id);
+    await idle(tab);
+    expect(tab.chat.store.getState().list).toEqual([]);
+    expect(await tab.db.get(id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,184 @@
+import { defaultConfig } from '../domain/config.ts';
+import { pickActiveId } from '../domain/conversation-rules.ts';
+import { findMessage } from '../domain/message-tree.ts';
+import { migrateLegacyConversations } from '../storage/legacy-migration.ts';
+import {
+  loadActiveId,
+  loadConfig,
+  loadDraft,
+  loadTheme,
+  readSavedConfig,
+  saveDraft,
+  saveTheme,
+} from '../storage/local-settings.ts';
+import type { ConversationStore } from '../storage/conversation-store.ts';
+import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
+import type { ChatContext, ChatDependencies } from './chat-context.ts';
+import { createChatStore, listItemOf, type ChatState, type Theme } from './chat-store.ts';
+import { createConfigCommands } from './config-commands.ts';
+import { createConversationCommands } from './conversation-commands.ts';
+import { createConversationSync } from './conversation-sync.ts';
+import { createDataCommands } from './data-commands.ts';
+import { createMessageCommands } from './message-commands.ts';
+import { createReplyRunner } from './reply-runner.ts';
+
+export type ChatController = ReturnType<typeof createChatController>;
+
+/**
+ * The chat application without React: its state, and every command the UI can run. Made with its
+ * dependencies, so tests drive it with a fake provider and an in-memory database.
+ */
+export function createChatController(deps: ChatDependencies) {
+  const store = createChatStore();
+  let database: ConversationStore | null = null;
+  const ctx: ChatContext = {
+    createProvider: deps.createProvider,
+    tabSync: deps.tabSync,
+    notify: deps.notify,
+    now: deps.now,
+    newId: deps.newId,
+    store,
+    get: store.getState,
+    db() {
+      if (!database) throw new Error('Conversation storage used before it was opened');
+      return database;
+    },
+  };
+  const sync = createConversationSync(ctx);
+  const configs = createConfigCommands(ctx, sync);
+  const conversations = createConversationCommands(ctx, sync);
+  const replies = createReplyRunner(ctx, sync);
+  const messages = createMessageCommands(ctx, sync, conversations, replies, configs.service);
+  const data = createDataCommands(ctx, sync, configs);
+
+  /** Restores everything from storage: configuration, theme, conversation list, the active one. */
+  async function boot(): Promise<void> {
+    const saved = readSavedConfig();
+    configs.applyConfig(saved.config ?? defaultConfig);
+    store.setState({ theme: loadTheme() });
+    if (saved.problem) {
+      deps.notify.warning(
+        'The saved configuration could not be read',
+        `The default settings are used instead (${saved.problem}). Your conversations are not affected; save your settings again in the panel on the right.`,
+      );
+    }
+
+    const db = await deps.openConversationStore();
+    database = db;
+    if (!db.persistent) {
+      deps.notify.warning(
+        'Conversations are not being saved',
+        'This browser does not allow storage here (private mode?). The app works, but closing the tab loses your chats.',
+      );
+    }
+    const migration = await migrateLegacyConversations(db).catch((error: unknown) => ({
+      migrated: 0,
+      problem: error instanceof Error ? error.message : String(error),
+    }));
+    if ('problem' in migration) {
+      console.error('Could not migrate saved conversations', migration.problem);
+      // Without IndexedDB the old data simply stays where it is (the warning above says so).
+      if (db.persistent) {
+        deps.notify.warning(
+          'Some conversations saved by an older version could not be read',
+          `${migration.problem}; the readable ones are shown.`,
+        );
+      }
+    }
+
+    const { items: summaries, skipped } = await db.listSummaries().catch((error: unknown) => {
+      // Never stuck on 'Loading…': start empty and say why.
+      console.error('Could not read saved conversations', error);
+      deps.notify.error(
+        'Saved conversations could not be read',
+        `The browser's storage failed (${error instanceof Error ? error.message : String(error)}). Reloading may help.`,
+      );
+      return { items: [], skipped: 0 };
+    });
+    if (skipped > 0) {
+      const one = skipped === 1;
+      deps.notify.warning(
+        `${skipped} saved conversation${one ? '' : 's'} could not be read and ${one ? 'was' : 'were'} skipped`,
+        `${one ? 'It is' : 'They are'} damaged in this browser's storage; the other conversations are shown.`,
+      );
+    }
+    const list = summaries.map(listItemOf);
+    const activeId = pickActiveId(list, loadActiveId());
+    store.setState({ list, activeId, persistent: db.persistent });
+    if (activeId) await conversations.ensureLoaded(activeId).catch((error: unknown) => console.error(error));
+    store.setState({ ready: true });
+    deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
+  }
+
+  async function applyOtherTabChange(message: TabSyncMessage): Promise<void> {
+    switch (message.type) {
+      case 'conversation-saved': {
+        await sync.receive(message.id);
+        // The other tab deleted the branch a reply is streaming into: it is not wanted any more.
+        const { streaming, loaded } = store.getState();
+        const target = streaming?.conversationId === message.id ? loaded[message.id] : undefined;
+        if (streaming && target && !findMessage(target, streaming.messageId)) replies.stop();
+        return;
+      }
+      case 'conversation-deleted': {
+        // Deletion is final: a reply streaming into it here stops.
+        if (store.getState().streaming?.conversationId === message.id) replies.stop();
+        sync.forget(message.id);
+        if (store.getState().activeId === message.id) {
+          conversations.setActive(pickActiveId(store.getState().list, null));
+        }
+        return;
+      }
+      case 'conversations-replaced': {
+        const { items: summaries } = await ctx.db().listSummaries();
+        const list = summaries.map(listItemOf);
+        const activeId = pickActiveId(list, store.getState().activeId);
+        store.setState({ list, loaded: {}, activeId });
+        if (activeId) await conversations.ensureLoaded(activeId);
+        return;
+      }
+      case 'config-saved':
+      case 'active-changed':
+        // Config arrives through the storage event; each tab keeps its own active conversation.
+        return;
+    }
+  }
+
+  /** Other tabs' settings (storage events) and the page going away (save what streams). */
+  function watchBrowser(): void {
+    subscribeToStorageEvents(() => {
+      const savedConfig = loadConfig();
+      if (savedConfig) configs.applyConfig(savedConfig);
+      store.setState({ theme: loadTheme() });
+    });
+    // Closing or hiding the tab mid-reply keeps what has arrived (and what earlier failed to save).
+    const saveBeforeLeaving = () => {
+      replies.saveNow();
+      void sync.saveBacklog();
+    };
+    window.addEventListener('pagehide', saveBeforeLeaving);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') saveBeforeLeaving();
+    });
+  }
+
+  return {
+    store,
+    boot,
+    watchBrowser,
+    ...conversations,
+    ...messages,
+    saveConfiguration: configs.saveConfiguration,
+    refreshLiveModels: configs.refreshLiveModels,
+    ...data,
+    setTheme(theme: Theme) {
+      store.setState({ theme });
+      saveTheme(theme);
+    },
+    setImportExportOpen: (open: boolean) => store.setState({ importExportOpen: open }),
+    setSheet: (sheet: ChatState['sheet']) => store.setState({ sheet }),
+    /** Each conversation's unsent text survives a reload. */
+    readDraft: (conversationId: string) => loadDraft(conversationId),
+    writeDraft: (conversationId: string, text: string) => void saveDraft(conversationId, text),
+  };
+}

@@ -1,0 +1,179 @@
+import type { Conversation } from '../domain/conversation.ts';
+import { findMessage, mergeConversations, replaceMessage } from '../domain/message-tree.ts';
+import { whenIdle } from '../lib/when-idle.ts';
+import type { StorageResult } from '../storage/result.ts';
+import type { ChatContext } from './chat-context.ts';
+import { commitConversation, forgetConversation } from './chat-store.ts';
+
+const firstRetryMs = 5000;
+const maxRetryMs = 60_000;
+
+export type ConversationSync = ReturnType<typeof createConversationSync>;
+
+/**
+ * Keeps storage, memory and the other tabs in step. Every change is made in memory first and then
+ * saved by merging it with the stored copy (mergeConversations: a union by message id), so no tab
+ * can lose another tab's branch or streamed reply, and no tab owns a conversation. Writes that
+ * fail (storage full, ...) stay in memory, are reported once, and are written again later.
+ */
+export function createConversationSync(ctx: ChatContext) {
+  const { store } = ctx;
+  /** Changed in memory, not yet stored: the next write of each takes the memory copy whole. */
+  const unsaved = new Set<string>();
+  const undeleted = new Set<string>();
+  let retryMs = firstRetryMs;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let flushing = false;
+
+  /**
+   * Reports a write's outcome. A failed write keeps everything in memory and warns once, with an
+   * Export action, until a later write succeeds.
+   */
+  function reportWrite(result: StorageResult): boolean {
+    if (result.ok) {
+      store.setState((state) => (state.storageProblem ? { storageProblem: null } : state));
+      return true;
+    }
+    const announce = ctx.get().storageProblem === null;
+    store.setState({ storageProblem: result.message });
+    if (announce) {
+      const title =
+        result.reason === 'quota' ? 'Storage is full: changes are not being saved' : 'Could not save';
+      ctx.notify.warning(
+        title,
+        `${result.message} Nothing is lost while this tab stays open; export a copy to be safe.`,
+        { label: 'Export', onClick: () => store.setState({ importExportOpen: true }) },
+      );
+    }
+    return false;
+  }
+
+  function scheduleRetry(): void {
+    if (retryTimer !== null) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void saveBacklog();
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, maxRetryMs);
+  }
+
+  function settle(id: string, ok: boolean): void {
+    if (ok) {
+      unsaved.delete(id);
+      ctx.tabSync.post({ type: 'conversation-saved', id });
+      retryMs = firstRetryMs;
+      if (unsaved.size > 0 || undeleted.size > 0) void saveBacklog();
+    } else {
+      unsaved.add(id);
+      scheduleRetry();
+    }
+  }
+
+  /** The copy to store: a reply still streaming is stored as interrupted, in case the tab dies. */
+  function storable(conversation: Conversation): Conversation {
+    const streaming = ctx.get().streaming;
+    if (streaming?.conversationId !== conversation.id) return conversation;
+    const reply = findMessage(conversation, streaming.messageId);
+    return reply ? replaceMessage(conversation, { ...reply, status: 'interrupted' }) : conversation;
+  }
+
+  /** What storage now holds, merged into memory (whatever changed here meanwhile is kept). */
+  function absorb(id: string, stored: Conversation): void {
+    const local = ctx.get().loaded[id];
+    const merged = local ? mergeConversations(local, stored) : stored;
+    if (merged !== local) commitConversation(store, merged);
+  }
+
+  /**
+   * Saves the in-memory copy of a conversation, merged with the stored one in one transaction.
+   * A conversation missing from storage is written only when `create` says it is new (or an
+   * earlier write of it failed): otherwise another tab deleted it, and deletion is final.
+   */
+  async function save(id: string, { create = false } = {}): Promise<boolean> {
+    const local = ctx.get().loaded[id];
+    if (!local) return false;
+    const mayCreate = create || unsaved.has(id);
+    const { result, value, changed } = await ctx.db().update(id, (stored) => {
+      const mine = storable(ctx.get().loaded[id] ?? local);
+      if (!stored) return mayCreate ? mine : undefined;
+      return mergeConversations(mine, stored);
+    });
+    if (!changed) {
+      if (!value) return false;
+      absorb(id, value);
+      return true;
+    }
+    const ok = reportWrite(result);
+    settle(id, ok);
+    if (ok && value) absorb(id, value);
+    return ok;
+  }
+
+  /**
+   * Saves in idle time, after the change has been painted: for a change the user must see at once
+   * (a version switch) whose record is large. Until then it counts as unsaved, so a page hide or
+   * the next save writes it.
+   */
+  function saveSoon(id: string): void {
+    unsaved.add(id);
+    whenIdle(() => void save(id));
+  }
+
+  /** The page is going away: one plain write issued at once (no read first), so it lands. */
+  function saveNow(id: string): void {
+    const local = ctx.get().loaded[id];
+    if (local) void ctx.db().put(storable(local));
+  }
+
+  /** Deletes a conversation from storage and tells other tabs; a failure is retried later. */
+  async function remove(id: string): Promise<boolean> {
+    unsaved.delete(id);
+    const ok = reportWrite(await ctx.db().delete(id));
+    if (ok) ctx.tabSync.post({ type: 'conversation-deleted', id });
+    else {
+      undeleted.add(id);
+      scheduleRetry();
+    }
+    return ok;
+  }
+
+  /** Writes what earlier failed to save, from the latest in-memory copies. */
+  async function saveBacklog(): Promise<void> {
+    if (flushing) return;
+    flushing = true;
+    try {
+      for (const id of [...undeleted]) {
+        if (!reportWrite(await ctx.db().delete(id))) return scheduleRetry();
+        undeleted.delete(id);
+        ctx.tabSync.post({ type: 'conversation-deleted', id });
+      }
+      for (const id of [...unsaved]) {
+        if (!ctx.get().loaded[id]) unsaved.delete(id);
+        else if (!(await save(id))) return;
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
+  /** Another tab saved a conversation: take in what it wrote. */
+  async function receive(id: string): Promise<void> {
+    const stored = await ctx.db().get(id);
+    if (!stored) return;
+    absorb(id, stored);
+  }
+
+  /** Another tab deleted a conversation: deletion is final, here too. */
+  function forget(id: string): void {
+    unsaved.delete(id);
+    forgetConversation(store, id);
+  }
+
+  /** After an import replaced everything, nothing older is still waiting to be written. */
+  function forgetBacklog(): void {
+    unsaved.clear();
+    undeleted.clear();
+  }
+
+  return { reportWrite, save, saveSoon, saveNow, remove, saveBacklog, receive, forget, forgetBacklog };
+}

@@ -1,0 +1,176 @@
+import { newMessage } from '../domain/conversation-rules.ts';
+import {
+  activePath,
+  appendMessage,
+  deleteSubtree,
+  findMessage,
+  forkPath,
+  restoreSubtree,
+  siblingsOf,
+  subtreeOf,
+  switchToMessage,
+} from '../domain/message-tree.ts';
+import { providerLabel } from '../domain/provider-catalog.ts';
+import type { ChatProvider } from '../providers/types.ts';
+import type { ChatContext } from './chat-context.ts';
+import { commitConversation, isStreamingIn } from './chat-store.ts';
+import type { ConversationCommands } from './conversation-commands.ts';
+import type { ConversationSync } from './conversation-sync.ts';
+import type { ReplyRunner } from './reply-runner.ts';
+
+/**
+ * What the user does to messages: send, edit, regenerate, retry, switch versions, delete and
+ * branch. Each is a small change to the tree followed by one reply run where a reply is asked for.
+ */
+export function createMessageCommands(
+  ctx: ChatContext,
+  sync: ConversationSync,
+  conversations: ConversationCommands,
+  replies: ReplyRunner,
+  service: () => ChatProvider | null,
+) {
+  const { store } = ctx;
+
+  /** The service when a reply may be asked for now; otherwise null, with the spec's toast if unset. */
+  function readyService(): ChatProvider | null {
+    if (ctx.get().streaming) return null;
+    const current = service();
+    if (!current)
+      ctx.notify.error(`Please configure ${providerLabel(ctx.get().config.provider)} settings first`);
+    return current;
+  }
+
+  /** Adds a user message under `parentId`, saves it, and streams the reply to it. */
+  async function ask(conversationId: string, parentId: string, text: string, current: ChatProvider) {
+    const conversation = ctx.get().loaded[conversationId];
+    if (!conversation || !findMessage(conversation, parentId)) return;
+    const question = newMessage('user', text, { id: ctx.newId(), parentId, now: ctx.now() });
+    commitConversation(store, {
+      ...appendMessage(conversation, question),
+      updatedAt: ctx.now().toISOString(),
+      provider: ctx.get().config.provider,
+    });
+    void sync.save(conversationId);
+    await reply(conversationId, question.id, current);
+  }
+
+  function reply(conversationId: string, questionId: string, current: ChatProvider): Promise<void> {
+    return replies.run(conversationId, questionId, current, () => void retry(conversationId));
+  }
+
+  /**
+   * Sends the composer's text. Resolves true when the message was taken (the composer then
+   * clears); false leaves the draft where it is.
+   */
+  async function send(text: string): Promise<boolean> {
+    const content = text.trim();
+    const { activeId } = ctx.get();
+    if (!content || !activeId || ctx.get().streaming) return false;
+    const current = readyService();
+    if (!current) return false;
+    const conversation = await conversations.ensureLoaded(activeId);
+    if (!conversation) return false;
+    void ask(activeId, conversation.activeLeafId, content, current);
+    return true;
+  }
+
+  /** 'Save and send': the edited text as a new version of a user message, with a new reply. */
+  async function edit(conversationId: string, messageId: string, text: string): Promise<boolean> {
+    const content = text.trim();
+    const conversation = ctx.get().loaded[conversationId];
+    const message = conversation && findMessage(conversation, messageId);
+    if (!content || message?.role !== 'user' || message.parentId === null) return false;
+    const current = readyService();
+    if (!current) return false;
+    void ask(conversationId, message.parentId, content, current);
+    return true;
+  }
+
+  /** Asks again from the same question; the new reply is a new version beside the old one. */
+  async function regenerate(conversationId: string, messageId: string): Promise<void> {
+    const conversation = ctx.get().loaded[conversationId];
+    const message = conversation && findMessage(conversation, messageId);
+    if (message?.role !== 'assistant' || message.parentId === null) return;
+    const current = readyService();
+    if (current) await reply(conversationId, message.parentId, current);
+  }
+
+  /**
+   * Retry after a failure: the last reply on the path, if it was interrupted, is replaced by a new
+   * one; a question left without a reply gets one.
+   */
+  async function retry(conversationId: string): Promise<void> {
+    const conversation = await conversations.ensureLoaded(conversationId);
+    const last = conversation && activePath(conversation).at(-1);
+    if (!conversation || !last) return;
+    const current = readyService();
+    if (!current) return;
+    if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null) {
+      commitConversation(store, deleteSubtree(conversation, last.id));
+      await reply(conversationId, last.parentId, current);
+    } else if (last.role === 'user') {
+      await reply(conversationId, last.id, current);
+    }
+  }
+
+  /** 'Previous version' (-1) and 'Next version' (+1): shows that version with its own path below it. */
+  async function showVersion(conversationId: string, messageId: string, step: -1 | 1): Promise<void> {
+    if (isStreamingIn(ctx.get(), conversationId)) return;
+    await conversations.change(
+      conversationId,
+      (conversation) => {
+        const { siblings, index } = siblingsOf(conversation, messageId);
+        const target = siblings[index + step];
+        return target ? switchToMessage(conversation, target.id) : conversation;
+      },
+      // Shown at once; the large record is written after the new path has been painted.
+      { saveWhenIdle: true },
+    );
+  }
+
+  /** Deletes a message and everything below it on its branch, with Undo. */
+  async function deleteMessage(conversationId: string, messageId: string): Promise<void> {
+    if (isStreamingIn(ctx.get(), conversationId)) return;
+    const before = ctx.get().loaded[conversationId];
+    if (!before || !findMessage(before, messageId)) return;
+    const removed = subtreeOf(before, messageId);
+    const shownLeaf = before.activeLeafId;
+    const deleted = await conversations.change(conversationId, (conversation) =>
+      deleteSubtree(conversation, messageId),
+    );
+    if (!deleted) return;
+    ctx.notify.success('Message deleted', {
+      action: {
+        label: 'Undo',
+        onClick: () =>
+          void conversations.change(conversationId, (conversation) =>
+            restoreSubtree(conversation, removed, shownLeaf, ctx.newId),
+          ),
+      },
+    });
+  }
+
+  /** A new conversation '{name} (branch)' holding the path up to a message, selected. */
+  async function branchFrom(conversationId: string, messageId: string): Promise<void> {
+    const conversation = await conversations.ensureLoaded(conversationId);
+    if (!conversation) return;
+    const fork = forkPath(conversation, messageId, {
+      id: ctx.newId(),
+      name: `${conversation.name} (branch)`,
+      now: ctx.now(),
+      order: ctx.now().getTime(),
+    });
+    if (fork) await conversations.addConversation(fork);
+  }
+
+  return {
+    send,
+    edit,
+    regenerate,
+    retry,
+    showVersion,
+    deleteMessage,
+    branchFrom,
+    stop: replies.stop,
+  };
+}

@@ -1,0 +1,421 @@
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Locator } from '@playwright/test';
+import {
+  ChatPage,
+  expect,
+  exportSnapshot,
+  importFile,
+  mockConfig,
+  mockKey,
+  readDbStore,
+  recordedRequests,
+  test,
+} from './fixtures.ts';
+
+/** The messages each request carried, as "role: content" lines. */
+async function sentHistories(key: string): Promise<string[][]> {
+  const requests = await recordedRequests(key);
+  return requests
+    .filter((request) => request.method === 'POST')
+    .map((request) =>
+      ((request.body as { messages: { role: string; content: string }[] }).messages ?? []).map(
+        (message) => `${message.role}: ${message.content}`,
+      ),
+    );
+}
+
+async function shownTexts(chat: ChatPage): Promise<string[]> {
+  return (await chat.messages().locator('.message-content').allInnerTexts()).map((text) => text.trim());
+}
+
+/** Opens the app on a new conversation with the `numbered` mock: each call's reply says its number. */
+async function start(chat: ChatPage, scenario = 'numbered'): Promise<string> {
+  const key = mockKey(scenario);
+  await chat.open(mockConfig('openai', key));
+  await chat.newConversation();
+  return key;
+}
+
+async function ask(chat: ChatPage, text: string) {
+  await chat.send(text);
+  await chat.waitForReplyDone();
+}
+
+function action(message: Locator, name: string): Locator {
+  return message.getByRole('button', { name, exact: true });
+}
+
+test('edit a question: a new version on its own branch, with a new reply; the old branch stays', async ({
+  chat,
+  page,
+}) => {
+  const key = await start(chat);
+  await ask(chat, 'Capital of France?');
+  await ask(chat, 'And of Spain?');
+  await expect
+    .poll(() => shownTexts(chat))
+    .toEqual([
+      'Capital of France?',
+      'Reply 1 to: Capital of France?',
+      'And of Spain?',
+      'Reply 2 to: And of Spain?',
+    ]);
+
+  const first = chat.messages('user').first();
+  await first.hover();
+  await action(first, 'Edit message').click();
+  const editor = page.getByRole('textbox', { name: 'Edit message' });
+  await expect(editor).toHaveValue('Capital of France?');
+  // Escape cancels and leaves everything as it was.
+  await editor.press('Escape');
+  await expect(editor).toHaveCount(0);
+  await expect(chat.messages()).toHaveCount(4);
+
+  await action(first, 'Edit message').click();
+  await editor.fill('Capital of Italy?');
+  await editor.press('Shift+Enter');
+  await editor.pressSequentially('Answer briefly.');
+  await expect(editor).toHaveValue('Capital of Italy?\nAnswer briefly.');
+  await editor.press('Enter');
+  await chat.waitForReplyDone();
+  await expect
+    .poll(() => shownTexts(chat))
+    .toEqual(['Capital of Italy?\nAnswer briefly.', 'Reply 3 to: Capital of Italy?\nAnswer briefly.']);
+  // Sent from the edited question, without the old branch.
+  expect((await sentHistories(key)).at(-1)).toEqual([
+    'system: You are a helpful assistant.',
+    'user: Capital of Italy?\nAnswer briefly.',
+  ]);
+
+  const edited = chat.messages('user').first();
+  await expect(edited.getByTestId('message-version')).toHaveText('2 / 2');
+  await expect(action(edited, 'Next version')).toBeDisabled();
+  await action(edited, 'Previous version').click();
+  await expect(edited.getByTestId('message-version')).toHaveText('1 / 2');
+  // The old branch comes back whole, its later turns included.
+  await expect
+    .poll(() => shownTexts(chat))
+    .toEqual([
+      'Capital of France?',
+      'Reply 1 to: Capital of France?',
+      'And of Spain?',
+      'Reply 2 to: And of Spain?',
+    ]);
+  // The choice of branch is saved.
+  await page.reload();
+  await expect(chat.messages()).toHaveCount(4);
+  await expect(chat.messages('user').first().getByTestId('message-version')).toHaveText('1 / 2');
+
+  // 'Save and send' and Ctrl+Enter send too.
+  await action(chat.messages('user').nth(1), 'Edit message').click();
+  await editor.fill('And of Portugal?');
+  await page.getByRole('button', { name: 'Save and send' }).click();
+  await chat.waitForReplyDone();
+  await expect(chat.messages('assistant').last()).toContainText('Reply 4 to: And of Portugal?');
+  await action(chat.messages('user').nth(1), 'Edit message').click();
+  await editor.fill('And of Greece?');
+  await editor.press('Control+Enter');
+  await chat.waitForReplyDone();
+  await expect(chat.messages('assistant').last()).toContainText('Reply 5 to: And of Greece?');
+  await expect(chat.messages('user').nth(1).getByTestId('message-version')).toHaveText('3 / 3');
+});
+
+test('regenerate: another answer to the same question, as a version beside the first', async ({ chat }) => {
+  const key = await start(chat);
+  await ask(chat, 'Name a colour');
+  const reply = chat.messages('assistant').first();
+  await expect(reply).toContainText('Reply 1 to: Name a colour');
+  await reply.hover();
+  await action(reply, 'Regenerate').click();
+  await chat.waitForReplyDone();
+  await expect(reply).toContainText('Reply 2 to: Name a colour');
+  await expect(reply.getByTestId('message-version')).toHaveText('2 / 2');
+  const histories = await sentHistories(key);
+  expect(histories[1]).toEqual(histories[0]);
+  await action(reply, 'Previous version').click();
+  await expect(reply).toContainText('Reply 1 to: Name a colour');
+  await expect(reply.getByTestId('message-version')).toHaveText('1 / 2');
+  await expect(chat.messages()).toHaveCount(2);
+});
+
+test('delete a message: it and everything below it go, with Undo; the last version shown gives way to its sibling', async ({
+  chat,
+}) => {
+  await start(chat);
+  await ask(chat, 'one');
+  await ask(chat, 'two');
+  const second = chat.messages('user').nth(1);
+  await second.hover();
+  await action(second, 'Delete message').click();
+  await expect(chat.toast('Message deleted')).toBeVisible();
+  await expect.poll(() => shownTexts(chat)).toEqual(['one', 'Reply 1 to: one']);
+  await chat.toast('Message deleted').getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => shownTexts(chat)).toEqual(['one', 'Reply 1 to: one', 'two', 'Reply 2 to: two']);
+
+  const reply = chat.messages('assistant').nth(1);
+  await reply.hover();
+  await action(reply, 'Regenerate').click();
+  await chat.waitForReplyDone();
+  await expect(reply).toContainText('Reply 3 to: two');
+  await action(reply, 'Delete message').click();
+  await expect(reply).toContainText('Reply 2 to: two');
+  await expect(reply.getByTestId('message-version')).toHaveCount(0);
+  await chat.page.reload();
+  await expect.poll(() => shownTexts(chat)).toEqual(['one', 'Reply 1 to: one', 'two', 'Reply 2 to: two']);
+});
+
+test('branch into a new conversation: the path up to a message, named "{name} (branch)" and selected', async ({
+  chat,
+}) => {
+  await start(chat);
+  await ask(chat, 'first');
+  await ask(chat, 'second');
+  const firstReply = chat.messages('assistant').first();
+  await firstReply.hover();
+  await action(firstReply, 'Branch into new conversation').click();
+  await expect(chat.rows).toHaveCount(2);
+  await expect(chat.rows.nth(1)).toContainText('Conversation 1 (branch)');
+  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
+  await expect(chat.page.getByRole('heading', { level: 1 })).toHaveText('Conversation 1 (branch)');
+  await expect.poll(() => shownTexts(chat)).toEqual(['first', 'Reply 1 to: first']);
+  await ask(chat, 'third');
+  await expect(chat.messages('assistant').last()).toContainText('Reply 3 to: third');
+  await chat.rows.nth(0).click();
+  await expect(chat.messages()).toHaveCount(4);
+});
+
+test('the system prompt is set per conversation; empty sends none; Clear keeps it', async ({
+  chat,
+  page,
+}) => {
+  const key = await start(chat);
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Conversation settings' });
+  const prompt = dialog.getByRole('textbox', { name: 'System prompt' });
+  await expect(prompt).toHaveValue('You are a helpful assistant.');
+  await prompt.fill('Answer in French.');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await ask(chat, 'Hello');
+  expect((await sentHistories(key))[0]?.[0]).toBe('system: Answer in French.');
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(chat.messages()).toHaveCount(0);
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
+  await expect(prompt).toHaveValue('Answer in French.');
+  await prompt.fill('');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await ask(chat, 'Again');
+  expect((await sentHistories(key))[1]).toEqual(['user: Again']);
+
+  await page.reload();
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
+  await expect(prompt).toHaveValue('');
+  // A new conversation starts with the spec's default.
+  await page.keyboard.press('Escape');
+  await chat.newConversation();
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
+  await expect(prompt).toHaveValue('You are a helpful assistant.');
+});
+
+test('while a reply streams, edit, regenerate, delete and versions wait; Stop works as before', async ({
+  chat,
+}) => {
+  const key = mockKey('numbered');
+  await chat.open(mockConfig('openai', key));
+  await chat.newConversation();
+  await ask(chat, 'first');
+  const reply = chat.messages('assistant').first();
+  await reply.hover();
+  await action(reply, 'Regenerate').click();
+  await chat.waitForReplyDone();
+
+  // A slow reply: switch the key to the slow scenario for the next call.
+  await chat.page.evaluate((slow) => {
+    const config = JSON.parse(localStorage.getItem('ai-chat-config') ?? '{}') as { apiKey: string };
+    config.apiKey = slow;
+    localStorage.setItem('ai-chat-config', JSON.stringify(config));
+  }, mockKey('slow'));
+  await chat.page.reload();
+  await chat.send('second');
+  await expect(chat.stopButton).toBeVisible();
+  const question = chat.messages('user').first();
+  await question.hover();
+  await expect(action(question, 'Edit message')).toBeDisabled();
+  await expect(action(question, 'Delete message')).toBeDisabled();
+  await expect(action(reply, 'Regenerate')).toBeDisabled();
+  await expect(action(reply, 'Delete message')).toBeDisabled();
+  await expect(action(reply, 'Previous version')).toBeDisabled();
+  await chat.stopButton.click();
+  await chat.waitForReplyDone();
+  await expect(chat.messages('assistant').last()).toContainText('Stopped: the reply is incomplete.');
+  await expect(action(reply, 'Previous version')).toBeEnabled();
+});
+
+test('a reload in the middle of a regenerated reply keeps both versions, the new one marked interrupted', async ({
+  chat,
+  page,
+}) => {
+  const key = mockKey('numbered');
+  await chat.open(mockConfig('openai', key));
+  await chat.newConversation();
+  await ask(chat, 'question');
+  await page.evaluate((slow) => {
+    const config = JSON.parse(localStorage.getItem('ai-chat-config') ?? '{}') as { apiKey: string };
+    config.apiKey = slow;
+    localStorage.setItem('ai-chat-config', JSON.stringify(config));
+  }, mockKey('slow'));
+  await page.reload();
+  const reply = chat.messages('assistant').first();
+  await reply.hover();
+  await action(reply, 'Regenerate').click();
+  await expect(reply).toContainText('This is a slow reply');
+  await page.reload();
+  await expect(reply).toContainText('This is a slow reply');
+  await expect(reply).toContainText('Interrupted: the reply is incomplete');
+  await expect(reply.getByTestId('message-version')).toHaveText('2 / 2');
+  await action(reply, 'Previous version').click();
+  await expect(reply).toContainText('Reply 1 to: question');
+});
+
+test('export then import keeps every branch; the export stays a 2.0 file whose messages are the active path', async ({
+  chat,
+  page,
+}) => {
+  await start(chat);
+  await ask(chat, 'q');
+  const reply = chat.messages('assistant').first();
+  await reply.hover();
+  await action(reply, 'Regenerate').click();
+  await chat.waitForReplyDone();
+  const text = await exportSnapshot(page);
+  const file = JSON.parse(text) as {
+    version: string;
+    conversations: { messages: { role: string; content: string }[]; otherMessages: unknown[] }[];
+  };
+  expect(file.version).toBe('2.0');
+  expect(file.conversations[0]?.messages.map(({ role, content }) => `${role}: ${content}`)).toEqual([
+    'system: You are a helpful assistant.',
+    'user: q',
+    'assistant: Reply 2 to: q',
+  ]);
+  expect(file.conversations[0]?.otherMessages).toHaveLength(1);
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(chat.messages()).toHaveCount(0);
+  await importFile(page, file);
+  await expect(reply).toContainText('Reply 2 to: q');
+  await action(reply, 'Previous version').click();
+  await expect(reply).toContainText('Reply 1 to: q');
+  expect(await exportSnapshot(page)).not.toBe(text);
+});
+
+test('a 2.0 export written by the previous release imports whole, as linear chains', async ({
+  chat,
+  page,
+}) => {
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  const file: unknown = JSON.parse(readFileSync('tests/e2e/data/release-1-export.json', 'utf8'));
+  await importFile(page, file);
+  await expect(chat.rows).toHaveCount(3);
+  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
+  await expect.poll(() => shownTexts(chat)).toEqual(['Hello', 'Bonjour']);
+  await expect(chat.messages('assistant')).toContainText('Stopped: the reply is incomplete.');
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
+  await expect(page.getByRole('textbox', { name: 'System prompt' })).toHaveValue('Answer in French.');
+  await page.keyboard.press('Escape');
+  await chat.rows.nth(0).click();
+  await expect(chat.messages()).toHaveCount(4);
+  await expect(chat.messages('assistant').last()).toContainText(
+    'Interrupted: the reply is incomplete (Network error).',
+  );
+  const records = await readDbStore(page);
+  expect(records).toHaveLength(3);
+});
+
+test('two tabs: a branch made in one shows in the other', async ({
+  context,
+}: {
+  context: BrowserContext;
+}) => {
+  const key = mockKey('numbered');
+  await context.addInitScript(
+    (config) => {
+      if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
+    },
+    JSON.stringify(mockConfig('openai', key)),
+  );
+  const a = new ChatPage(await context.newPage());
+  const b = new ChatPage(await context.newPage());
+  await a.open();
+  await b.open();
+  await a.newConversation();
+  await ask(a, 'question');
+  await b.rows.first().getByRole('button').first().click();
+  await expect(b.messages('assistant')).toContainText('Reply 1 to: question');
+  const reply = a.messages('assistant').first();
+  await reply.hover();
+  await action(reply, 'Regenerate').click();
+  await a.waitForReplyDone();
+  const other = b.messages('assistant').first();
+  // The other tab keeps the version it shows, and now offers the new one.
+  await expect(other.getByTestId('message-version')).toHaveText('1 / 2');
+  await action(other, 'Next version').click();
+  await expect(other).toContainText('Reply 2 to: question');
+  await action(other, 'Previous version').click();
+  await expect(other).toContainText('Reply 1 to: question');
+});
+
+test('two tabs: a regenerate streaming in one while the other deletes the old version loses nothing else', async ({
+  context,
+}: {
+  context: BrowserContext;
+}) => {
+  const key = mockKey('ok');
+  await context.addInitScript(
+    (config) => {
+      if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
+    },
+    JSON.stringify(mockConfig('openai', key)),
+  );
+  const a = new ChatPage(await context.newPage());
+  const b = new ChatPage(await context.newPage());
+  await a.open();
+  await b.open();
+  await a.newConversation();
+  // The `ok` mock echoes this back in ~200 pieces, 20 ms apart: a reply streaming for ~4 s.
+  const prompt = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');
+  const echo = `Echo: ${prompt} (2 messages received)`;
+  await ask(a, prompt);
+  await b.rows.first().getByRole('button').first().click();
+  await expect(b.messages('assistant')).toContainText(echo);
+
+  const reply = a.messages('assistant').first();
+  await reply.hover();
+  await action(reply, 'Regenerate').click();
+  await expect(reply).toContainText('word5');
+  // The other tab sees the new version arrive and deletes the old one while it streams.
+  const other = b.messages('assistant').first();
+  await expect(other.getByTestId('message-version')).toHaveText('1 / 2');
+  await other.hover();
+  await action(other, 'Delete message').click();
+  await expect(a.page.getByTestId('streaming-cursor')).toBeVisible();
+  await a.waitForReplyDone();
+
+  for (const tab of [a, b]) {
+    await expect(tab.messages('assistant')).toHaveCount(1);
+    await expect(tab.messages('assistant').first()).toContainText(echo);
+    await expect(tab.messages('assistant').first().getByTestId('message-version')).toHaveCount(0);
+    await expect(tab.messages('assistant').first()).not.toContainText('Interrupted');
+  }
+  const [record] = await readDbStore(a.page);
+  const messages = record?.messages as { role: string; content: string; status?: string }[];
+  expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant']);
+  expect(messages.at(-1)?.content).toBe(echo);
+  expect(messages.at(-1)?.status).toBeUndefined();
+  expect(record?.otherMessages).toBeUndefined();
+  await b.page.reload();
+  await b.rows.first().getByRole('button').first().click();
+  await expect(b.messages('assistant')).toHaveCount(1);
+  await expect(b.messages('assistant').first()).toContainText(echo);
+});
