@@ -8,11 +8,9 @@ import {
   isMarkdownLike,
   newMessage,
   pickActiveId,
-  removeConversation,
   renameConversation,
   setSystemPrompt,
   systemPromptOf,
-  upsertConversation,
   visibleMessages,
 } from './conversation-rules.ts';
 import { activePath, appendMessage, mergeConversations } from './message-tree.ts';
@@ -150,11 +148,15 @@ describe('clearConversation', () => {
     expect(cleared.messages).toEqual(conversation('a').messages);
   });
 
-  it('keeps the empty root of a conversation read without a system message', () => {
+  it('gives a conversation read without a system message the default prompt, as a new one has', () => {
     const noSystem = linearConversation('a', ['hi'], { system: null });
     const cleared = clearConversation(noSystem, later);
-    expect(cleared.messages).toEqual([message('a:root', null, 'system', '')]);
-    expect(systemPromptOf(cleared)).toBe('');
+    expect(cleared.messages).toEqual([message('a:root', null, 'system', 'You are a helpful assistant.')]);
+  });
+
+  it('keeps an empty prompt the user set', () => {
+    const emptied = setSystemPrompt(linearConversation('a', ['hi']), '', later);
+    expect(systemPromptOf(clearConversation(emptied, later))).toBe('');
   });
 
   it('keeps a custom system prompt', () => {
@@ -200,44 +202,6 @@ describe('newMessage', () => {
       parts: [{ type: 'text', text: 'ok' }],
       createdAt: later.toISOString(),
     });
-  });
-});
-
-describe('upsertConversation', () => {
-  it('replaces the one with the same id in place', () => {
-    const list = [conversation('a'), conversation('b'), conversation('c')];
-    const updated = conversation('b', { name: 'B' });
-    const next = upsertConversation(list, updated);
-    expect(next.map((c) => c.id)).toEqual(['a', 'b', 'c']);
-    expect(next[1]).toBe(updated);
-    expect(list[1]?.name).toBe('Conversation 1');
-  });
-
-  it('appends a new one', () => {
-    const next = upsertConversation([conversation('a')], conversation('z'));
-    expect(next.map((c) => c.id)).toEqual(['a', 'z']);
-  });
-});
-
-describe('removeConversation', () => {
-  const list = [conversation('a'), conversation('b'), conversation('c')];
-
-  it('makes the first remaining one active when the active one is deleted', () => {
-    const result = removeConversation(list, 'b', 'b');
-    expect(result.conversations.map((c) => c.id)).toEqual(['a', 'c']);
-    expect(result.activeId).toBe('a');
-  });
-
-  it('picks the new first one when the first (active) one is deleted', () => {
-    expect(removeConversation(list, 'a', 'a').activeId).toBe('b');
-  });
-
-  it('keeps the active id when another one is deleted', () => {
-    expect(removeConversation(list, 'c', 'b').activeId).toBe('b');
-  });
-
-  it('leaves none active when the last one is deleted', () => {
-    expect(removeConversation([conversation('a')], 'a', 'a')).toEqual({ conversations: [], activeId: null });
   });
 });
 

@@ -59,8 +59,12 @@ export function renameConversation(conversation: Conversation, name: string, now
  * the cleared messages back.
  */
 export function clearConversation(conversation: Conversation, now: Date): Conversation {
-  const root = rootMessage(conversation);
-  if (!root) return conversation;
+  const kept = rootMessage(conversation);
+  if (!kept) return conversation;
+  // An empty root the user never set (an old conversation without a system message) is not a
+  // prompt to keep: the cleared conversation starts like a new one.
+  const root =
+    messageText(kept) === '' && !kept.editedAt ? { ...kept, parts: textParts(defaultSystemPrompt) } : kept;
   const cleared = childrenOf(conversation, root.id).map((message) => message.id);
   const next: Conversation = {
     ...conversation,
@@ -94,26 +98,6 @@ export function newMessage(
   { id, parentId, now }: { id: string; parentId: string; now: Date },
 ): Message {
   return { id, parentId, role, parts: textParts(text), createdAt: now.toISOString() };
-}
-
-/** Replaces the conversation with the same id in place, or appends it. */
-export function upsertConversation<T extends { id: string }>(list: readonly T[], conversation: T): T[] {
-  const index = list.findIndex((item) => item.id === conversation.id);
-  if (index === -1) return [...list, conversation];
-  const next = [...list];
-  next[index] = conversation;
-  return next;
-}
-
-/** Removes a conversation; if it was the active one, the first remaining one becomes active, or none. */
-export function removeConversation<T extends { id: string }>(
-  list: readonly T[],
-  id: string,
-  activeId: string | null,
-): { conversations: T[]; activeId: string | null } {
-  const conversations = list.filter((item) => item.id !== id);
-  if (activeId !== id) return { conversations, activeId };
-  return { conversations, activeId: conversations[0]?.id ?? null };
 }
 
 /** The saved active id if it still exists, otherwise the first conversation, otherwise none. */

@@ -95,6 +95,11 @@ describe('conversationRecord and validateConversation', () => {
     expect(back.activeLeafId).toBe('a4');
   });
 
+  it('drop a deleted id that names a message of the conversation: it would delete it at the next save', () => {
+    const record = { ...conversationRecord(branched), deletedIds: ['a2', 'root', 'gone-1'] };
+    expect(read(written(record)).deletedIds).toEqual(['gone-1']);
+  });
+
   it('round-trip whichever branch is shown', () => {
     for (const leaf of ['root', 'u1', 'a1', 'a2', 'u2', 'a3', 'a4']) {
       const shown = { ...branched, activeLeafId: leaf };

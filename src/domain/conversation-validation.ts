@@ -246,7 +246,9 @@ export function validateConversation(
   if (isIsoTimestamp(renamedAt)) conversation.renamedAt = renamedAt;
   const deletedIds = ownField(value, 'deletedIds');
   if (Array.isArray(deletedIds)) {
-    const ids = deletedIds.filter((item): item is string => typeof item === 'string');
+    // A deleted id that names a message here would delete it at the next save: it is not one.
+    const present = new Set(tree.value.messages.map((message) => message.id));
+    const ids = deletedIds.filter((item): item is string => typeof item === 'string' && !present.has(item));
     if (ids.length > 0) conversation.deletedIds = ids;
   }
   return { ok: true, value: conversation };

@@ -97,7 +97,8 @@ export function newestLeafUnder(conversation: Conversation, id: string): string 
   while (stack.length > 0) {
     const message = stack.pop() as Message;
     const below = children.get(message.id);
-    if (below) stack.push(...below);
+    // One by one: spreading a huge sibling list would overflow the call stack.
+    if (below) for (const child of below) stack.push(child);
     else if (!newest || byAge(message, newest) > 0) newest = message;
   }
   return (newest ?? start).id;
@@ -133,7 +134,7 @@ export function subtreeOf(conversation: Conversation, id: string): Message[] {
     const message = stack.pop() as Message;
     subtree.push(message);
     const below = children.get(message.id);
-    if (below) stack.push(...below);
+    if (below) for (const child of below) stack.push(child);
   }
   return subtree;
 }
@@ -166,7 +167,8 @@ export function deleteSubtree(conversation: Conversation, id: string): Conversat
 export function restoreSubtree(
   conversation: Conversation,
   removed: readonly Message[],
-  leafId: string,
+  /** The leaf to show again; null keeps the one shown now (a reply is streaming into it). */
+  leafId: string | null,
   newId: () => string,
 ): Conversation {
   const root = removed[0];
@@ -178,6 +180,7 @@ export function restoreSubtree(
     parentId: message.parentId === null ? null : (ids.get(message.parentId) ?? message.parentId),
   }));
   const next = { ...conversation, messages: [...conversation.messages, ...back] };
+  if (leafId === null) return next;
   return { ...next, activeLeafId: ids.get(leafId) ?? newestLeafUnder(next, ids.get(root.id) as string) };
 }
 
@@ -230,7 +233,7 @@ function connected(messages: Message[]): Message[] {
     const message = stack.pop() as Message;
     kept.push(message);
     const below = children.get(message.id);
-    if (below) stack.push(...below);
+    if (below) for (const child of below) stack.push(child);
   }
   const keep = new Set(kept);
   return messages.filter((message) => keep.has(message));

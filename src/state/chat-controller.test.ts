@@ -339,6 +339,58 @@ describe('chat controller', () => {
   });
 });
 
+describe('saving while other things happen', () => {
+  it('a conversation deleted while its save is in flight does not come back', async () => {
+    const id = active(tab).id;
+    void tab.chat.renameConversation(id, 'Renamed');
+    await tab.chat.deleteConversation(id);
+    await vi.waitFor(async () => expect(await tab.db.get(id)).toBeUndefined());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(tab.chat.store.getState().list).toEqual([]);
+    expect(tab.chat.store.getState().loaded[id]).toBeUndefined();
+  });
+
+  it('a reply is not stored before its first text: a reload then shows the question alone', async () => {
+    const open = tab.provider.next();
+    await tab.chat.send('Thinking hard?');
+    await vi.waitFor(async () =>
+      expect(activePath(await stored(tab)).map(messageText)).toContain('Thinking hard?'),
+    );
+    expect(activePath(await stored(tab)).map((message) => message.role)).toEqual(['system', 'user']);
+    open.push('Yes');
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: Yes'));
+    open.end();
+    await idle(tab);
+    await vi.waitFor(async () => expect(activePath(await stored(tab)).map(messageText)).toContain('Yes'));
+  });
+
+  it('deleting the conversation a reply streams into stops the reply', async () => {
+    tab.provider.next().push('Going');
+    await tab.chat.send('question');
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: Going'));
+    await tab.chat.deleteConversation(active(tab).id);
+    await idle(tab);
+    expect(tab.chat.store.getState().list).toEqual([]);
+  });
+
+  it('Undo of a delete while a reply streams keeps the streaming branch shown', async () => {
+    await sendAndWait(tab, 'one', 'uno');
+    const reply = activePath(active(tab)).at(-1)?.id as string;
+    await tab.chat.deleteMessage(active(tab).id, reply);
+    const open = tab.provider.next();
+    open.push('dos');
+    void tab.chat.retry(active(tab).id);
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: dos'));
+    tab.calls.find((call) => call.message === 'Message deleted')?.action?.onClick();
+    await vi.waitFor(() =>
+      expect(siblingsOf(active(tab), activePath(active(tab)).at(-1)?.id as string).siblings).toHaveLength(2),
+    );
+    expect(shown(tab).at(-1)).toBe('assistant: dos');
+    open.end();
+    await idle(tab);
+  });
+});
+
 describe('two tabs on one database', () => {
   async function secondTab(): Promise<Tab> {
     const other = await openTab(databaseName, 'b');

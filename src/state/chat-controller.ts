@@ -46,10 +46,10 @@ export function createChatController(deps: ChatDependencies) {
   };
   const sync = createConversationSync(ctx);
   const configs = createConfigCommands(ctx, sync);
-  const conversations = createConversationCommands(ctx, sync);
   const replies = createReplyRunner(ctx, sync);
+  const conversations = createConversationCommands(ctx, sync, replies);
   const messages = createMessageCommands(ctx, sync, conversations, replies, configs.service);
-  const data = createDataCommands(ctx, sync, configs);
+  const data = createDataCommands(ctx, sync, configs, replies);
 
   /** Restores everything from storage: configuration, theme, conversation list, the active one. */
   async function boot(): Promise<void> {
@@ -130,6 +130,8 @@ export function createChatController(deps: ChatDependencies) {
         return;
       }
       case 'conversations-replaced': {
+        // Everything was replaced (an import): a reply streaming here has nowhere to go.
+        replies.stop();
         const { items: summaries } = await ctx.db().listSummaries();
         const list = summaries.map(listItemOf);
         const activeId = pickActiveId(list, store.getState().activeId);
@@ -151,14 +153,16 @@ export function createChatController(deps: ChatDependencies) {
       if (savedConfig) configs.applyConfig(savedConfig);
       store.setState({ theme: loadTheme() });
     });
-    // Closing or hiding the tab mid-reply keeps what has arrived (and what earlier failed to save).
-    const saveBeforeLeaving = () => {
+    // Closing the tab mid-reply keeps what has arrived, and what is still to be written: plain
+    // writes issued at once, which land as the page goes. A tab merely hidden saves as usual.
+    window.addEventListener('pagehide', () => {
+      replies.saveNow();
+      sync.flushNow();
+    });
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState !== 'hidden') return;
       replies.saveNow();
       void sync.saveBacklog();
-    };
-    window.addEventListener('pagehide', saveBeforeLeaving);
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') saveBeforeLeaving();
     });
   }
 

@@ -11,10 +11,11 @@ import { saveActiveId } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, forgetConversation, isStreamingIn } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+import type { ReplyRunner } from './reply-runner.ts';
 
 export type ConversationCommands = ReturnType<typeof createConversationCommands>;
 
-export function createConversationCommands(ctx: ChatContext, sync: ConversationSync) {
+export function createConversationCommands(ctx: ChatContext, sync: ConversationSync, replies: ReplyRunner) {
   const { store } = ctx;
 
   function setActive(id: string | null): void {
@@ -108,6 +109,7 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
   }
 
   async function deleteConversation(id: string): Promise<void> {
+    if (isStreamingIn(ctx.get(), id)) replies.stop();
     const { activeId } = ctx.get();
     forgetConversation(store, id);
     if (activeId === id) setActive(pickActiveId(ctx.get().list, null));

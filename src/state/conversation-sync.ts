@@ -1,4 +1,4 @@
-import type { Conversation } from '../domain/conversation.ts';
+import { messageText, type Conversation } from '../domain/conversation.ts';
 import { findMessage, mergeConversations, replaceMessage } from '../domain/message-tree.ts';
 import { whenIdle } from '../lib/when-idle.ts';
 import type { StorageResult } from '../storage/result.ts';
@@ -18,9 +18,13 @@ export type ConversationSync = ReturnType<typeof createConversationSync>;
  */
 export function createConversationSync(ctx: ChatContext) {
   const { store } = ctx;
-  /** Changed in memory, not yet stored: the next write of each takes the memory copy whole. */
+  /** Their last write failed: the next write of each may create the record again. */
   const unsaved = new Set<string>();
+  /** Changed in memory, to be saved in idle time (saveSoon). */
+  const pending = new Set<string>();
   const undeleted = new Set<string>();
+  /** Deleted in this tab: nothing (a save in flight, another tab's late news) brings them back here. */
+  const deletedHere = new Set<string>();
   let retryMs = firstRetryMs;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let flushing = false;
@@ -69,18 +73,25 @@ export function createConversationSync(ctx: ChatContext) {
     }
   }
 
-  /** The copy to store: a reply still streaming is stored as interrupted, in case the tab dies. */
+  /**
+   * The copy to store: a reply still streaming is stored as interrupted, in case the tab dies;
+   * before its first text it is not stored at all (a question without a reply, as the spec keeps it).
+   */
   function storable(conversation: Conversation): Conversation {
     const streaming = ctx.get().streaming;
     if (streaming?.conversationId !== conversation.id) return conversation;
     const reply = findMessage(conversation, streaming.messageId);
-    return reply ? replaceMessage(conversation, { ...reply, status: 'interrupted' }) : conversation;
+    if (!reply) return conversation;
+    if (messageText(reply) !== '') return replaceMessage(conversation, { ...reply, status: 'interrupted' });
+    const messages = conversation.messages.filter((message) => message !== reply);
+    return { ...conversation, messages, activeLeafId: reply.parentId ?? conversation.activeLeafId };
   }
 
-  /** What storage now holds, merged into memory (whatever changed here meanwhile is kept). */
+  /** What storage now holds, merged into the copy in memory (whatever changed here meanwhile is kept). */
   function absorb(id: string, stored: Conversation): void {
     const local = ctx.get().loaded[id];
-    const merged = local ? mergeConversations(local, stored) : stored;
+    if (!local) return;
+    const merged = mergeConversations(local, stored);
     if (merged !== local) commitConversation(store, merged);
   }
 
@@ -92,17 +103,15 @@ export function createConversationSync(ctx: ChatContext) {
   async function save(id: string, { create = false } = {}): Promise<boolean> {
     const local = ctx.get().loaded[id];
     if (!local) return false;
+    pending.delete(id);
     const mayCreate = create || unsaved.has(id);
     const { result, value, changed } = await ctx.db().update(id, (stored) => {
       const mine = storable(ctx.get().loaded[id] ?? local);
       if (!stored) return mayCreate ? mine : undefined;
       return mergeConversations(mine, stored);
     });
-    if (!changed) {
-      if (!value) return false;
-      absorb(id, value);
-      return true;
-    }
+    // Missing from storage and not ours to create: another tab deleted it.
+    if (!changed) return false;
     const ok = reportWrite(result);
     settle(id, ok);
     if (ok && value) absorb(id, value);
@@ -111,12 +120,13 @@ export function createConversationSync(ctx: ChatContext) {
 
   /**
    * Saves in idle time, after the change has been painted: for a change the user must see at once
-   * (a version switch) whose record is large. Until then it counts as unsaved, so a page hide or
-   * the next save writes it.
+   * (a version switch) whose record is large. A page hide before then writes it at once.
    */
   function saveSoon(id: string): void {
-    unsaved.add(id);
-    whenIdle(() => void save(id));
+    pending.add(id);
+    whenIdle(() => {
+      if (pending.has(id)) void save(id);
+    });
   }
 
   /** The page is going away: one plain write issued at once (no read first), so it lands. */
@@ -125,9 +135,17 @@ export function createConversationSync(ctx: ChatContext) {
     if (local) void ctx.db().put(storable(local));
   }
 
+  /** The page is going away: what is still to be written (a change saved when idle, a failed write) goes now. */
+  function flushNow(): void {
+    for (const id of new Set([...unsaved, ...pending])) saveNow(id);
+    for (const id of undeleted) void ctx.db().delete(id);
+  }
+
   /** Deletes a conversation from storage and tells other tabs; a failure is retried later. */
   async function remove(id: string): Promise<boolean> {
+    deletedHere.add(id);
     unsaved.delete(id);
+    pending.delete(id);
     const ok = reportWrite(await ctx.db().delete(id));
     if (ok) ctx.tabSync.post({ type: 'conversation-deleted', id });
     else {
@@ -156,24 +174,40 @@ export function createConversationSync(ctx: ChatContext) {
     }
   }
 
-  /** Another tab saved a conversation: take in what it wrote. */
+  /** Another tab saved a conversation: take in what it wrote (a new one joins the list). */
   async function receive(id: string): Promise<void> {
     const stored = await ctx.db().get(id);
-    if (!stored) return;
-    absorb(id, stored);
+    if (!stored || deletedHere.has(id)) return;
+    if (ctx.get().loaded[id]) absorb(id, stored);
+    else commitConversation(store, stored);
   }
 
   /** Another tab deleted a conversation: deletion is final, here too. */
   function forget(id: string): void {
+    deletedHere.add(id);
     unsaved.delete(id);
+    pending.delete(id);
     forgetConversation(store, id);
   }
 
   /** After an import replaced everything, nothing older is still waiting to be written. */
   function forgetBacklog(): void {
     unsaved.clear();
+    pending.clear();
     undeleted.clear();
+    deletedHere.clear();
   }
 
-  return { reportWrite, save, saveSoon, saveNow, remove, saveBacklog, receive, forget, forgetBacklog };
+  return {
+    reportWrite,
+    save,
+    saveSoon,
+    saveNow,
+    flushNow,
+    remove,
+    saveBacklog,
+    receive,
+    forget,
+    forgetBacklog,
+  };
 }

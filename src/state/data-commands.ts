@@ -7,6 +7,7 @@ import type { ChatContext } from './chat-context.ts';
 import { listItemOf } from './chat-store.ts';
 import type { ConfigCommands } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+import type { ReplyRunner } from './reply-runner.ts';
 
 interface Snapshot {
   config: Config;
@@ -15,7 +16,12 @@ interface Snapshot {
 }
 
 /** Export and import of everything (the spec's Import / Export dialog). */
-export function createDataCommands(ctx: ChatContext, sync: ConversationSync, configs: ConfigCommands) {
+export function createDataCommands(
+  ctx: ChatContext,
+  sync: ConversationSync,
+  configs: ConfigCommands,
+  replies: ReplyRunner,
+) {
   /** Every conversation, with the in-memory copy where it is newer than storage, in list order. */
   async function allConversations(): Promise<Conversation[]> {
     const { items: stored } = await ctx.db().getAll();
@@ -59,6 +65,8 @@ export function createDataCommands(ctx: ChatContext, sync: ConversationSync, con
   }
 
   async function replaceEverything({ config, conversations, activeId }: Snapshot): Promise<boolean> {
+    // A reply streaming into a conversation that is about to be replaced stops here.
+    replies.stop();
     const result = await ctx.db().replaceAll(conversations);
     if (!sync.reportWrite(result)) return false;
     sync.forgetBacklog();

@@ -144,7 +144,13 @@ export function createMessageCommands(
         label: 'Undo',
         onClick: () =>
           void conversations.change(conversationId, (conversation) =>
-            restoreSubtree(conversation, removed, shownLeaf, ctx.newId),
+            // While a reply streams into the branch shown, the restored one waits as a version.
+            restoreSubtree(
+              conversation,
+              removed,
+              isStreamingIn(ctx.get(), conversationId) ? null : shownLeaf,
+              ctx.newId,
+            ),
           ),
       },
     });

@@ -3,13 +3,15 @@ import { Button } from '../ui/button.tsx';
 
 interface MessageEditFormProps {
   initialText: string;
+  /** A reply is streaming: sending waits for it to end. */
+  busy: boolean;
   /** Resolves true when the edit was taken (the form then closes). */
   onSend(text: string): Promise<boolean>;
   onCancel(): void;
 }
 
 /** A user message being edited: Enter or Ctrl+Enter sends, Shift+Enter adds a line, Escape cancels. */
-export function MessageEditForm({ initialText, onSend, onCancel }: MessageEditFormProps) {
+export function MessageEditForm({ initialText, busy, onSend, onCancel }: MessageEditFormProps) {
   const [text, setText] = useState(initialText);
   const area = useRef<HTMLTextAreaElement>(null);
 
@@ -29,7 +31,7 @@ export function MessageEditForm({ initialText, onSend, onCancel }: MessageEditFo
   }, [text]);
 
   const submit = async () => {
-    if (text.trim() && (await onSend(text))) onCancel();
+    if (text.trim() && !busy && (await onSend(text))) onCancel();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -63,7 +65,7 @@ export function MessageEditForm({ initialText, onSend, onCancel }: MessageEditFo
         <Button variant="outline" size="sm" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" size="sm" disabled={!text.trim()}>
+        <Button type="submit" size="sm" disabled={!text.trim() || busy}>
           Save and send
         </Button>
       </div>

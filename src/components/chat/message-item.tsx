@@ -129,6 +129,7 @@ export const MessageItem = memo(function MessageItem({
         {editing ? (
           <MessageEditForm
             initialText={text}
+            busy={busy}
             onSend={(edited) => chat.edit(conversationId, message.id, edited)}
             onCancel={() => setEditing(false)}
           />

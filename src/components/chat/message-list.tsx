@@ -3,7 +3,8 @@ import { ArrowDown, RotateCcw } from 'lucide-react';
 import { useMemo } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useStickToBottom } from '../../hooks/use-stick-to-bottom.ts';
-import { activePath, siblingsOf } from '../../domain/message-tree.ts';
+import { visibleMessages } from '../../domain/conversation-rules.ts';
+import { siblingsOf } from '../../domain/message-tree.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { MessageItem } from './message-item.tsx';
@@ -23,11 +24,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   const isLoading = useChatState((state) => state.streaming !== null);
   const { ref, atBottom, scrollToBottom } = useStickToBottom<HTMLDivElement>(conversationId);
 
-  // The active path without its system messages.
-  const shown = useMemo(
-    () => (conversation ? activePath(conversation).filter((message) => message.role !== 'system') : []),
-    [conversation],
-  );
+  const shown = useMemo(() => (conversation ? visibleMessages(conversation) : []), [conversation]);
   // This app does not use the React Compiler, whose auto-memoizing the rule protects.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
