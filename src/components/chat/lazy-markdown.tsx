@@ -1,7 +1,15 @@
 import { lazy, Suspense } from 'react';
+import { whenIdle } from '../../lib/when-idle.ts';
 
 // The renderer (react-markdown, sanitizer, highlighter) loads after the first paint.
-const MarkdownRenderer = lazy(() => import('./markdown/markdown-renderer.tsx'));
+const loadRenderer = () => import('./markdown/markdown-renderer.tsx');
+const MarkdownRenderer = lazy(loadRenderer);
+
+/** Parses these replies in idle time, so showing one later (a version switch) is quick. */
+export function prepareMarkdown(texts: readonly string[]): void {
+  if (texts.length === 0) return;
+  void loadRenderer().then((renderer) => whenIdle(() => renderer.prepareMarkdown(texts)));
+}
 
 /** `live`: the reply is still streaming in. */
 export function Markdown({ text, live = false }: { text: string; live?: boolean }) {

@@ -1,12 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RotateCcw } from 'lucide-react';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useStickToBottom } from '../../hooks/use-stick-to-bottom.ts';
-import { visibleMessages } from '../../domain/conversation-rules.ts';
+import { messageText } from '../../domain/conversation.ts';
+import { isMarkdownLike, visibleMessages } from '../../domain/conversation-rules.ts';
 import { siblingsOf } from '../../domain/message-tree.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
+import { prepareMarkdown } from './lazy-markdown.tsx';
 import { MessageItem } from './message-item.tsx';
 
 /** A first guess at a message's height (px), corrected once it is measured. */
@@ -37,6 +39,25 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     initialOffset: Number.MAX_SAFE_INTEGER,
   });
 
+  // The other versions of the replies in view are parsed ahead, so switching to one is quick.
+  const prepared = useRef(new Set<string>());
+  const rows = virtualizer.getVirtualItems();
+  useEffect(() => {
+    if (!conversation) return;
+    const texts: string[] = [];
+    for (const row of rows) {
+      const message = shown[row.index];
+      if (message?.role !== 'assistant') continue;
+      for (const version of siblingsOf(conversation, message.id).siblings) {
+        const text = messageText(version);
+        if (version === message || prepared.current.has(version.id) || !isMarkdownLike(text)) continue;
+        prepared.current.add(version.id);
+        texts.push(text);
+      }
+    }
+    prepareMarkdown(texts);
+  });
+
   const last = shown.at(-1);
   const unanswered = !isLoading && last?.role === 'user';
 
@@ -51,7 +72,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
           className="mx-auto max-w-3xl px-4 py-2"
         >
           <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((row) => {
+            {rows.map((row) => {
               const message = shown[row.index];
               if (!message || !conversation) return null;
               const versions = siblingsOf(conversation, message.id);

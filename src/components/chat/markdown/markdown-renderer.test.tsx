@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import MarkdownRenderer, { MarkdownBlock } from './markdown-renderer.tsx';
+import MarkdownRenderer, { MarkdownBlock, prepareMarkdown } from './markdown-renderer.tsx';
 
 // Replies shaped like real ones: splitting them into blocks must not change what is shown.
 const samples = [
@@ -15,7 +15,7 @@ const samples = [
 const whole = (text: string) =>
   renderToStaticMarkup(
     <div className="markdown">
-      <MarkdownBlock text={text} />
+      <MarkdownBlock text={text} growing />
     </div>,
   );
 // Rendered whole, the parser keeps the line breaks between blocks: whitespace the page ignores.
@@ -23,6 +23,15 @@ const withoutBreaksBetweenBlocks = (html: string) =>
   html.replace(/(<\/?(?:p|div|ul|ol|li|table|thead|tbody|tr|blockquote|h[1-6])>|<hr\/>)\n+/g, '$1');
 
 describe('MarkdownRenderer', () => {
+  it.each(samples)('renders a reply prepared ahead (parsed blocks kept) as it renders fresh: %#', (text) => {
+    const fresh = renderToStaticMarkup(<MarkdownRenderer text={`${text}\n\nfresh`} />);
+    prepareMarkdown([`${text}\n\nprepared`]);
+    const prepared = renderToStaticMarkup(<MarkdownRenderer text={`${text}\n\nprepared`} />);
+    // Twice: the second rendering mounts the kept elements again.
+    expect(renderToStaticMarkup(<MarkdownRenderer text={`${text}\n\nprepared`} />)).toBe(prepared);
+    expect(prepared.replace('prepared', 'fresh')).toBe(fresh);
+  });
+
   it.each(samples)('renders a reply split into blocks as it renders whole: %#', (text) => {
     const split = renderToStaticMarkup(<MarkdownRenderer text={text} />);
     expect(withoutBreaksBetweenBlocks(split)).toBe(withoutBreaksBetweenBlocks(whole(text)));

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
@@ -37,17 +37,53 @@ const components: Components = {
   },
 };
 
-export const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return (
-    <ReactMarkdown
-      remarkPlugins={remarkPlugins}
-      rehypePlugins={text.includes('<') ? withRawHtml : withoutRawHtml}
-      components={components}
-    >
-      {text}
-    </ReactMarkdown>
-  );
+/**
+ * Blocks already turned into elements, by text (least recently used first): a block shown again
+ * (another version of a reply, a message scrolled back into view) is not parsed again. Elements
+ * are immutable descriptions, safe to mount any number of times.
+ */
+const renderedBlocks = new Map<string, ReactElement>();
+const renderedBlocksLimit = 400;
+
+function renderBlock(text: string, remember: boolean): ReactElement {
+  const cached = renderedBlocks.get(text);
+  if (cached) {
+    renderedBlocks.delete(text);
+    renderedBlocks.set(text, cached);
+    return cached;
+  }
+  // react-markdown's Markdown is a plain function of its props (no hooks): its result can be kept.
+  const element = ReactMarkdown({
+    children: text,
+    remarkPlugins,
+    rehypePlugins: text.includes('<') ? withRawHtml : withoutRawHtml,
+    components,
+  });
+  if (remember) {
+    if (renderedBlocks.size >= renderedBlocksLimit) {
+      const oldest = renderedBlocks.keys().next().value;
+      if (oldest !== undefined) renderedBlocks.delete(oldest);
+    }
+    renderedBlocks.set(text, element);
+  }
+  return element;
+}
+
+/** `growing`: the last block of a streaming reply, different every frame, so not worth keeping. */
+export const MarkdownBlock = memo(function MarkdownBlock({
+  text,
+  growing,
+}: {
+  text: string;
+  growing: boolean;
+}) {
+  return renderBlock(text, !growing);
 });
+
+/** Parses replies that may be shown next (the other versions of those in view) ahead of time. */
+export function prepareMarkdown(texts: readonly string[]): void {
+  for (const text of texts) for (const block of splitMarkdownBlocks(text)) renderBlock(block, true);
+}
 
 /**
  * Renders a reply as markdown, block by block, so streaming re-parses only the last block; while
@@ -73,7 +109,7 @@ export default function MarkdownRenderer({ text, live = false }: { text: string;
         index === lastIndex && openFence ? (
           <CodeBlock key={index} code={openFence.code} language={openFence.language} live />
         ) : (
-          <MarkdownBlock key={index} text={block} />
+          <MarkdownBlock key={index} text={block} growing={live && index === lastIndex} />
         ),
       )}
     </div>
