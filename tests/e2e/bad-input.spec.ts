@@ -105,6 +105,51 @@ const badFiles: [string, unknown, RegExp][] = [
     { conversations: [conversation({ id: 'dup' }), conversation({ id: 'dup', name: 'Again' })] },
     /conversations\[1\]\.id "dup" is already used by conversations\[0\]/,
   ],
+  [
+    'a branch whose parent is not in the conversation',
+    {
+      conversations: [
+        conversation({
+          messages: [
+            { id: 'm0', role: 'system', content: 'You are a helpful assistant.' },
+            { id: 'm1', role: 'user', content: 'q' },
+          ],
+          otherMessages: [{ id: 'm2', parentId: 'nowhere', role: 'assistant', content: 'a' }],
+        }),
+      ],
+    },
+    /conversations\[0\]\.otherMessages\[0\]\.parentId "nowhere" names no message of this conversation/,
+  ],
+  [
+    'branches whose parents form a cycle',
+    {
+      conversations: [
+        conversation({
+          messages: [{ id: 'm0', role: 'system', content: 'You are a helpful assistant.' }],
+          otherMessages: [
+            { id: 'x', parentId: 'y', role: 'user', content: 'q' },
+            { id: 'y', parentId: 'x', role: 'assistant', content: 'a' },
+          ],
+        }),
+      ],
+    },
+    /conversations\[0\]\.otherMessages\[0\]: its parents form a cycle/,
+  ],
+  [
+    'a message id used twice',
+    {
+      conversations: [
+        conversation({
+          messages: [
+            { id: 'm0', role: 'system', content: 'You are a helpful assistant.' },
+            { id: 'm1', role: 'user', content: 'q' },
+          ],
+          otherMessages: [{ id: 'm1', parentId: 'm0', role: 'user', content: 'again' }],
+        }),
+      ],
+    },
+    /conversations\[0\]\.otherMessages\[0\]\.id "m1" is already used by conversations\[0\]\.messages\[1\]/,
+  ],
   ['config of the wrong type', { config: 'openai' }, /config must be an object \(found a string\)/],
   [
     'config field of the wrong type',
@@ -162,6 +207,14 @@ const groups: [string, string[]][] = [
       'duplicate ids',
       'active id of the wrong type',
       'bad last item',
+    ],
+  ],
+  [
+    'message trees',
+    [
+      'a branch whose parent is not in the conversation',
+      'branches whose parents form a cycle',
+      'a message id used twice',
     ],
   ],
 ];

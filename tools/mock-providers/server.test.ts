@@ -546,6 +546,18 @@ describe('replies', () => {
     expect(pieces.filter((piece) => loneSurrogate.test(piece))).toEqual([]);
   });
 
+  it('numbered: each chat call with a key is numbered, so a regenerated reply differs from the first', async () => {
+    const ask = async () => {
+      const response = await raw('POST', '/v1/chat/completions', openaiHeaders('numbered.counting'), {
+        model: 'gpt-4o-mini',
+        messages: userTurn,
+      });
+      return (response.json as { choices: { message: { content: string } }[] }).choices[0]?.message.content;
+    };
+    expect(await ask()).toBe('Reply 1 to: Hi');
+    expect(await ask()).toBe('Reply 2 to: Hi');
+  });
+
   it('knows every scenario the brief lists', () => {
     expect(scenarioNames).toEqual(
       expect.arrayContaining([

@@ -5,6 +5,14 @@ import { whenIdle } from '../../lib/when-idle.ts';
 const loadRenderer = () => import('./markdown/markdown-renderer.tsx');
 const MarkdownRenderer = lazy(loadRenderer);
 
+/**
+ * Loads the renderer in idle time after the first paint, so a conversation without markdown yet
+ * does not evaluate it (a long task of ~40 ms) in the middle of its first streamed reply.
+ */
+export function preloadMarkdown(): () => void {
+  return whenIdle(() => void loadRenderer());
+}
+
 /** Parses these replies in idle time, so showing one later (a version switch) is quick. */
 export function prepareMarkdown(texts: readonly string[]): void {
   if (texts.length === 0) return;

@@ -8,7 +8,7 @@ import { isMarkdownLike, visibleMessages } from '../../domain/conversation-rules
 import { siblingsOf } from '../../domain/message-tree.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
-import { prepareMarkdown } from './lazy-markdown.tsx';
+import { preloadMarkdown, prepareMarkdown } from './lazy-markdown.tsx';
 import { MessageItem } from './message-item.tsx';
 
 /** A first guess at a message's height (px), corrected once it is measured. */
@@ -38,6 +38,8 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     // A conversation opens at its latest message: render those first, not the oldest ones.
     initialOffset: Number.MAX_SAFE_INTEGER,
   });
+
+  useEffect(preloadMarkdown, []);
 
   // The other versions of the replies in view are parsed ahead, so switching to one is quick.
   const prepared = useRef(new Set<string>());

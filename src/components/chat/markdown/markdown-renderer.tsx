@@ -69,16 +69,16 @@ function renderBlock(text: string, remember: boolean): ReactElement {
   return element;
 }
 
-/** `growing`: the last block of a streaming reply, different every frame, so not worth keeping. */
-export const MarkdownBlock = memo(function MarkdownBlock({
-  text,
-  growing,
-}: {
-  text: string;
-  growing: boolean;
-}) {
-  return renderBlock(text, !growing);
-});
+/**
+ * `growing`: the last block of a streaming reply, different every frame, so not worth keeping.
+ * Only a new text renders a block again: one that stops growing is not parsed once more.
+ */
+export const MarkdownBlock = memo(
+  function MarkdownBlock({ text, growing }: { text: string; growing: boolean }) {
+    return renderBlock(text, !growing);
+  },
+  (before, after) => before.text === after.text,
+);
 
 /** Parses replies that may be shown next (the other versions of those in view) ahead of time. */
 export function prepareMarkdown(texts: readonly string[]): void {
