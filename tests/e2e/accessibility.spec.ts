@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { ChatPage, expect, importConversation, test } from './fixtures.ts';
+import { ChatPage, expect, importConversation, importFile, test } from './fixtures.ts';
 
 async function violations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
@@ -56,3 +56,48 @@ test('everything in the sidebar works from the keyboard', async ({ page }) => {
   await page.keyboard.press('Escape');
   await expect(chat.rows).toHaveCount(1);
 });
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`versions, the message actions, the edit form and conversation settings have no violations (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    const chat = new ChatPage(page);
+    await chat.open();
+    await importFile(page, {
+      version: '2.0',
+      conversations: [
+        {
+          id: 'tree',
+          name: 'Tree',
+          messages: [
+            { id: 's', role: 'system', content: 'You are a helpful assistant.' },
+            { id: 'q', role: 'user', content: 'Question' },
+            { id: 'a2', role: 'assistant', content: 'Second answer', createdAt: '2026-01-01T00:02:00.000Z' },
+          ],
+          otherMessages: [
+            {
+              id: 'a1',
+              parentId: 'q',
+              role: 'assistant',
+              content: 'First answer',
+              createdAt: '2026-01-01T00:01:00.000Z',
+            },
+          ],
+        },
+      ],
+    });
+    const reply = chat.messages('assistant').first();
+    await expect(reply.getByTestId('message-version')).toHaveText('2 / 2');
+    await reply.hover();
+    expect(await violations(page)).toEqual([]);
+    const question = chat.messages('user').first();
+    await question.hover();
+    await question.getByRole('button', { name: 'Edit message' }).click();
+    await expect(page.getByRole('textbox', { name: 'Edit message' })).toBeFocused();
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Conversation settings' }).click();
+    await expect(page.getByRole('textbox', { name: 'System prompt' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}

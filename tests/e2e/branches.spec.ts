@@ -270,6 +270,9 @@ test('a reload in the middle of a regenerated reply keeps both versions, the new
   await reply.hover();
   await action(reply, 'Regenerate').click();
   await expect(reply).toContainText('This is a slow reply');
+  // Mid-stream, once a periodic save has stored part of the new version.
+  await expect.poll(async () => JSON.stringify(await readDbStore(page))).toContain('This is a slow reply');
+  await expect(chat.stopButton).toBeVisible();
   await page.reload();
   await expect(reply).toContainText('This is a slow reply');
   await expect(reply).toContainText('Interrupted: the reply is incomplete');
