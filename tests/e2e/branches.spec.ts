@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { BrowserContext, Locator } from '@playwright/test';
+import type { Locator } from '@playwright/test';
+import type { ChatPage } from './fixtures.ts';
 import {
-  ChatPage,
   expect,
   exportSnapshot,
   importFile,
@@ -10,6 +10,7 @@ import {
   readDbStore,
   recordedRequests,
   test,
+  twoTabs,
 } from './fixtures.ts';
 
 /** The messages each request carried, as "role: content" lines. */
@@ -239,6 +240,8 @@ test('while a reply streams, edit, regenerate, delete and versions wait; Stop wo
   await chat.page.reload();
   await chat.send('second');
   await expect(chat.stopButton).toBeVisible();
+  // Some of the reply has arrived, so Stop keeps it.
+  await expect(chat.messages('assistant').last()).toContainText('This is a slow reply');
   const question = chat.messages('user').first();
   await question.hover();
   await expect(action(question, 'Edit message')).toBeDisabled();
@@ -336,22 +339,8 @@ test('a 2.0 export written by the previous release imports whole, as linear chai
   expect(records).toHaveLength(3);
 });
 
-test('two tabs: a branch made in one shows in the other', async ({
-  context,
-}: {
-  context: BrowserContext;
-}) => {
-  const key = mockKey('numbered');
-  await context.addInitScript(
-    (config) => {
-      if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
-    },
-    JSON.stringify(mockConfig('openai', key)),
-  );
-  const a = new ChatPage(await context.newPage());
-  const b = new ChatPage(await context.newPage());
-  await a.open();
-  await b.open();
+test('two tabs: a branch made in one shows in the other', async ({ context }) => {
+  const [a, b] = await twoTabs(context, mockKey('numbered'));
   await a.newConversation();
   await ask(a, 'question');
   await b.rows.first().getByRole('button').first().click();
@@ -371,20 +360,8 @@ test('two tabs: a branch made in one shows in the other', async ({
 
 test('two tabs: a regenerate streaming in one while the other deletes the old version loses nothing else', async ({
   context,
-}: {
-  context: BrowserContext;
 }) => {
-  const key = mockKey('ok');
-  await context.addInitScript(
-    (config) => {
-      if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
-    },
-    JSON.stringify(mockConfig('openai', key)),
-  );
-  const a = new ChatPage(await context.newPage());
-  const b = new ChatPage(await context.newPage());
-  await a.open();
-  await b.open();
+  const [a, b] = await twoTabs(context, mockKey('ok'));
   await a.newConversation();
   // The `ok` mock echoes this back in ~200 pieces, 20 ms apart: a reply streaming for ~4 s.
   const prompt = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');

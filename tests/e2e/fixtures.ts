@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { mockUrl } from './ports.ts';
 
 export { expect };
@@ -257,4 +257,19 @@ export async function deleteRow(chat: ChatPage, index: number): Promise<void> {
   await row.hover();
   await row.getByRole('button', { name: 'Delete conversation' }).click();
   await chat.page.getByRole('button', { name: 'Delete', exact: true }).click();
+}
+
+/** Two tabs of the app in one browser profile, both configured for the mock. */
+export async function twoTabs(context: BrowserContext, key = mockKey('ok')): Promise<[ChatPage, ChatPage]> {
+  await context.addInitScript(
+    (config) => {
+      if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
+    },
+    JSON.stringify(mockConfig('openai', key)),
+  );
+  const a = new ChatPage(await context.newPage());
+  const b = new ChatPage(await context.newPage());
+  await a.open();
+  await b.open();
+  return [a, b];
 }

@@ -1,30 +1,5 @@
-import type { BrowserContext } from '@playwright/test';
-import {
-  ChatPage,
-  deleteRow,
-  expect,
-  mockConfig,
-  mockKey,
-  readDbStore,
-  renameRow,
-  test,
-} from './fixtures.ts';
+import { deleteRow, expect, mockKey, readDbStore, renameRow, test, twoTabs } from './fixtures.ts';
 import { mockUrl } from './ports.ts';
-
-/** Two tabs of the app in one browser profile, both configured for the mock. */
-async function twoTabs(context: BrowserContext, key = mockKey('ok')): Promise<[ChatPage, ChatPage]> {
-  await context.addInitScript(
-    (config) => {
-      if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
-    },
-    JSON.stringify(mockConfig('openai', key)),
-  );
-  const a = new ChatPage(await context.newPage());
-  const b = new ChatPage(await context.newPage());
-  await a.open();
-  await b.open();
-  return [a, b];
-}
 
 /** A prompt the `ok` scenario echoes back in ~200 pieces, 20 ms apart: a reply streaming for ~4 s. */
 const longPrompt = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');
