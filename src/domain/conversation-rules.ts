@@ -6,7 +6,7 @@ import {
   type Conversation,
   type Message,
 } from './conversation.ts';
-import { activePath, childrenOf, replaceMessage, rootMessage } from './message-tree.ts';
+import { activePath, appendMessage, childrenOf, replaceMessage, rootMessage } from './message-tree.ts';
 
 function systemMessage(id: string, at: string, content = defaultSystemPrompt): Message {
   return { id, parentId: null, role: 'system', parts: textParts(content), createdAt: at };
@@ -89,6 +89,14 @@ export function setSystemPrompt(conversation: Conversation, prompt: string, now:
   const at = now.toISOString();
   const edited: Message = { ...root, parts: textParts(prompt), editedAt: at };
   return { ...replaceMessage(conversation, edited), updatedAt: at };
+}
+
+/**
+ * Adds a message as the active leaf: the conversation is updated then, by this provider (the
+ * spec's "provider at the last update").
+ */
+export function addMessage(conversation: Conversation, message: Message, provider: ProviderId): Conversation {
+  return { ...appendMessage(conversation, message), updatedAt: message.createdAt, provider };
 }
 
 /** A message of the user or the assistant, to append under `parentId`. */

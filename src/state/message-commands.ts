@@ -1,7 +1,6 @@
-import { newMessage } from '../domain/conversation-rules.ts';
+import { addMessage, newMessage } from '../domain/conversation-rules.ts';
 import {
   activePath,
-  appendMessage,
   deleteSubtree,
   findMessage,
   forkPath,
@@ -45,11 +44,7 @@ export function createMessageCommands(
     const conversation = ctx.get().loaded[conversationId];
     if (!conversation || !findMessage(conversation, parentId)) return;
     const question = newMessage('user', text, { id: ctx.newId(), parentId, now: ctx.now() });
-    commitConversation(store, {
-      ...appendMessage(conversation, question),
-      updatedAt: ctx.now().toISOString(),
-      provider: ctx.get().config.provider,
-    });
+    commitConversation(store, addMessage(conversation, question, ctx.get().config.provider));
     void sync.save(conversationId);
     await reply(conversationId, question.id, current);
   }
@@ -65,7 +60,7 @@ export function createMessageCommands(
   async function send(text: string): Promise<boolean> {
     const content = text.trim();
     const { activeId } = ctx.get();
-    if (!content || !activeId || ctx.get().streaming) return false;
+    if (!content || !activeId) return false;
     const current = readyService();
     if (!current) return false;
     const conversation = await conversations.ensureLoaded(activeId);

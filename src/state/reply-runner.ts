@@ -1,7 +1,7 @@
 import type { Config } from '../domain/config.ts';
 import { messageText, textParts, type Conversation, type Message } from '../domain/conversation.ts';
-import { newMessage } from '../domain/conversation-rules.ts';
-import { appendMessage, deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
+import { addMessage, newMessage } from '../domain/conversation-rules.ts';
+import { deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
 import { providerLabel } from '../domain/provider-catalog.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError } from '../providers/provider-error.ts';
@@ -68,11 +68,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const periodicSave = createThrottle(() => void sync.save(conversationId), streamingSaveIntervalMs);
 
     active = { conversationId, controller };
-    commitConversation(ctx.store, {
-      ...appendMessage(start, reply),
-      updatedAt: ctx.now().toISOString(),
-      provider: config.provider,
-    });
+    commitConversation(ctx.store, addMessage(start, reply, config.provider));
     ctx.store.setState({ streaming: { conversationId, messageId: reply.id } });
 
     let final: Message | null;

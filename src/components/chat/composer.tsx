@@ -1,6 +1,7 @@
 import { SendHorizontal, Square } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { providerLabel } from '../../domain/provider-catalog.ts';
+import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { isStreamingIn } from '../../state/chat-store.ts';
 import { chat } from '../../state/chat.ts';
@@ -14,7 +15,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
   const isLoading = useChatState((state) => state.streaming !== null);
   const streamingHere = useChatState((state) => isStreamingIn(state, conversationId));
   const [text, setText] = useState(() => readDraft(conversationId));
-  const textarea = useRef<HTMLTextAreaElement>(null);
+  // Grows with the text up to max-h-48 (12rem), then scrolls.
+  const textarea = useAutoGrow(text);
 
   // The draft is written shortly after typing stops, and at once when the composer goes away
   // (another conversation) or the page is hidden or closed.
@@ -33,18 +35,10 @@ export function Composer({ conversationId }: { conversationId: string }) {
     };
   }, [conversationId]);
 
-  // Grow with the text up to max-h-48 (12rem), then scroll.
-  useEffect(() => {
-    const element = textarea.current;
-    if (!element) return;
-    element.style.height = 'auto';
-    element.style.height = `${element.scrollHeight}px`;
-  }, [text]);
-
   // Focus returns to the input when a reply finishes.
   useEffect(() => {
     if (!isLoading) textarea.current?.focus();
-  }, [isLoading]);
+  }, [isLoading, textarea]);
 
   const submit = async () => {
     if (!text.trim() || isLoading) return;

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
 import { Button } from '../ui/button.tsx';
 
 interface MessageEditFormProps {
@@ -13,22 +14,14 @@ interface MessageEditFormProps {
 /** A user message being edited: Enter or Ctrl+Enter sends, Shift+Enter adds a line, Escape cancels. */
 export function MessageEditForm({ initialText, busy, onSend, onCancel }: MessageEditFormProps) {
   const [text, setText] = useState(initialText);
-  const area = useRef<HTMLTextAreaElement>(null);
+  const area = useAutoGrow(text);
 
   useEffect(() => {
     const element = area.current;
     if (!element) return;
     element.focus();
     element.setSelectionRange(element.value.length, element.value.length);
-  }, []);
-
-  // Grow with the text, as the composer does.
-  useEffect(() => {
-    const element = area.current;
-    if (!element) return;
-    element.style.height = 'auto';
-    element.style.height = `${element.scrollHeight}px`;
-  }, [text]);
+  }, [area]);
 
   const submit = async () => {
     if (text.trim() && !busy && (await onSend(text))) onCancel();
