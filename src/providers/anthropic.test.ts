@@ -121,7 +121,13 @@ describe('anthropic streams', () => {
         type: 'finish',
         reason: 'stop',
         rawReason: 'end_turn',
-        usage: { inputTokens: 25, outputTokens: 15, totalTokens: 40 },
+        usage: {
+          inputTokens: 25,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          outputTokens: 15,
+          totalTokens: 40,
+        },
       },
     ]);
   });

@@ -34,27 +34,40 @@ function anthropicMessages(messages: readonly ChatMessage[]): { role: string; co
   return firstUser > 0 ? turns.slice(firstUser) : turns;
 }
 
-function finishPart(rawReason: string | undefined, input?: number, output?: number): FinishPart {
-  const usage: Usage = { inputTokens: input, outputTokens: output };
-  if (input !== undefined && output !== undefined) usage.totalTokens = input + output;
+/**
+ * Usage from a `usage` object. `message_start` has the figures so far and every `message_delta`
+ * the cumulative ones (they grow when the server runs tools), so the last figures seen are the true
+ * ones. Anthropic's `input_tokens` excludes cache reads and writes; our input counts them all.
+ */
+function readUsage(usage: unknown, previous: Usage = {}): Usage {
+  const uncached = numberAt(usage, 'input_tokens');
+  const cacheWrite = numberAt(usage, 'cache_creation_input_tokens') ?? previous.cacheWriteTokens;
+  const cacheRead = numberAt(usage, 'cache_read_input_tokens') ?? previous.cachedInputTokens;
+  const input =
+    uncached === undefined ? previous.inputTokens : uncached + (cacheWrite ?? 0) + (cacheRead ?? 0);
+  const output = numberAt(usage, 'output_tokens') ?? previous.outputTokens;
+  const result: Usage = { inputTokens: input, outputTokens: output };
+  if (cacheRead !== undefined) result.cachedInputTokens = cacheRead;
+  if (cacheWrite !== undefined) result.cacheWriteTokens = cacheWrite;
+  if (input !== undefined && output !== undefined) result.totalTokens = input + output;
+  return result;
+}
+
+function finishPart(rawReason: string | undefined, usage: Usage): FinishPart {
   return { type: 'finish', reason: mapAnthropicStopReason(rawReason), rawReason, usage };
 }
 
 function createMessagesDecoder(request: HttpRequest): StreamDecoder {
   let rawReason: string | undefined;
-  let inputTokens: number | undefined;
-  let outputTokens: number | undefined;
+  let usage: Usage = {};
   let stopped = false;
   return {
     *decode(event) {
       const data = parseEventJson(request, event.data);
       switch (event.event ?? stringAt(data, 'type')) {
-        case 'message_start': {
-          const usage = recordAt(recordAt(data, 'message'), 'usage');
-          inputTokens = numberAt(usage, 'input_tokens');
-          outputTokens = numberAt(usage, 'output_tokens');
+        case 'message_start':
+          usage = readUsage(recordAt(recordAt(data, 'message'), 'usage'), usage);
           break;
-        }
         case 'content_block_start': {
           const block = recordAt(data, 'content_block');
           const text = stringAt(block, 'type') === 'text' ? stringAt(block, 'text') : undefined;
@@ -70,7 +83,7 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
         }
         case 'message_delta':
           rawReason = stringAt(recordAt(data, 'delta'), 'stop_reason') ?? rawReason;
-          outputTokens = numberAt(recordAt(data, 'usage'), 'output_tokens') ?? outputTokens;
+          usage = readUsage(recordAt(data, 'usage'), usage);
           break;
         case 'message_stop':
           stopped = true;
@@ -82,8 +95,7 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
       }
       return false;
     },
-    finish: () =>
-      stopped || rawReason !== undefined ? finishPart(rawReason, inputTokens, outputTokens) : undefined,
+    finish: () => (stopped || rawReason !== undefined ? finishPart(rawReason, usage) : undefined),
   };
 }
 
@@ -92,12 +104,7 @@ function decodeMessagesReply(json: unknown): StreamPart[] {
     .filter((block) => stringAt(block, 'type') === 'text')
     .map((block) => stringAt(block, 'text') ?? '')
     .join('');
-  const usage = recordAt(json, 'usage');
-  const finish = finishPart(
-    stringAt(json, 'stop_reason'),
-    numberAt(usage, 'input_tokens'),
-    numberAt(usage, 'output_tokens'),
-  );
+  const finish = finishPart(stringAt(json, 'stop_reason'), readUsage(recordAt(json, 'usage')));
   return text ? [{ type: 'text-delta', text }, finish] : [finish];
 }
 

@@ -70,6 +70,7 @@ const kindByType: Readonly<Record<string, ProviderErrorKind>> = {
   NOT_FOUND: 'not-found',
   RESOURCE_EXHAUSTED: 'rate-limited',
   UNAVAILABLE: 'overloaded',
+  CANCELLED: 'cancelled',
   INTERNAL: 'server',
   DEADLINE_EXCEEDED: 'server',
 };
@@ -131,13 +132,19 @@ function fallbackMessage(response: Response, text: string): string {
   return response.statusText || `HTTP error ${response.status}`;
 }
 
+/** The provider's message, saying first what a bare "cancelled" leaves unclear. */
+function messageFor(kind: ProviderErrorKind, message: string): string {
+  return kind === 'cancelled' ? `The provider cancelled the request; try again. (${message})` : message;
+}
+
 /** The error for a non-2xx response, from the provider's own error JSON. */
 export function errorFromResponse(provider: ProviderId, response: Response, text: string): ProviderError {
   const fields = readErrorFields(parseJson(text));
-  const message = fields?.message || fallbackMessage(response, text);
+  const kind = kindOf(response.status, fields);
+  const message = messageFor(kind, fields?.message || fallbackMessage(response, text));
   return new ProviderError({
     provider,
-    kind: kindOf(response.status, fields),
+    kind,
     status: response.status,
     message,
     retryAfter: retryAfterFrom(response.headers, message, fields?.retryDelay),
@@ -148,11 +155,14 @@ export function errorFromResponse(provider: ProviderId, response: Response, text
 export function errorFromPayload(provider: ProviderId, payload: unknown): ProviderError {
   // An `event: error` may carry the error object itself rather than `{error: {...}}`.
   const fields = readErrorFields(payload) ?? readErrorFields({ error: payload });
-  const message =
-    fields?.message || stringAt(recordAt(payload, 'error'), 'type') || 'The provider reported an error.';
+  const kind = kindOf(fields?.status, fields);
+  const message = messageFor(
+    kind,
+    fields?.message || stringAt(recordAt(payload, 'error'), 'type') || 'The provider reported an error.',
+  );
   return new ProviderError({
     provider,
-    kind: kindOf(fields?.status, fields),
+    kind,
     status: fields?.status,
     message,
     retryAfter: retryAfterFrom(undefined, message, fields?.retryDelay),

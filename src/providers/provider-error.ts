@@ -4,6 +4,7 @@ import type { ProviderErrorInfo, ProviderErrorKind } from './types.ts';
 const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
   'rate-limited',
   'overloaded',
+  'cancelled',
   'server',
   'network',
 ]);
@@ -45,6 +46,8 @@ export function kindForStatus(status: number): ProviderErrorKind {
       return 'not-found';
     case 429:
       return 'rate-limited';
+    case 499:
+      return 'cancelled';
     case 503:
     case 529:
       return 'overloaded';

@@ -67,6 +67,29 @@ describe('readServerSentEvents', () => {
     }
   });
 
+  it('delivers the events before a bare JSON error that arrives in the same read, then throws', async () => {
+    // Google's CANCELLED error after some text: one network read holds both.
+    const error499 = JSON.stringify(
+      { error: { code: 499, message: 'The operation was cancelled.', status: 'CANCELLED' } },
+      null,
+      2,
+    );
+    const text = `data: {"t":"Hel"}\r\n\r\ndata: {"t":"lo"}\r\n\r\n${error499}\ndata: after\n\n`;
+    for (const size of [Infinity, 7, 1]) {
+      const { events, error } = await collect(text, size);
+      expect(events.map(({ data }) => data)).toEqual(['{"t":"Hel"}', '{"t":"lo"}']);
+      expect(isProviderError(error) && [error.kind, error.status]).toEqual(['cancelled', 499]);
+    }
+  });
+
+  it('finds an error after a stray JSON line that was not one', async () => {
+    const { events, error } = await collect(
+      '{"note": 1}\ndata: x\n\n{"error":{"code":500,"status":"INTERNAL"}}',
+    );
+    expect(events).toEqual([{ event: undefined, data: 'x' }]);
+    expect(isProviderError(error) && error.kind).toBe('server');
+  });
+
   it('ignores stray lines that are not an error', async () => {
     const { events, error } = await collect('{"hello": "world"}\ndata: x\n\n');
     expect([events, error]).toEqual([[{ event: undefined, data: 'x' }], undefined]);

@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { errorFromPayload, isErrorPayload } from './error-mapping.ts';
 import { hostOf, readFailure, type HttpRequest } from './http.ts';
 import { parseJson } from './json.ts';
-import { abortFailure } from './provider-error.ts';
+import { abortFailure, ProviderError } from './provider-error.ts';
 
 export type ServerSentEvent = Pick<EventSourceMessage, 'event' | 'data'>;
 
@@ -12,8 +12,9 @@ const maxStrayText = 64 * 1024;
 /**
  * The server-sent events of a response body, decoded as UTF-8 across chunk boundaries.
  * Comments (keep-alives) are skipped. A bare JSON error object in the body, which Google sends
- * inside a 200 stream, is thrown as a ProviderError. When the signal aborts, reading stops at once
- * (the body is cancelled) and a ProviderError of kind 'aborted' is thrown.
+ * inside a 200 stream, is thrown as a ProviderError at its place in the stream: every event before
+ * it is delivered first, however the bytes were split into reads. When the signal aborts, reading
+ * stops at once (the body is cancelled) and a ProviderError of kind 'aborted' is thrown.
  */
 export async function* readServerSentEvents(
   body: ReadableStream<Uint8Array>,
@@ -22,22 +23,30 @@ export async function* readServerSentEvents(
   const { provider, signal } = request;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const events: ServerSentEvent[] = [];
+  // Events and a stray error, in the order they appear in the body.
+  const queue: (ServerSentEvent | ProviderError)[] = [];
   let strayText = '';
+  const readStrayLine = (line: string) => {
+    if (strayText.length + line.length > maxStrayText) return;
+    strayText += `${line}\n`;
+    const stray = strayText.trim();
+    if (!stray.startsWith('{') && !stray.startsWith('[')) {
+      strayText = '';
+      return;
+    }
+    if (!stray.endsWith('}') && !stray.endsWith(']')) return;
+    // A pretty-printed object spans lines: wait until the text so far parses.
+    const payload = parseJson(stray);
+    if (payload === undefined) return;
+    strayText = '';
+    if (isErrorPayload(payload)) queue.push(errorFromPayload(provider, payload));
+  };
   const parser = createParser({
-    onEvent: ({ event, data }) => events.push({ event, data }),
+    onEvent: ({ event, data }) => queue.push({ event, data }),
     onError: (error) => {
-      if (error.type === 'unknown-field' && error.line !== undefined && strayText.length < maxStrayText) {
-        strayText += `${error.line}\n`;
-      }
+      if (error.type === 'unknown-field' && error.line !== undefined) readStrayLine(error.line);
     },
   });
-  const throwIfStrayError = () => {
-    const stray = strayText.trim();
-    if (!stray.startsWith('{') && !stray.startsWith('[')) return;
-    const payload = parseJson(stray);
-    if (isErrorPayload(payload)) throw errorFromPayload(provider, payload);
-  };
   const cancel = () => void reader.cancel().catch(() => undefined);
   signal?.addEventListener('abort', cancel, { once: true });
   try {
@@ -57,10 +66,9 @@ export async function* readServerSentEvents(
       } else {
         parser.feed(decoder.decode(chunk.value, { stream: true }));
       }
-      throwIfStrayError();
-      while (events.length > 0) {
-        const event = events.shift();
-        if (event) yield event;
+      for (let item = queue.shift(); item; item = queue.shift()) {
+        if (item instanceof ProviderError) throw item;
+        yield item;
         if (signal?.aborted) throw abortFailure(provider, hostOf(request.url), signal);
       }
       if (chunk.done) return;

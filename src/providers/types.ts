@@ -9,8 +9,14 @@ export interface ChatMessage {
 
 export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
 
+/** A reply's token counts, as the provider reported them. */
 export interface Usage {
+  /** Every input token, cached or not (Anthropic reports three figures; this is their sum). */
   inputTokens?: number;
+  /** Of the input, the tokens read from the provider's prompt cache. */
+  cachedInputTokens?: number;
+  /** Of the input, the tokens written to the prompt cache (Anthropic). */
+  cacheWriteTokens?: number;
   outputTokens?: number;
   totalTokens?: number;
 }
@@ -44,7 +50,8 @@ export interface ChatProvider {
  * Why a call failed. 'network' covers an unreachable host, a connection lost mid-reply and a
  * timeout (an AbortSignal.timeout reason), each with its own message; 'cors' is a browser refusal
  * (reported for Claude, where it is the likely cause of a bare fetch failure); 'blocked' is a
- * safety block (Gemini, Azure's prompt filter).
+ * safety block (Gemini, Azure's prompt filter); 'cancelled' is the provider giving up on a request
+ * it had accepted (Google's 499 CANCELLED), worth trying again.
  */
 export type ProviderErrorKind =
   | 'auth'
@@ -53,6 +60,7 @@ export type ProviderErrorKind =
   | 'invalid-request'
   | 'rate-limited'
   | 'overloaded'
+  | 'cancelled'
   | 'server'
   | 'network'
   | 'cors'

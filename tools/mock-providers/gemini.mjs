@@ -111,8 +111,10 @@ function streamFrames(plan) {
       ...envelope(plan),
     });
   });
-  // Google writes a bare JSON error object (no `data:`) into a stream that had started with 200.
-  if (plan.scenario === 'error-event') return [...frames, `${overloadedJson}\n`];
+  // Google writes a bare JSON error object (no `data:`) into a stream that had started with 200,
+  // here in the same write as the last text, so a reader gets both in one read.
+  if (plan.scenario === 'error-event')
+    return [...frames.slice(0, -1), `${frames.at(-1) ?? ''}${overloadedJson}\n`];
   if (plan.scenario === 'blocked-late') {
     const candidate = { finishReason: 'SAFETY', index: 0, safetyRatings };
     return [

@@ -470,6 +470,12 @@ const geminiCases: ErrorCase[] = [
     message: 'The model is overloaded. Please try again later.',
   },
   { status: 529, body: google(529, 'UNAVAILABLE', 'Overloaded'), kind: 'overloaded', message: 'Overloaded' },
+  {
+    status: 499,
+    body: google(499, 'CANCELLED', 'The operation was cancelled.'),
+    kind: 'cancelled',
+    message: 'The provider cancelled the request; try again. (The operation was cancelled.)',
+  },
 ];
 
 export const errorCases: Record<ProviderId, ErrorCase[]> = {
