@@ -1,6 +1,6 @@
 import { defaultConfig, isProviderId, providerIds, type Config, type ProviderId } from './config.ts';
 import { describeType, isRecord, ownField, type JsonRecord } from './json-guards.ts';
-import { providerCatalog } from './provider-catalog.ts';
+import { providerDefaults } from './provider-catalog.ts';
 
 const numberFields = [
   'temperature',
@@ -25,7 +25,7 @@ export type ConfigCheck =
 function baseConfig(provider: ProviderId): Config {
   if (provider === defaultConfig.provider) return { ...defaultConfig };
   const { apiKey, temperature, maxTokens } = defaultConfig;
-  return providerCatalog[provider].defaults({ apiKey, temperature, maxTokens });
+  return providerDefaults(provider, { apiKey, temperature, maxTokens });
 }
 
 function isNonEmptyString(value: unknown): value is string {

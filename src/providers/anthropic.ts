@@ -1,4 +1,5 @@
 import type { Config } from '../domain/config.ts';
+import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, dataIds, numberAt, recordAt, stringAt } from './json.ts';
@@ -108,10 +109,17 @@ function decodeMessagesReply(json: unknown): StreamPart[] {
   return text ? [{ type: 'text-delta', text }, finish] : [finish];
 }
 
-export function createAnthropicProvider(config: Config, fetch: typeof globalThis.fetch): ChatProvider {
-  const base = resolveBase(config.baseUrl, 'https://api.anthropic.com');
+export function createAnthropicProvider(
+  definition: ProviderDefinition,
+  config: Config,
+  fetch: typeof globalThis.fetch,
+): ChatProvider {
+  const { api } = definition;
+  if (api.kind !== 'anthropic-messages')
+    throw new Error(`${definition.label} does not speak the Messages API`);
+  const base = resolveBase(config.baseUrl, api.host);
   const target = {
-    provider: 'claude' as const,
+    provider: definition.id,
     fetch,
     headers: {
       'x-api-key': config.apiKey,
@@ -122,7 +130,7 @@ export function createAnthropicProvider(config: Config, fetch: typeof globalThis
     },
   };
   return {
-    id: 'claude',
+    id: definition.id,
     chat({ messages, signal, stream = true }) {
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const body = {

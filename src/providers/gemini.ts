@@ -1,4 +1,5 @@
-import type { Config } from '../domain/config.ts';
+import type { Config, ProviderId } from '../domain/config.ts';
+import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, isRecord, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
@@ -38,6 +39,7 @@ function geminiContents(messages: readonly ChatMessage[]): { role: string; parts
 }
 
 interface ReplyState {
+  provider: ProviderId;
   rawReason?: string;
   usage?: Usage;
 }
@@ -52,15 +54,16 @@ function readUsage(chunk: unknown): Usage | undefined {
   };
 }
 
-function blockedError(message: string): ProviderError {
-  return new ProviderError({ provider: 'gemini', kind: 'blocked', message });
+function blockedError(provider: ProviderId, message: string): ProviderError {
+  return new ProviderError({ provider, kind: 'blocked', message });
 }
 
 /** The text of one response chunk; throws after that text when Gemini blocked the prompt or the reply. */
 function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, void> {
   const candidate = arrayAt(chunk, 'candidates')[0];
   const blockReason = stringAt(recordAt(chunk, 'promptFeedback'), 'blockReason');
-  if (!candidate && blockReason) throw blockedError(`Gemini blocked the prompt (${blockReason}).`);
+  if (!candidate && blockReason)
+    throw blockedError(state.provider, `Gemini blocked the prompt (${blockReason}).`);
   state.usage = readUsage(chunk) ?? state.usage;
   const text = arrayAt(recordAt(candidate, 'content'), 'parts')
     .filter((part) => isRecord(part) && part.thought !== true)
@@ -70,7 +73,8 @@ function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, v
   const reason = stringAt(candidate, 'finishReason');
   if (reason === undefined) return;
   state.rawReason = reason;
-  if (blockingFinishReasons.has(reason)) throw blockedError(`Gemini stopped the reply (${reason}).`);
+  if (blockingFinishReasons.has(reason))
+    throw blockedError(state.provider, `Gemini stopped the reply (${reason}).`);
 }
 
 function finishPart(state: ReplyState): FinishPart {
@@ -83,7 +87,7 @@ function finishPart(state: ReplyState): FinishPart {
 }
 
 function createGeminiDecoder(request: HttpRequest): StreamDecoder {
-  const state: ReplyState = {};
+  const state: ReplyState = { provider: request.provider };
   return {
     *decode(event) {
       yield* chunkParts(parseEventJson(request, event.data), state);
@@ -94,8 +98,8 @@ function createGeminiDecoder(request: HttpRequest): StreamDecoder {
   };
 }
 
-function decodeGeminiReply(json: unknown): StreamPart[] {
-  const state: ReplyState = {};
+function decodeGeminiReply(json: unknown, provider: ProviderId): StreamPart[] {
+  const state: ReplyState = { provider };
   return [...chunkParts(json, state), finishPart(state)];
 }
 
@@ -103,16 +107,22 @@ function modelPath(model: string | undefined): string {
   return encodeURIComponent((model ?? '').replace(/^models\//, ''));
 }
 
-export function createGeminiProvider(config: Config, fetch: typeof globalThis.fetch): ChatProvider {
-  const base = resolveBase(config.baseUrl, 'https://generativelanguage.googleapis.com');
+export function createGeminiProvider(
+  definition: ProviderDefinition,
+  config: Config,
+  fetch: typeof globalThis.fetch,
+): ChatProvider {
+  const { api } = definition;
+  if (api.kind !== 'gemini') throw new Error(`${definition.label} does not speak the Gemini API`);
+  const base = resolveBase(config.baseUrl, api.host);
   // Only these two headers: Google's CORS preflight refuses any header outside a short allow-list.
   const target = {
-    provider: 'gemini' as const,
+    provider: definition.id,
     fetch,
     headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
   };
   return {
-    id: 'gemini',
+    id: definition.id,
     chat({ messages, signal, stream = true }) {
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
@@ -138,7 +148,7 @@ export function createGeminiProvider(config: Config, fetch: typeof globalThis.fe
         body,
         stream,
         createDecoder: () => createGeminiDecoder(request),
-        decodeReply: decodeGeminiReply,
+        decodeReply: (json) => decodeGeminiReply(json, definition.id),
       });
     },
     async listModels(signal) {

@@ -1,11 +1,14 @@
+import type { Config } from '../domain/config.ts';
+import { modelOf } from '../domain/provider-catalog.ts';
+import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
-import type { HttpRequest } from './http.ts';
-import { arrayAt, numberAt, recordAt, stringAt, type JsonRecord } from './json.ts';
+import { getJson, resolveBase, type HttpRequest } from './http.ts';
+import { arrayAt, dataIds, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { ProviderError } from './provider-error.ts';
-import type { ChatMessage, FinishReason, StreamPart, Usage } from './types.ts';
+import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
 
-/** The core shared by OpenAI, Azure and Groq (and any server that speaks /chat/completions). */
+/** The one client for every server that speaks Chat Completions: OpenAI, Azure, Groq and compatible ones. */
 
 /** Only role and content: the APIs reject extra keys such as an app's `status` or `error`. */
 export function completionMessages(messages: readonly ChatMessage[]): { role: string; content: string }[] {
@@ -77,17 +80,66 @@ function decodeCompletionReply(json: unknown): StreamPart[] {
   return text ? [{ type: 'text-delta', text }, finish] : [finish];
 }
 
-/** POSTs a chat completion body (the caller sets `stream` in it) and yields the reply. */
-export function runChatCompletion(
-  request: HttpRequest,
-  body: JsonRecord,
+type ChatCompletionsApi = Extract<ProviderDefinition['api'], { kind: 'chat-completions' }>;
+
+/** A path template with `{deployment}` and `{apiVersion}` filled in from the configuration. */
+function fillPath(path: string, config: Config): string {
+  return path
+    .replace('{deployment}', encodeURIComponent(config.deploymentName ?? ''))
+    .replace('{apiVersion}', encodeURIComponent(config.apiVersion?.trim() || '2023-05-15'));
+}
+
+/** The request body: the spec's fields in the spec's order, then what this server accepts of the rest. */
+function completionBody(
+  api: ChatCompletionsApi,
+  config: Config,
+  messages: readonly ChatMessage[],
   stream: boolean,
-): AsyncGenerator<StreamPart> {
-  return runChat({
-    ...request,
-    body,
+) {
+  const sends = new Set(api.sends);
+  const stop = config.stop?.filter((sequence) => sequence !== '') ?? [];
+  return {
+    model: modelOf(config),
+    messages: completionMessages(messages),
+    temperature: config.temperature,
+    max_tokens: config.maxTokens,
+    ...(sends.has('top_p') && { top_p: config.topP }),
+    ...(sends.has('frequency_penalty') && { frequency_penalty: config.frequencyPenalty }),
+    ...(sends.has('presence_penalty') && { presence_penalty: config.presencePenalty }),
+    ...(sends.has('stop') && stop.length > 0 && { stop }),
     stream,
-    createDecoder: () => createCompletionDecoder(request),
-    decodeReply: decodeCompletionReply,
-  });
+    ...(stream && sends.has('stream_options') && { stream_options: { include_usage: true } }),
+  };
+}
+
+export function createChatCompletionsProvider(
+  definition: ProviderDefinition,
+  config: Config,
+  fetch: typeof globalThis.fetch,
+): ChatProvider {
+  const { api } = definition;
+  if (api.kind !== 'chat-completions') throw new Error(`${definition.label} does not speak Chat Completions`);
+  const base = resolveBase(config.baseUrl, api.host ?? config.endpoint ?? '');
+  const auth: Record<string, string> =
+    api.auth === 'api-key' ? { 'api-key': config.apiKey } : { Authorization: `Bearer ${config.apiKey}` };
+  const target = { provider: definition.id, fetch, headers: { ...auth, 'Content-Type': 'application/json' } };
+  return {
+    id: definition.id,
+    chat({ messages, signal, stream = true }) {
+      const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };
+      return runChat({
+        ...request,
+        body: completionBody(api, config, messages, stream),
+        stream,
+        createDecoder: () => createCompletionDecoder(request),
+        decodeReply: decodeCompletionReply,
+      });
+    },
+    async listModels(signal) {
+      const ids = dataIds(
+        await getJson({ ...target, url: `${base}${fillPath(api.modelsPath, config)}`, signal }),
+      );
+      return api.hiddenModels ? ids.filter((id) => !api.hiddenModels?.test(id)) : ids;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { ProviderId } from '../domain/config.ts';
+import { providerCatalog } from '../domain/provider-catalog.ts';
 import type { ProviderErrorInfo, ProviderErrorKind } from './types.ts';
 
 const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
@@ -78,15 +79,14 @@ export function networkError(provider: ProviderId, host: string, cause?: unknown
 }
 
 /**
- * A browser cannot tell a CORS refusal from a network failure (both are a bare TypeError). For Claude
- * the refusal is the likely one: Anthropic answers browser requests without CORS headers when the
- * direct-browser-access header is missing or the organization has browser access disabled.
+ * A browser cannot tell a CORS refusal from a network failure (both are a bare TypeError); the
+ * caller has found the server answering, so it refused the browser. A provider's definition may
+ * say why that happens with it (Anthropic organisations can switch browser access off).
  */
 export function corsError(provider: ProviderId, host: string, cause?: unknown): ProviderError {
-  const message =
-    provider === 'claude'
-      ? `Could not reach ${host} (network or CORS). If your connection works, browser (CORS) access may be disabled for your organization in the Anthropic Console settings, or a proxy dropped the anthropic-dangerous-direct-browser-access header.`
-      : `${host} does not allow requests from a browser (CORS). Use the base URL of a proxy that does.`;
+  const message = `${host} does not allow requests from a browser (CORS). ${
+    providerCatalog[provider].corsAdvice ?? 'Use the base URL of a proxy that does.'
+  }`;
   return new ProviderError({ provider, kind: 'cors', message }, { cause });
 }
 

@@ -1,5 +1,5 @@
 import type { Config } from '../domain/config.ts';
-import { configProblem, providerLabel } from '../domain/provider-catalog.ts';
+import { configProblem, providerCatalog, providerLabel } from '../domain/provider-catalog.ts';
 import type { ChatProvider } from '../providers/types.ts';
 import { saveConfig as storeConfig } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -60,7 +60,9 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
   async function refreshLiveModels(): Promise<void> {
     const { config, liveModels } = ctx.get();
     const current = service();
-    if (!current || config.provider === 'azure') return;
+    // Only a provider whose panel offers a model list needs one (Azure's model is its deployment).
+    const offersModels = providerCatalog[config.provider].fields.some(({ kind }) => kind === 'model');
+    if (!current || !offersModels) return;
     const key = modelListKey(config);
     if (liveModels?.forConfig === key) return;
     try {

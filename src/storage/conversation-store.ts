@@ -1,3 +1,4 @@
+import { defaultConfig } from '../domain/config.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import type { ConversationSummary } from '../domain/conversation-summary.ts';
 import { validateConversation } from '../domain/conversation-validation.ts';
@@ -66,6 +67,9 @@ export type StoredRead =
 
 /** A stored record as a conversation, or null when it fails the shape check. */
 export function readStoredConversation(value: unknown): Conversation | null {
-  const result = validateConversation(value, 'record', { now: new Date(), fallbackProvider: 'openai' });
+  const result = validateConversation(value, 'record', {
+    now: new Date(),
+    fallbackProvider: defaultConfig.provider,
+  });
   return result.ok ? result.value : null;
 }

@@ -1,12 +1,7 @@
 import { ChevronRight, Settings } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { isProviderId, providerIds, type Config } from '../../domain/config.ts';
-import {
-  providerCatalog,
-  sliderBounds,
-  switchProvider,
-  type ConfigField,
-} from '../../domain/provider-catalog.ts';
+import { providerCatalog, switchProvider, type SettingField } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
@@ -40,12 +35,62 @@ function TextField(props: {
   );
 }
 
-const numberLabels = {
-  topP: 'Top P',
-  topK: 'Top K',
-  frequencyPenalty: 'Frequency Penalty',
-  presencePenalty: 'Presence Penalty',
-} as const;
+/** One setting of the chosen provider, as its definition describes it. */
+function SettingControl({
+  field,
+  draft,
+  update,
+}: {
+  field: SettingField;
+  draft: Config;
+  update(patch: Partial<Config>): void;
+}) {
+  switch (field.kind) {
+    case 'text':
+      return (
+        <TextField
+          label={field.label}
+          value={draft[field.key] ?? ''}
+          placeholder={field.placeholder}
+          onChange={(value) => update({ [field.key]: value })}
+        />
+      );
+    case 'model':
+      return (
+        <ModelField
+          provider={draft.provider}
+          value={draft.model ?? ''}
+          onChange={(model) => update({ model })}
+        />
+      );
+    case 'slider':
+      return (
+        <SliderField
+          label={field.label}
+          {...field.bounds}
+          value={Math.min(draft[field.key] ?? 0, field.bounds.max)}
+          onChange={(value) => update({ [field.key]: value })}
+        />
+      );
+    case 'list':
+      return (
+        <TextField
+          label={field.label}
+          value={(draft[field.key] ?? []).join(', ')}
+          placeholder={field.placeholder}
+          onChange={(text) =>
+            update({
+              [field.key]: text
+                .split(',')
+                .map((part) => part.trim())
+                .filter(Boolean)
+                .slice(0, field.max),
+            })
+          }
+        />
+      );
+  }
+}
 
 function ConfigForm() {
   const saved = useChatState((state) => state.config);
@@ -57,9 +102,8 @@ function ConfigForm() {
     setDraft(saved);
   }
   const providerSelectId = useId();
-  const info = providerCatalog[draft.provider];
+  const definition = providerCatalog[draft.provider];
   const update = (patch: Partial<Config>) => setDraft((current) => ({ ...current, ...patch }));
-  const has = (field: ConfigField) => info.fields.includes(field);
 
   return (
     <form
@@ -89,78 +133,13 @@ function ConfigForm() {
         label="API Key"
         type="password"
         value={draft.apiKey}
-        placeholder={`Your ${info.label} API key`}
+        placeholder={`Your ${definition.label} API key`}
         onChange={(apiKey) => update({ apiKey })}
-        hint={<>Kept only in this browser. Get one at {info.keyHint}.</>}
+        hint={<>Kept only in this browser. Get one at {definition.keyHint}.</>}
       />
-      {has('endpoint') && (
-        <TextField
-          label="Endpoint"
-          value={draft.endpoint ?? ''}
-          placeholder="https://your-resource.openai.azure.com"
-          onChange={(endpoint) => update({ endpoint })}
-        />
-      )}
-      {has('deploymentName') && (
-        <TextField
-          label="Deployment Name"
-          value={draft.deploymentName ?? ''}
-          onChange={(deploymentName) => update({ deploymentName })}
-        />
-      )}
-      {has('apiVersion') && (
-        <TextField
-          label="API Version"
-          value={draft.apiVersion ?? ''}
-          onChange={(apiVersion) => update({ apiVersion })}
-        />
-      )}
-      {has('model') && (
-        <ModelField
-          provider={draft.provider}
-          value={draft.model ?? ''}
-          onChange={(model) => update({ model })}
-        />
-      )}
-      <SliderField
-        label="Temperature"
-        {...sliderBounds.temperature}
-        value={draft.temperature}
-        onChange={(temperature) => update({ temperature })}
-      />
-      <SliderField
-        label="Max Tokens"
-        {...info.maxTokens}
-        value={Math.min(draft.maxTokens, info.maxTokens.max)}
-        onChange={(maxTokens) => update({ maxTokens })}
-      />
-      {(['topP', 'topK', 'frequencyPenalty', 'presencePenalty'] as const).map((field) =>
-        has(field) ? (
-          <SliderField
-            key={field}
-            label={numberLabels[field]}
-            {...sliderBounds[field]}
-            value={draft[field] ?? 0}
-            onChange={(value) => update({ [field]: value })}
-          />
-        ) : null,
-      )}
-      {has('stop') && (
-        <TextField
-          label="Stop Sequences"
-          value={(draft.stop ?? []).join(', ')}
-          placeholder="Comma-separated, up to 4"
-          onChange={(text) =>
-            update({
-              stop: text
-                .split(',')
-                .map((part) => part.trim())
-                .filter(Boolean)
-                .slice(0, 4),
-            })
-          }
-        />
-      )}
+      {definition.fields.map((field) => (
+        <SettingControl key={field.key} field={field} draft={draft} update={update} />
+      ))}
       <details className="rounded-md border border-gray-200 p-2 dark:border-gray-800">
         <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
         <div className="mt-3">

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, providerIds, type Config } from './config.ts';
+import { configProblem, modelOf, providerCatalog, switchProvider } from './provider-catalog.ts';
+
+/** The panel's controls per provider, read from the definitions: the spec's §5 lists. */
+function controls(id: keyof typeof providerCatalog) {
+  return providerCatalog[id].fields.map((field) =>
+    field.kind === 'slider'
+      ? `${field.key} ${field.bounds.min}..${field.bounds.max}/${field.bounds.step}`
+      : field.key,
+  );
+}
+
+describe('provider definitions', () => {
+  it("show the spec's controls with the spec's slider bounds and steps", () => {
+    const shared = ['temperature 0..2/0.01', 'maxTokens 50..8000/10'];
+    expect(controls('openai')).toEqual([
+      'model',
+      ...shared,
+      'topP 0..1/0.01',
+      'frequencyPenalty -2..2/0.01',
+      'presencePenalty -2..2/0.01',
+    ]);
+    expect(controls('azure')).toEqual([
+      'endpoint',
+      'deploymentName',
+      'apiVersion',
+      ...shared,
+      'topP 0..1/0.01',
+      'frequencyPenalty -2..2/0.01',
+      'presencePenalty -2..2/0.01',
+    ]);
+    expect(controls('claude')).toEqual(['model', 'temperature 0..2/0.01', 'maxTokens 50..4096/10']);
+    expect(controls('gemini')).toEqual(['model', ...shared, 'topP 0..1/0.01', 'topK 1..100/1', 'stop']);
+    expect(controls('groq')).toEqual(['model', ...shared, 'topP 0..1/0.01', 'stop']);
+  });
+
+  it.each(providerIds)("%s lists the spec's models first and defaults to the first", (id) => {
+    const { models, defaults } = providerCatalog[id];
+    expect(defaults.model).toBe(models[0]);
+  });
+
+  it('names the model Azure sends to: its deployment', () => {
+    const azure = { ...switchProvider(defaultConfig, 'azure'), deploymentName: 'prod-4o' };
+    expect(modelOf(azure)).toBe('prod-4o');
+    expect(modelOf(defaultConfig)).toBe('gpt-3.5-turbo');
+  });
+});
+
+describe('switchProvider', () => {
+  it("takes the provider's defaults and keeps key, temperature and max tokens (Claude's own max tokens)", () => {
+    const current: Config = { ...defaultConfig, apiKey: 'k', temperature: 1.2, maxTokens: 900, topP: 0.5 };
+    expect(switchProvider(current, 'gemini')).toEqual({
+      provider: 'gemini',
+      apiKey: 'k',
+      temperature: 1.2,
+      maxTokens: 900,
+      model: 'gemini-pro',
+      topP: 0.95,
+      topK: 40,
+    });
+    expect(switchProvider(current, 'claude')).toMatchObject({
+      model: 'claude-3-opus-20240229',
+      maxTokens: 4096,
+    });
+  });
+});
+
+describe('configProblem', () => {
+  const valid: Record<keyof typeof providerCatalog, Config> = {
+    openai: { ...switchProvider(defaultConfig, 'openai'), apiKey: 'k' },
+    azure: {
+      ...switchProvider(defaultConfig, 'azure'),
+      apiKey: 'k',
+      endpoint: 'https://r',
+      deploymentName: 'd',
+    },
+    claude: { ...switchProvider(defaultConfig, 'claude'), apiKey: 'k' },
+    gemini: { ...switchProvider(defaultConfig, 'gemini'), apiKey: 'k' },
+    groq: { ...switchProvider(defaultConfig, 'groq'), apiKey: 'k' },
+  };
+
+  it.each(providerIds)('accepts a complete %s configuration and names a missing or blank key', (id) => {
+    expect(configProblem(valid[id])).toBeNull();
+    expect(configProblem({ ...valid[id], apiKey: '  ' })).toBe(
+      `${providerCatalog[id].label}: API key is missing`,
+    );
+  });
+
+  it("follows the spec's rule per provider", () => {
+    expect(configProblem({ ...valid.azure, endpoint: '' })).toBe('Azure OpenAI: endpoint is missing');
+    expect(configProblem({ ...valid.azure, deploymentName: ' ' })).toBe(
+      'Azure OpenAI: deployment name is missing',
+    );
+    expect(configProblem({ ...valid.azure, model: '' })).toBeNull();
+    expect(configProblem({ ...valid.openai, model: '' })).toBe('OpenAI: model is missing');
+    expect(configProblem({ ...valid.claude, maxTokens: 0 })).toBe('Claude: max tokens is missing');
+    expect(configProblem({ ...valid.gemini, maxTokens: 0 })).toBeNull();
+    expect(configProblem({ ...valid.groq, model: undefined })).toBe('Groq: model is missing');
+  });
+});

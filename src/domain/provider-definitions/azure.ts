@@ -1,0 +1,46 @@
+import { fields, requireKey, type ProviderDefinition } from './definition.ts';
+
+export const azure: ProviderDefinition = {
+  id: 'azure',
+  label: 'Azure OpenAI',
+  keyHint: 'Keys and Endpoint page of your Azure OpenAI resource',
+  models: [],
+  modelKey: 'deploymentName',
+  fields: [
+    {
+      kind: 'text',
+      key: 'endpoint',
+      label: 'Endpoint',
+      placeholder: 'https://your-resource.openai.azure.com',
+    },
+    { kind: 'text', key: 'deploymentName', label: 'Deployment Name' },
+    { kind: 'text', key: 'apiVersion', label: 'API Version' },
+    fields.temperature,
+    fields.maxTokens,
+    fields.topP,
+    fields.frequencyPenalty,
+    fields.presencePenalty,
+  ],
+  defaults: {
+    endpoint: '',
+    deploymentName: '',
+    apiVersion: '2023-05-15',
+    topP: 0.95,
+    frequencyPenalty: 0,
+    presencePenalty: 0,
+  },
+  required: [
+    requireKey,
+    { key: 'endpoint', name: 'endpoint' },
+    { key: 'deploymentName', name: 'deployment name' },
+  ],
+  api: {
+    kind: 'chat-completions',
+    chatPath: '/openai/deployments/{deployment}/chat/completions?api-version={apiVersion}',
+    // The last data-plane api-version that still lists deployments.
+    modelsPath: '/openai/deployments?api-version=2022-12-01',
+    auth: 'api-key',
+    // No stream_options: api-versions such as 2023-05-15 reject it, and Azure streams no usage anyway.
+    sends: ['top_p', 'frequency_penalty', 'presence_penalty'],
+  },
+};

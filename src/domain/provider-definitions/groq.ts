@@ -1,0 +1,29 @@
+import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
+
+export const groq: ProviderDefinition = {
+  id: 'groq',
+  label: 'Groq',
+  keyHint: 'console.groq.com/keys',
+  models: [
+    'mixtral-8x7b-32768',
+    'llama2-70b-4096',
+    'gemma-7b-it',
+    'llama-3.3-70b-versatile',
+    'llama-3.1-8b-instant',
+    'openai/gpt-oss-120b',
+    'openai/gpt-oss-20b',
+  ],
+  modelKey: 'model',
+  fields: [fields.model, fields.temperature, fields.maxTokens, fields.topP, fields.stop],
+  defaults: { model: 'mixtral-8x7b-32768', topP: 0.95 },
+  required: [requireKey, requireModel],
+  api: {
+    kind: 'chat-completions',
+    host: 'https://api.groq.com',
+    chatPath: '/openai/v1/chat/completions',
+    modelsPath: '/openai/v1/models',
+    auth: 'bearer',
+    // Groq rejects properties it does not support: never penalties or an empty `stop`.
+    sends: ['top_p', 'stop'],
+  },
+};
