@@ -15,6 +15,7 @@ export interface MessageRecord {
   model?: string;
   status?: Message['status'];
   error?: string;
+  notices?: string[];
 }
 
 /**
@@ -36,7 +37,7 @@ export interface ConversationRecord {
 }
 
 function messageRecord(message: Message, onPath: boolean): MessageRecord {
-  const { id, role, createdAt, editedAt, provider, model, status, error, parentId } = message;
+  const { id, role, createdAt, editedAt, provider, model, status, error, notices, parentId } = message;
   const record: MessageRecord = { id, role, content: messageText(message), createdAt };
   if (!onPath && parentId !== null) record.parentId = parentId;
   if (editedAt) record.editedAt = editedAt;
@@ -44,6 +45,7 @@ function messageRecord(message: Message, onPath: boolean): MessageRecord {
   if (model) record.model = model;
   if (status) record.status = status;
   if (error !== undefined) record.error = error;
+  if (notices?.length) record.notices = [...notices];
   return record;
 }
 

@@ -78,6 +78,11 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
   if (status === 'interrupted' || status === 'stopped') message.status = status;
   const error = ownField(value, 'error');
   if (typeof error === 'string') message.error = error;
+  const notices = ownField(value, 'notices');
+  if (Array.isArray(notices)) {
+    const texts = notices.filter((notice): notice is string => typeof notice === 'string' && notice !== '');
+    if (texts.length > 0) message.notices = texts;
+  }
   return { ok: true, value: { message, id, parentId: parentId ?? undefined } };
 }
 

@@ -33,6 +33,8 @@ export interface Message {
    */
   status?: 'interrupted' | 'stopped';
   error?: string;
+  /** How the reply was obtained, when the user should know (a field the model refused was left out). */
+  notices?: string[];
 }
 
 /**

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, providerIds, type Config } from './config.ts';
-import { configProblem, modelOf, providerCatalog, switchProvider } from './provider-catalog.ts';
+import {
+  capabilitiesOf,
+  configProblem,
+  modelOf,
+  providerCatalog,
+  switchProvider,
+} from './provider-catalog.ts';
 
 /** The panel's controls per provider, read from the definitions: the spec's §5 lists. */
 function controls(id: keyof typeof providerCatalog) {
@@ -97,5 +103,50 @@ describe('configProblem', () => {
     expect(configProblem({ ...valid.claude, maxTokens: 0 })).toBe('Claude: max tokens is missing');
     expect(configProblem({ ...valid.gemini, maxTokens: 0 })).toBeNull();
     expect(configProblem({ ...valid.groq, model: undefined })).toBe('Groq: model is missing');
+  });
+});
+
+describe('capability tables', () => {
+  const of = (provider: Config['provider'], model: string) =>
+    capabilitiesOf({ ...switchProvider(defaultConfig, provider), model, deploymentName: model });
+
+  it('reads OpenAI reasoning models by their ids (o-series, gpt-5 and later, not the gpt-N-chat variants)', () => {
+    for (const model of ['o1', 'o3', 'o4-mini', 'gpt-5', 'gpt-5.4-mini', 'gpt-5.6-sol', 'gpt-10'])
+      expect(of('openai', model)).toMatchObject({
+        reasoning: true,
+        tokenLimitField: 'max_completion_tokens',
+        rejects: ['temperature', 'topP', 'frequencyPenalty', 'presencePenalty'],
+      });
+    for (const model of ['gpt-5-chat-latest', 'gpt-4o', 'gpt-4.1-mini', 'gpt-3.5-turbo', 'gpt-4'])
+      expect(of('openai', model)).toMatchObject({
+        reasoning: false,
+        tokenLimitField: 'max_tokens',
+        rejects: [],
+      });
+    expect(of('openai', 'o4-mini').images).toBe(false);
+    expect(of('openai', 'gpt-4.1').contextWindow).toBe(1_047_576);
+  });
+
+  it('gives an unknown model safe defaults: sends what the spec sends, claims nothing', () => {
+    expect(of('openai', 'my-fine-tune')).toEqual({
+      reasoning: false,
+      images: true,
+      pdfs: true,
+      rejects: [],
+      tokenLimitField: 'max_tokens',
+    });
+    expect(of('groq', 'brand-new')).toMatchObject({ reasoning: false, images: false, rejects: [] });
+  });
+
+  it('reads Azure deployments named after their model, and Claude models that refuse sampling', () => {
+    expect(of('azure', 'o3').rejects).toContain('temperature');
+    expect(of('azure', 'prod-deployment').rejects).toEqual([]);
+    expect(of('claude', 'claude-opus-4-8').rejects).toEqual(['temperature', 'topP', 'topK']);
+    expect(of('claude', 'claude-3-opus-20240229')).toMatchObject({
+      reasoning: false,
+      rejects: [],
+      maxOutput: 4096,
+    });
+    expect(of('gemini', 'models/gemini-2.5-pro')).toMatchObject({ reasoning: true, maxOutput: 65_536 });
   });
 });

@@ -1,13 +1,14 @@
 import type { Config, ProviderId } from './config.ts';
 import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
+import type { ModelCapabilities } from './provider-definitions/capabilities.ts';
 import type { ProviderDefinition, SettingField, SliderBounds } from './provider-definitions/definition.ts';
 import { gemini } from './provider-definitions/gemini.ts';
 import { groq } from './provider-definitions/groq.ts';
 import { openai } from './provider-definitions/openai.ts';
 
 export { sliderBounds } from './provider-definitions/definition.ts';
-export type { ProviderDefinition, SettingField, SliderBounds };
+export type { ModelCapabilities, ProviderDefinition, SettingField, SliderBounds };
 
 /** Every provider, by id: the one place that lists them. */
 export const providerCatalog: Record<ProviderId, ProviderDefinition> = {
@@ -39,6 +40,11 @@ export function switchProvider(config: Config, provider: ProviderId): Config {
 /** The model a configuration sends to: its model, or for Azure its deployment. */
 export function modelOf(config: Config): string {
   return config[providerCatalog[config.provider].modelKey] ?? '';
+}
+
+/** What the configuration's model can do, from its provider's table. */
+export function capabilitiesOf(config: Config): ModelCapabilities {
+  return providerCatalog[config.provider].capabilities(modelOf(config).replace(/^models\//, ''));
 }
 
 function isPresent(value: unknown): boolean {

@@ -1,9 +1,11 @@
 import type { Config } from '../domain/config.ts';
+import { capabilitiesOf } from '../domain/provider-catalog.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, dataIds, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
+import { withParameterRetry } from './parameter-retry.ts';
 import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
@@ -133,24 +135,30 @@ export function createAnthropicProvider(
     id: definition.id,
     chat({ messages, signal, stream = true }) {
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
-      const body = {
-        model: config.model,
-        max_tokens: config.maxTokens,
-        // The app's slider goes to 2 (the OpenAI range); Anthropic accepts 0 to 1 and rejects more.
-        temperature: Math.min(1, Math.max(0, config.temperature)),
-        // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
-        ...(system.trim() ? { system } : {}),
-        messages: anthropicMessages(messages),
-        stream,
-        // Never top_p: newer models reject temperature and top_p together.
-      };
+      const { rejects } = capabilitiesOf(config);
       const request = { ...target, url: `${base}/v1/messages`, signal };
-      return runChat({
-        ...request,
-        body,
-        stream,
-        createDecoder: () => createMessagesDecoder(request),
-        decodeReply: decodeMessagesReply,
+      return withParameterRetry({
+        modelKey: `${definition.id}|${base}|${config.model ?? ''}`,
+        droppable: ['temperature'],
+        call: (leftOut) =>
+          runChat({
+            ...request,
+            body: {
+              model: config.model,
+              max_tokens: config.maxTokens,
+              // The app's slider goes to 2 (the OpenAI range); Anthropic accepts 0 to 1 and rejects more.
+              ...(!rejects.includes('temperature') &&
+                !leftOut.has('temperature') && { temperature: Math.min(1, Math.max(0, config.temperature)) }),
+              // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
+              ...(system.trim() ? { system } : {}),
+              messages: anthropicMessages(messages),
+              stream,
+              // Never top_p: newer models reject temperature and top_p together.
+            },
+            stream,
+            createDecoder: () => createMessagesDecoder(request),
+            decodeReply: decodeMessagesReply,
+          }),
       });
     },
     async listModels(signal) {

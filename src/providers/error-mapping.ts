@@ -16,6 +16,8 @@ interface ErrorFields {
   reasons: string[];
   /** Google RetryInfo, e.g. "34.4s". */
   retryDelay?: string;
+  /** OpenAI's `param`: the request field the error is about. */
+  param?: string;
 }
 
 function isString(value: unknown): value is string {
@@ -39,6 +41,7 @@ export function readErrorFields(payload: unknown): ErrorFields | undefined {
     status: typeof rawCode === 'number' ? rawCode : code && /^\d{3}$/.test(code) ? Number(code) : undefined,
     reasons: details.map((detail) => stringAt(detail, 'reason')).filter(isString),
     retryDelay: details.map((detail) => stringAt(detail, 'retryDelay')).find(isString),
+    param: stringAt(error, 'param'),
   };
 }
 
@@ -148,6 +151,7 @@ export function errorFromResponse(provider: ProviderId, response: Response, text
     status: response.status,
     message,
     retryAfter: retryAfterFrom(response.headers, message, fields?.retryDelay),
+    param: fields?.param,
   });
 }
 

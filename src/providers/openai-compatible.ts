@@ -1,10 +1,12 @@
 import type { Config } from '../domain/config.ts';
-import { modelOf } from '../domain/provider-catalog.ts';
-import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
+import { capabilitiesOf, modelOf } from '../domain/provider-catalog.ts';
+import type { SamplingSetting } from '../domain/provider-definitions/capabilities.ts';
+import type { CompletionOption, ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, dataIds, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
+import { withParameterRetry } from './parameter-retry.ts';
 import { ProviderError } from './provider-error.ts';
 import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
 
@@ -89,26 +91,46 @@ function fillPath(path: string, config: Config): string {
     .replace('{apiVersion}', encodeURIComponent(config.apiVersion?.trim() || '2023-05-15'));
 }
 
-/** The request body: the spec's fields in the spec's order, then what this server accepts of the rest. */
+/** Fields a server may refuse by name; max_tokens is then sent as max_completion_tokens. */
+const droppable = [
+  'temperature',
+  'max_tokens',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'stop',
+  'stream_options',
+];
+
+/**
+ * The request body: the spec's fields in the spec's order, then what this server accepts of the
+ * rest. What the model's capabilities reject, or a 400 refused before, is left out.
+ */
 function completionBody(
   api: ChatCompletionsApi,
   config: Config,
   messages: readonly ChatMessage[],
   stream: boolean,
+  leftOut: ReadonlySet<string>,
 ) {
-  const sends = new Set(api.sends);
+  const { rejects, tokenLimitField } = capabilitiesOf(config);
+  const sends = (field: CompletionOption | 'temperature', setting?: SamplingSetting) =>
+    (field === 'temperature' || api.sends.includes(field)) &&
+    !leftOut.has(field) &&
+    !(setting && rejects.includes(setting));
+  const tokenField = leftOut.has('max_tokens') ? 'max_completion_tokens' : tokenLimitField;
   const stop = config.stop?.filter((sequence) => sequence !== '') ?? [];
   return {
     model: modelOf(config),
     messages: completionMessages(messages),
-    temperature: config.temperature,
-    max_tokens: config.maxTokens,
-    ...(sends.has('top_p') && { top_p: config.topP }),
-    ...(sends.has('frequency_penalty') && { frequency_penalty: config.frequencyPenalty }),
-    ...(sends.has('presence_penalty') && { presence_penalty: config.presencePenalty }),
-    ...(sends.has('stop') && stop.length > 0 && { stop }),
+    ...(sends('temperature', 'temperature') && { temperature: config.temperature }),
+    [tokenField]: config.maxTokens,
+    ...(sends('top_p', 'topP') && { top_p: config.topP }),
+    ...(sends('frequency_penalty', 'frequencyPenalty') && { frequency_penalty: config.frequencyPenalty }),
+    ...(sends('presence_penalty', 'presencePenalty') && { presence_penalty: config.presencePenalty }),
+    ...(sends('stop') && stop.length > 0 && { stop }),
     stream,
-    ...(stream && sends.has('stream_options') && { stream_options: { include_usage: true } }),
+    ...(stream && sends('stream_options') && { stream_options: { include_usage: true } }),
   };
 }
 
@@ -127,12 +149,18 @@ export function createChatCompletionsProvider(
     id: definition.id,
     chat({ messages, signal, stream = true }) {
       const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };
-      return runChat({
-        ...request,
-        body: completionBody(api, config, messages, stream),
-        stream,
-        createDecoder: () => createCompletionDecoder(request),
-        decodeReply: decodeCompletionReply,
+      return withParameterRetry({
+        modelKey: `${definition.id}|${base}|${modelOf(config)}`,
+        droppable,
+        renamed: { max_tokens: 'max_completion_tokens' },
+        call: (leftOut) =>
+          runChat({
+            ...request,
+            body: completionBody(api, config, messages, stream, leftOut),
+            stream,
+            createDecoder: () => createCompletionDecoder(request),
+            decodeReply: decodeCompletionReply,
+          }),
       });
     },
     async listModels(signal) {

@@ -17,6 +17,7 @@ export class ProviderError extends Error implements ProviderErrorInfo {
   readonly kind: ProviderErrorKind;
   readonly status?: number;
   readonly retryAfter?: number;
+  readonly param?: string;
 
   constructor(info: ProviderErrorInfo, options?: ErrorOptions) {
     super(info.message, options);
@@ -24,6 +25,7 @@ export class ProviderError extends Error implements ProviderErrorInfo {
     this.kind = info.kind;
     if (info.status !== undefined) this.status = info.status;
     if (info.retryAfter !== undefined) this.retryAfter = info.retryAfter;
+    if (info.param !== undefined) this.param = info.param;
   }
 
   /** True when the same request may succeed later (rate limit, overload, server or network trouble). */

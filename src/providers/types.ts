@@ -24,6 +24,8 @@ export interface Usage {
 /** What a provider yields while a reply arrives. */
 export type StreamPart =
   | { type: 'text-delta'; text: string }
+  /** Something the user should know about how the reply was obtained (a field left out and retried). */
+  | { type: 'notice'; text: string }
   | { type: 'finish'; reason: FinishReason; rawReason?: string; usage?: Usage };
 
 export interface ChatRequest {
@@ -76,6 +78,8 @@ export interface ProviderErrorInfo {
   message: string;
   /** Seconds to wait, from a retry-after header or the error body. */
   retryAfter?: number;
+  /** The request field the error is about, where the provider names it (OpenAI's `param`). */
+  param?: string;
 }
 
 export type CreateChatProvider = (config: Config, options?: { fetch?: typeof fetch }) => ChatProvider;

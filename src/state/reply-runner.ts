@@ -75,6 +75,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const providerName = providerLabel(service.id);
     try {
       for await (const part of service.chat({ messages: history, signal: controller.signal })) {
+        if (part.type === 'notice') reply.notices = [...(reply.notices ?? []), part.text];
         if (part.type !== 'text-delta') continue;
         text += part.text;
         render.schedule();

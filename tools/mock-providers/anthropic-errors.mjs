@@ -69,8 +69,8 @@ export function gate(request) {
   return undefined;
 }
 
-/** @param {Record<string, unknown>} body @returns {Reply | undefined} */
-export function validate(body) {
+/** @param {Record<string, unknown>} body @param {unknown} _request @param {string} scenario @returns {Reply | undefined} */
+export function validate(body, _request, scenario) {
   const unknown = Object.keys(body).find((key) => !topLevelKeys.includes(key));
   if (unknown) return invalid(`${unknown}: Extra inputs are not permitted`);
   for (const field of ['model', 'max_tokens', 'messages']) {
@@ -104,6 +104,12 @@ export function validate(body) {
   if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system))
     return invalid('system: Input should be a valid string');
   const temperature = body.temperature;
+  // Models released after Opus 4.6 take no sampling settings (PROVIDER-FACTS 2026 A4).
+  const fixedSampling =
+    scenario === 'reasoning-model' ||
+    /^claude-(opus-4-[7-9]|opus-5|sonnet-5|fable|mythos)/.test(String(body.model));
+  if (fixedSampling && temperature !== undefined && temperature !== 1)
+    return invalid('`temperature` is deprecated for this model.');
   if (typeof temperature === 'number' && temperature > 1)
     return invalid('temperature: Input should be less than or equal to 1');
   if (typeof temperature === 'number' && temperature < 0)

@@ -118,13 +118,33 @@ export const anthropicMock = {
   streamFrames,
   reply,
   midStreamErrorStatus: 529,
+  // Items as /v1/models returns them, limits and capabilities included (PROVIDER-FACTS 2026 F).
   models: () => {
     const data = [
-      'claude-sonnet-4-5-20250929',
-      'claude-haiku-4-5-20251001',
-      'claude-opus-4-1-20250805',
-      'claude-3-haiku-20240307',
-    ].map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z' }));
+      ['claude-opus-4-8', 'Claude Opus 4.8', 1_000_000, 128_000, true],
+      ['claude-sonnet-4-5-20250929', 'Claude Sonnet 4.5', 200_000, 64_000, true],
+      ['claude-haiku-4-5-20251001', 'Claude Haiku 4.5', 200_000, 64_000, true],
+      ['claude-opus-4-1-20250805', 'Claude Opus 4.1', 200_000, 32_000, true],
+      ['claude-3-haiku-20240307', 'Claude Haiku 3', 200_000, 4096, false],
+    ].map(([id, name, input, output, thinking]) => ({
+      type: 'model',
+      id,
+      display_name: name,
+      created_at: '2025-09-29T00:00:00Z',
+      max_input_tokens: input,
+      max_tokens: output,
+      capabilities: {
+        image_input: { supported: true },
+        pdf_input: { supported: thinking },
+        thinking: {
+          supported: thinking,
+          types: {
+            adaptive: { supported: id === 'claude-opus-4-8' },
+            enabled: { supported: thinking && id !== 'claude-opus-4-8' },
+          },
+        },
+      },
+    }));
     return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
   },
 };

@@ -11,7 +11,7 @@ import {
   safeFilters,
   violenceFiltered,
 } from './openai-errors.mjs';
-import { validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
+import { isReasoningModel, validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
 import { anyOriginCors, isRecord, mockId, preflightReply, reflectOriginCors, unixNow } from './wire.mjs';
 
 /**
@@ -244,9 +244,16 @@ function reply(variant, plan) {
 
 /** @param {number} created */
 const models = (created) =>
-  ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'gpt-3.5-turbo', 'text-embedding-3-small'].map(
-    (id) => ({ id, object: 'model', created, owned_by: 'system' }),
-  );
+  [
+    'gpt-5.4',
+    'o4-mini',
+    'gpt-4.1',
+    'gpt-4.1-mini',
+    'gpt-4o',
+    'gpt-4o-mini',
+    'gpt-3.5-turbo',
+    'text-embedding-3-small',
+  ].map((id) => ({ id, object: 'model', created, owned_by: 'system' }));
 
 /** @type {MockProvider} */
 export const openaiMock = {
@@ -255,7 +262,12 @@ export const openaiMock = {
   corsHeaders: anyOriginCors,
   preflight: (request) => preflightReply(request, anyOriginCors()),
   ...openaiKeyReplies,
-  validate: (body) => validateOpenAIBody(body, { requireModel: true, allowStreamOptions: true }),
+  validate: (body, _request, scenario) =>
+    validateOpenAIBody(body, {
+      requireModel: true,
+      allowStreamOptions: true,
+      reasoning: isReasoningModel(body.model) || scenario === 'reasoning-model',
+    }),
   httpError: openaiHttpError,
   conversation: conversationOf,
   isStream: (body) => body.stream === true,
@@ -314,8 +326,12 @@ export const azureMock = {
       : { status: 404, body: { error: { code: '404', message: 'Resource not found' } } },
   ...azureKeyReplies,
   // stream_options arrived with the 2024 api-versions; older ones reject it.
-  validate: (body, request) =>
-    validateOpenAIBody(body, { requireModel: false, allowStreamOptions: apiVersionOf(request) >= '2024' }),
+  validate: (body, request, scenario) =>
+    validateOpenAIBody(body, {
+      requireModel: false,
+      allowStreamOptions: apiVersionOf(request) >= '2024',
+      reasoning: isReasoningModel(request.params.deployment) || scenario === 'reasoning-model',
+    }),
   httpError: (status, model) => azureHttpError(status, model),
   conversation: (body, request) => ({ ...conversationOf(body), model: request.params.deployment ?? '' }),
   isStream: (body) => body.stream === true,

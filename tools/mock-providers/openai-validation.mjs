@@ -128,6 +128,36 @@ const ranges = [
   ['max_tokens', 1, Number.MAX_SAFE_INTEGER],
 ];
 
+/**
+ * OpenAI reasoning models (o-series, gpt-5 and later except the `gpt-N-chat` variants) refuse
+ * `max_tokens` and any sampling setting, each with its own 400 (PROVIDER-FACTS 2026 A2).
+ * @param {unknown} model
+ */
+export function isReasoningModel(model) {
+  if (typeof model !== 'string') return false;
+  if (/^gpt-\d+-chat/.test(model)) return false;
+  return /^o\d/.test(model) || /^gpt-([5-9]|[1-9]\d)/.test(model);
+}
+
+/** @param {Record<string, unknown>} body @returns {Reply | undefined} */
+function reasoningModelError(body) {
+  if (body.max_tokens !== undefined) {
+    const message =
+      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+    return openaiInvalid(message, { param: 'max_tokens', code: 'unsupported_parameter' });
+  }
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    const message = `Unsupported value: 'temperature' does not support ${String(body.temperature)} with this model. Only the default (1) value is supported.`;
+    return openaiInvalid(message, { param: 'temperature', code: 'unsupported_value' });
+  }
+  for (const name of ['top_p', 'frequency_penalty', 'presence_penalty']) {
+    if (body[name] === undefined) continue;
+    const message = `Unsupported parameter: '${name}' is not supported with this model.`;
+    return openaiInvalid(message, { param: name, code: 'unsupported_parameter' });
+  }
+  return undefined;
+}
+
 /** @param {Record<string, unknown>} body @returns {Reply | undefined} */
 function openaiRangeError(body) {
   for (const [name, min, max] of ranges) {
@@ -149,10 +179,11 @@ function openaiRangeError(body) {
 
 /**
  * @param {Record<string, unknown>} body
- * @param {{ requireModel: boolean, allowStreamOptions: boolean }} options
+ * @param {{ requireModel: boolean, allowStreamOptions: boolean, reasoning: boolean }} options
+ *   reasoning: the model is a reasoning model (for Azure the deployment's model, which the body does not name)
  * @returns {Reply | undefined}
  */
-export function validateOpenAIBody(body, { requireModel, allowStreamOptions }) {
+export function validateOpenAIBody(body, { requireModel, allowStreamOptions, reasoning }) {
   const unknown = Object.keys(body).find(
     (key) => !openaiKeys.includes(key) || (key === 'stream_options' && !allowStreamOptions),
   );
@@ -192,7 +223,7 @@ export function validateOpenAIBody(body, { requireModel, allowStreamOptions }) {
     const message = "The 'stream_options' parameter is only allowed when 'stream' is enabled.";
     return openaiInvalid(message, { param: 'stream_options', code: 'invalid_value' });
   }
-  return openaiRangeError(body);
+  return openaiRangeError(body) ?? (reasoning ? reasoningModelError(body) : undefined);
 }
 
 /** @param {Record<string, unknown>} body @returns {Reply | undefined} */

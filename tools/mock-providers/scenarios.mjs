@@ -25,6 +25,8 @@ export const scenarioHelp = {
   'http-529': '529 (Anthropic overloaded)',
   hostile: 'a reply carrying XSS payloads and a remote tracking image (security tests)',
   'no-cors': 'a normal reply without any CORS header, so a browser refuses it',
+  'reasoning-model':
+    'OpenAI/Azure: any model acts as a reasoning model (400 for max_tokens, temperature other than 1, top_p, penalties); Claude: as a model with fixed sampling (400 for temperature); then Echo',
 };
 
 export const scenarioNames = Object.keys(scenarioHelp);

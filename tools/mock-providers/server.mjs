@@ -113,7 +113,7 @@ async function answer(route, request, res, tokenDelayMs, callNumber) {
   }
   const body = parseJson(request.bodyText);
   if (!isRecord(body)) return sendReply(res, provider.invalidJson(), cors);
-  const invalid = provider.validate(body, request);
+  const invalid = provider.validate(body, request, scenario);
   if (invalid) return sendReply(res, invalid, cors);
   const conversation = provider.conversation(body, request);
   if (status) return sendReply(res, provider.httpError(status, conversation.model), cors);

@@ -41,7 +41,7 @@
  * @property {(key: string) => Reply} missingKey
  * @property {(key: string) => Reply} badKey
  * @property {() => Reply} invalidJson
- * @property {(body: Record<string, unknown>, request: MockRequest) => Reply | undefined} validate
+ * @property {(body: Record<string, unknown>, request: MockRequest, scenario: string) => Reply | undefined} validate
  * @property {(status: number, model: string) => Reply} httpError
  * @property {(body: Record<string, unknown>, request: MockRequest) => Conversation} conversation
  * @property {(body: Record<string, unknown>, request: MockRequest) => boolean} isStream

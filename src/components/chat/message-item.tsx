@@ -80,6 +80,11 @@ export const MessageItem = memo(function MessageItem({
       <div className="mb-1 flex items-center justify-between gap-2">
         <span className="text-xs font-semibold text-gray-600 dark:text-gray-400">
           {isUser ? 'You' : 'Assistant'}
+          {message.model && (
+            <span data-testid="message-model" className="ml-1.5 font-normal text-gray-500 dark:text-gray-400">
+              {message.model}
+            </span>
+          )}
         </span>
         <div className="flex items-center gap-1">
           {versionCount > 1 && (
@@ -144,6 +149,11 @@ export const MessageItem = memo(function MessageItem({
         )}
         {streaming && <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />}
       </div>
+      {message.notices?.map((notice) => (
+        <p key={notice} className="mt-2 text-xs text-gray-500 dark:text-gray-400">
+          {notice}
+        </p>
+      ))}
       {message.status && (
         <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-amber-700 dark:text-amber-400">
           <span>

@@ -1,7 +1,13 @@
 import { ChevronRight, Settings } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { isProviderId, providerIds, type Config } from '../../domain/config.ts';
-import { providerCatalog, switchProvider, type SettingField } from '../../domain/provider-catalog.ts';
+import {
+  capabilitiesOf,
+  modelOf,
+  providerCatalog,
+  switchProvider,
+  type SettingField,
+} from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
@@ -63,15 +69,23 @@ function SettingControl({
           onChange={(model) => update({ model })}
         />
       );
-    case 'slider':
+    case 'slider': {
+      const { rejects, rejectsBecause } = capabilitiesOf(draft);
+      const ignored = (rejects as readonly string[]).includes(field.key);
       return (
         <SliderField
           label={field.label}
+          disabledReason={
+            ignored
+              ? `Not sent: ${modelOf(draft)} does not accept it${rejectsBecause ? ` (${rejectsBecause})` : ''}.`
+              : undefined
+          }
           {...field.bounds}
           value={Math.min(draft[field.key] ?? 0, field.bounds.max)}
           onChange={(value) => update({ [field.key]: value })}
         />
       );
+    }
     case 'list':
       return (
         <TextField

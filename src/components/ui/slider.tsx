@@ -9,13 +9,16 @@ interface SliderFieldProps {
   max: number;
   step: number;
   onChange(value: number): void;
+  /** Set when the setting does not apply: the slider is disabled and says why. */
+  disabledReason?: string | undefined;
 }
 
 /** A labelled slider that shows its current value. */
-export function SliderField({ label, value, min, max, step, onChange }: SliderFieldProps) {
+export function SliderField({ label, value, min, max, step, onChange, disabledReason }: SliderFieldProps) {
   const id = useId();
+  const reasonId = useId();
   return (
-    <div className="flex flex-col gap-2">
+    <div className={`flex flex-col gap-2 ${disabledReason ? 'opacity-60' : ''}`}>
       <div className="flex items-center justify-between">
         <Label id={id}>{label}</Label>
         <span className="text-xs text-gray-500 tabular-nums dark:text-gray-400">{value}</span>
@@ -26,6 +29,7 @@ export function SliderField({ label, value, min, max, step, onChange }: SliderFi
         min={min}
         max={max}
         step={step}
+        disabled={disabledReason !== undefined}
         onValueChange={([next]) => {
           if (next !== undefined) onChange(next);
         }}
@@ -35,9 +39,17 @@ export function SliderField({ label, value, min, max, step, onChange }: SliderFi
         </SliderPrimitive.Track>
         <SliderPrimitive.Thumb
           aria-labelledby={id}
+          aria-describedby={disabledReason ? reasonId : undefined}
+          // Radix marks a disabled thumb with data-disabled only; assistive technology needs this.
+          aria-disabled={disabledReason ? true : undefined}
           className="block size-4 rounded-full border-2 border-indigo-600 bg-white shadow outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
         />
       </SliderPrimitive.Root>
+      {disabledReason && (
+        <p id={reasonId} className="text-xs text-gray-600 dark:text-gray-400">
+          {disabledReason}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { openaiCapabilities } from './openai.ts';
 import { fields, requireKey, type ProviderDefinition } from './definition.ts';
 
 export const azure: ProviderDefinition = {
@@ -34,6 +35,8 @@ export const azure: ProviderDefinition = {
     { key: 'endpoint', name: 'endpoint' },
     { key: 'deploymentName', name: 'deployment name' },
   ],
+  // Deployments are named by the user, most often after their model: read them as OpenAI ids.
+  capabilities: openaiCapabilities,
   api: {
     kind: 'chat-completions',
     chatPath: '/openai/deployments/{deployment}/chat/completions?api-version={apiVersion}',

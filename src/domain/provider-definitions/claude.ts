@@ -1,4 +1,30 @@
+import { capabilityTable, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
+
+const reasoning: Partial<ModelCapabilities> = { reasoning: true };
+/** Models released after Opus 4.6 take temperature only at 1 and top_p only at 0.99 or more: send neither. */
+const fixedSampling: Partial<ModelCapabilities> = {
+  reasoning: true,
+  rejects: ['temperature', 'topP', 'topK'],
+  rejectsBecause: 'fixed sampling on this model',
+};
+
+/** Anthropic's /v1/models reports limits per key; this table covers the rest (PROVIDER-FACTS A1, A4). */
+const claudeCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 200_000 }, [
+  {
+    match: /^claude-(opus-4-[7-9]|opus-5|sonnet-5|fable|mythos)/,
+    capabilities: { ...fixedSampling, maxOutput: 128_000 },
+  },
+  { match: /^claude-opus-4-6/, capabilities: { ...reasoning, maxOutput: 128_000 } },
+  {
+    match: /^claude-(sonnet-4|haiku-4|opus-4-5|3-7-sonnet)/,
+    capabilities: { ...reasoning, maxOutput: 64_000 },
+  },
+  { match: /^claude-opus-4/, capabilities: { ...reasoning, maxOutput: 32_000 } },
+  { match: /^claude-3-5/, capabilities: { maxOutput: 8192 } },
+  { match: /^claude-3-/, capabilities: { pdfs: false, maxOutput: 4096 } },
+  { match: /^claude-2/, capabilities: { images: false, pdfs: false, maxOutput: 4096 } },
+]);
 
 export const claude: ProviderDefinition = {
   id: 'claude',
@@ -13,6 +39,9 @@ export const claude: ProviderDefinition = {
     'claude-sonnet-4-5',
     'claude-haiku-4-5',
     'claude-opus-4-1',
+    'claude-opus-4-8',
+    'claude-sonnet-4-6',
+    'claude-opus-4-6',
   ],
   modelKey: 'model',
   fields: [
@@ -24,5 +53,6 @@ export const claude: ProviderDefinition = {
   required: [requireKey, requireModel, { key: 'maxTokens', name: 'max tokens' }],
   corsAdvice:
     'Browser (CORS) access may be disabled for your organization in the Anthropic Console settings, or a proxy dropped the anthropic-dangerous-direct-browser-access header.',
+  capabilities: claudeCapabilities,
   api: { kind: 'anthropic-messages', host: 'https://api.anthropic.com' },
 };

@@ -1,4 +1,5 @@
 import type { Config, ProviderId } from '../config.ts';
+import type { ModelCapabilities } from './capabilities.ts';
 
 /** What one provider is, as data: the settings panel, the validity rule and the wire client all read it. */
 
@@ -67,6 +68,8 @@ export interface ProviderDefinition {
   defaults: ProviderDefaults;
   /** The settings without which a request cannot be made, each with its name in the message. */
   required: readonly { key: RequiredKey; name: string }[];
+  /** What a model can do and which fields it takes; safe defaults for a model not in the table. */
+  capabilities(model: string): ModelCapabilities;
   /** What to tell the user when a browser request fails with no answer at all (likely CORS). */
   corsAdvice?: string;
   api: ProviderApi;

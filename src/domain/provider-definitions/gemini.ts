@@ -1,4 +1,19 @@
+import { capabilityTable } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
+
+/** Gemini's models.list reports token limits per key; this table covers the rest. */
+const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 1_048_576 }, [
+  {
+    match: /^gemini-(3|2\.5)|^gemini-(pro|flash|flash-lite)-latest$/,
+    capabilities: { reasoning: true, maxOutput: 65_536 },
+  },
+  { match: /^gemini-(2\.0|1\.5)/, capabilities: { maxOutput: 8192 } },
+  { match: /^gemini-pro-vision/, capabilities: { pdfs: false, contextWindow: 16_384, maxOutput: 2048 } },
+  {
+    match: /^gemini-(1\.0-)?pro/,
+    capabilities: { images: false, pdfs: false, contextWindow: 32_760, maxOutput: 8192 },
+  },
+]);
 
 export const gemini: ProviderDefinition = {
   id: 'gemini',
@@ -11,10 +26,13 @@ export const gemini: ProviderDefinition = {
     'gemini-2.5-pro',
     'gemini-2.5-flash-lite',
     'gemini-2.0-flash',
+    'gemini-3.5-flash',
+    'gemini-3.1-pro-preview',
   ],
   modelKey: 'model',
   fields: [fields.model, fields.temperature, fields.maxTokens, fields.topP, fields.topK, fields.stop],
   defaults: { model: 'gemini-pro', topP: 0.95, topK: 40 },
   required: [requireKey, requireModel],
+  capabilities: geminiCapabilities,
   api: { kind: 'gemini', host: 'https://generativelanguage.googleapis.com' },
 };

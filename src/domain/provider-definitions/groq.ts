@@ -1,4 +1,13 @@
+import { capabilityTable } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
+
+/** Groq's /models reports context and output limits per key; this table covers the rest. */
+const groqCapabilities = capabilityTable({ contextWindow: 131_072 }, [
+  { match: /^openai\/gpt-oss/, capabilities: { reasoning: true, maxOutput: 65_536 } },
+  { match: /^qwen\/qwen3/, capabilities: { reasoning: true, maxOutput: 40_960 } },
+  { match: /^meta-llama\/llama-4/, capabilities: { images: true, maxOutput: 8192 } },
+  { match: /^llama-3\.3-70b/, capabilities: { maxOutput: 32_768 } },
+]);
 
 export const groq: ProviderDefinition = {
   id: 'groq',
@@ -12,11 +21,14 @@ export const groq: ProviderDefinition = {
     'llama-3.1-8b-instant',
     'openai/gpt-oss-120b',
     'openai/gpt-oss-20b',
+    'qwen/qwen3-32b',
+    'meta-llama/llama-4-scout-17b-16e-instruct',
   ],
   modelKey: 'model',
   fields: [fields.model, fields.temperature, fields.maxTokens, fields.topP, fields.stop],
   defaults: { model: 'mixtral-8x7b-32768', topP: 0.95 },
   required: [requireKey, requireModel],
+  capabilities: groqCapabilities,
   api: {
     kind: 'chat-completions',
     host: 'https://api.groq.com',

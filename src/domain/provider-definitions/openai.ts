@@ -1,4 +1,49 @@
+import { capabilityTable, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
+
+/** o-series and gpt-5 family: `max_completion_tokens`, and no temperature, top_p or penalties. */
+const reasoningModel: Partial<ModelCapabilities> = {
+  reasoning: true,
+  rejects: ['temperature', 'topP', 'frequencyPenalty', 'presencePenalty'],
+  rejectsBecause: 'reasoning model',
+  tokenLimitField: 'max_completion_tokens',
+};
+
+/** OpenAI lists no capabilities: this table is from its model pages (PROVIDER-FACTS 2026 A1, A2). */
+export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, [
+  // gpt-5-chat-latest and the like: the chat variants without a minor version do not reason.
+  { match: /^gpt-\d+-chat/, capabilities: { contextWindow: 128_000, maxOutput: 16_384 } },
+  {
+    match: /^gpt-([5-9]|[1-9]\d)/,
+    capabilities: { ...reasoningModel, contextWindow: 400_000, maxOutput: 128_000 },
+  },
+  {
+    match: /^o\d-mini$/,
+    capabilities: {
+      ...reasoningModel,
+      images: false,
+      pdfs: false,
+      contextWindow: 200_000,
+      maxOutput: 100_000,
+    },
+  },
+  { match: /^o\d/, capabilities: { ...reasoningModel, contextWindow: 200_000, maxOutput: 100_000 } },
+  { match: /^gpt-4\.1/, capabilities: { contextWindow: 1_047_576, maxOutput: 32_768 } },
+  { match: /^(gpt-4o|chatgpt-4o)/, capabilities: { contextWindow: 128_000, maxOutput: 16_384 } },
+  {
+    match: /^gpt-4-turbo-preview|^gpt-4-\d{4}-preview/,
+    capabilities: { images: false, pdfs: false, contextWindow: 128_000, maxOutput: 4096 },
+  },
+  { match: /^gpt-4-turbo/, capabilities: { contextWindow: 128_000, maxOutput: 4096 } },
+  {
+    match: /^gpt-4(-\d{4})?$/,
+    capabilities: { images: false, pdfs: false, contextWindow: 8192, maxOutput: 8192 },
+  },
+  {
+    match: /^gpt-3\.5-turbo/,
+    capabilities: { images: false, pdfs: false, contextWindow: 16_385, maxOutput: 4096 },
+  },
+]);
 
 export const openai: ProviderDefinition = {
   id: 'openai',
@@ -13,6 +58,12 @@ export const openai: ProviderDefinition = {
     'gpt-4.1-mini',
     'gpt-4o',
     'gpt-4o-mini',
+    'gpt-5.5',
+    'gpt-5.4',
+    'gpt-5.4-mini',
+    'gpt-5-mini',
+    'o3',
+    'o4-mini',
   ],
   modelKey: 'model',
   fields: [
@@ -25,6 +76,7 @@ export const openai: ProviderDefinition = {
   ],
   defaults: { model: 'gpt-4-turbo-preview', topP: 0.95, frequencyPenalty: 0, presencePenalty: 0 },
   required: [requireKey, requireModel],
+  capabilities: openaiCapabilities,
   api: {
     kind: 'chat-completions',
     host: 'https://api.openai.com',
