@@ -29,6 +29,62 @@ export interface Config {
   baseUrl?: string;
 }
 
+/** Each provider's last saved configuration, by provider. */
+export type Connections = Partial<Record<ProviderId, Config>>;
+
+/**
+ * What one request may change without a new connection: the model (for Azure its deployment) and
+ * how it samples. The rest of a configuration identifies the connection: provider, key, host.
+ */
+export type RequestSettings = Pick<
+  Config,
+  | 'model'
+  | 'deploymentName'
+  | 'temperature'
+  | 'maxTokens'
+  | 'topP'
+  | 'topK'
+  | 'frequencyPenalty'
+  | 'presencePenalty'
+  | 'stop'
+>;
+
+/**
+ * A configuration as its connection (what identifies it, with the required temperature and max
+ * tokens) and its request settings; `key` names the connection alone.
+ */
+export function splitConfig(config: Config): {
+  connection: Config;
+  settings: Partial<RequestSettings>;
+  key: string;
+} {
+  const {
+    model,
+    deploymentName,
+    temperature,
+    maxTokens,
+    topP,
+    topK,
+    frequencyPenalty,
+    presencePenalty,
+    stop,
+    ...identity
+  } = config;
+  const all = {
+    model,
+    deploymentName,
+    temperature,
+    maxTokens,
+    topP,
+    topK,
+    frequencyPenalty,
+    presencePenalty,
+    stop,
+  };
+  const settings = Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
+  return { connection: { ...identity, temperature, maxTokens }, settings, key: JSON.stringify(identity) };
+}
+
 export const defaultConfig: Config = {
   provider: 'openai',
   apiKey: '',

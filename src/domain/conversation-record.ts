@@ -34,6 +34,8 @@ export interface ConversationRecord {
   otherMessages?: MessageRecord[];
   renamedAt?: string;
   deletedIds?: string[];
+  pin?: Conversation['pin'];
+  pinnedAt?: string;
 }
 
 function messageRecord(message: Message, onPath: boolean): MessageRecord {
@@ -71,6 +73,8 @@ export function conversationRecord(conversation: Conversation): ConversationReco
   };
   if (others.length > 0) record.otherMessages = others.map((message) => messageRecord(message, false));
   if (renamedAt) record.renamedAt = renamedAt;
+  if (conversation.pin) record.pin = { ...conversation.pin };
+  if (conversation.pinnedAt) record.pinnedAt = conversation.pinnedAt;
   if (deletedIds && deletedIds.length > 0) record.deletedIds = deletedIds;
   return record;
 }

@@ -5,6 +5,7 @@ import {
   textParts,
   type Conversation,
   type Message,
+  type ModelPin,
 } from './conversation.ts';
 import { activePath, appendMessage, childrenOf, replaceMessage, rootMessage } from './message-tree.ts';
 
@@ -134,4 +135,12 @@ const markdownMarkers = ['```', '#', '**', '- ', '1. '];
 /** The spec's rule for rendering an assistant reply as markdown rather than plain text. */
 export function isMarkdownLike(text: string): boolean {
   return markdownMarkers.some((marker) => text.includes(marker));
+}
+
+/** Pins a provider and model to the conversation, or with null removes the pin (it then follows the saved configuration). */
+export function setModelPin(conversation: Conversation, pin: ModelPin | null, now: Date): Conversation {
+  const next: Conversation = { ...conversation, pinnedAt: now.toISOString() };
+  if (pin) next.pin = pin;
+  else delete next.pin;
+  return next;
 }

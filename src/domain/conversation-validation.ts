@@ -249,6 +249,15 @@ export function validateConversation(
   };
   const renamedAt = ownField(value, 'renamedAt');
   if (isIsoTimestamp(renamedAt)) conversation.renamedAt = renamedAt;
+  // A pin this release cannot use (an unknown provider, no model) is dropped: the conversation then
+  // follows the saved configuration, as it did before pins existed.
+  const pin = ownField(value, 'pin');
+  const pinProvider = isRecord(pin) ? ownField(pin, 'provider') : undefined;
+  const pinModel = isRecord(pin) ? ownField(pin, 'model') : undefined;
+  if (isProviderId(pinProvider) && typeof pinModel === 'string' && pinModel.trim() !== '')
+    conversation.pin = { provider: pinProvider, model: pinModel };
+  const pinnedAt = ownField(value, 'pinnedAt');
+  if (isIsoTimestamp(pinnedAt)) conversation.pinnedAt = pinnedAt;
   const deletedIds = ownField(value, 'deletedIds');
   if (Array.isArray(deletedIds)) {
     // A deleted id that names a message here would delete it at the next save: it is not one.

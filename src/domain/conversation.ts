@@ -37,6 +37,11 @@ export interface Message {
   notices?: string[];
 }
 
+export interface ModelPin {
+  provider: ProviderId;
+  model: string;
+}
+
 /**
  * A tree of messages with one active leaf. What the list shows, what is sent, copied and
  * exported as "the messages" is the path from the root to that leaf (see message-tree.ts).
@@ -54,6 +59,13 @@ export interface Conversation {
   renamedAt?: string;
   /** The provider at the last update. */
   provider: ProviderId;
+  /**
+   * The provider and model this conversation asks, chosen in its model picker. Without one it
+   * follows the saved configuration (the spec's behaviour).
+   */
+  pin?: ModelPin;
+  /** When the pin was last set or removed: of two copies, the later change wins a merge. */
+  pinnedAt?: string;
   /**
    * Roots of deleted subtrees: a copy still holding them (another tab) merges without bringing
    * them back. Their descendants go with them, since a message without its parent is dropped.

@@ -275,6 +275,11 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
     provider: newer.provider,
   };
   if (named.renamedAt) merged.renamedAt = named.renamedAt;
+  const pinned = (other.pinnedAt ?? '') > (primary.pinnedAt ?? '') ? other : primary;
+  delete merged.pin;
+  delete merged.pinnedAt;
+  if (pinned.pin) merged.pin = pinned.pin;
+  if (pinned.pinnedAt) merged.pinnedAt = pinned.pinnedAt;
   if (deleted.size > 0) merged.deletedIds = [...deleted];
   merged.activeLeafId = mergedLeaf(merged, primary, other);
   return sameConversation(merged, primary) ? primary : merged;
@@ -287,6 +292,8 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.activeLeafId === b.activeLeafId &&
     a.name === b.name &&
     a.renamedAt === b.renamedAt &&
+    a.pin === b.pin &&
+    a.pinnedAt === b.pinnedAt &&
     a.updatedAt === b.updatedAt &&
     a.createdAt === b.createdAt &&
     a.provider === b.provider &&

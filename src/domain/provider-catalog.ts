@@ -31,15 +31,32 @@ export function providerDefaults(
   return { provider, ...kept, ...providerCatalog[provider].defaults };
 }
 
-/** The configuration after the user picks another provider: its defaults, keeping key, temperature and max tokens. */
-export function switchProvider(config: Config, provider: ProviderId): Config {
+/** What a remembered connection brings back when the panel switches to its provider. */
+const rememberedFields = ['apiKey', 'endpoint', 'deploymentName', 'apiVersion', 'baseUrl'] as const;
+
+/**
+ * The configuration after the user picks another provider: its defaults, keeping key, temperature
+ * and max tokens; with that provider's remembered connection, its key, endpoint and base URL instead.
+ */
+export function switchProvider(config: Config, provider: ProviderId, remembered?: Config): Config {
   const { apiKey, temperature, maxTokens } = config;
-  return providerDefaults(provider, { apiKey, temperature, maxTokens });
+  const next = providerDefaults(provider, { apiKey, temperature, maxTokens });
+  if (remembered?.provider !== provider) return next;
+  for (const field of rememberedFields) {
+    const value = remembered[field];
+    if (value !== undefined && value !== '') Object.assign(next, { [field]: value });
+  }
+  return next;
 }
 
 /** The model a configuration sends to: its model, or for Azure its deployment. */
 export function modelOf(config: Config): string {
   return config[providerCatalog[config.provider].modelKey] ?? '';
+}
+
+/** The configuration with another model (for Azure, another deployment). */
+export function withModel(config: Config, model: string): Config {
+  return { ...config, [providerCatalog[config.provider].modelKey]: model };
 }
 
 /** What the configuration's model can do, from its provider's table. */

@@ -113,18 +113,18 @@ function decodeMessagesReply(json: unknown): StreamPart[] {
 
 export function createAnthropicProvider(
   definition: ProviderDefinition,
-  config: Config,
+  connection: Config,
   fetch: typeof globalThis.fetch,
 ): ChatProvider {
   const { api } = definition;
   if (api.kind !== 'anthropic-messages')
     throw new Error(`${definition.label} does not speak the Messages API`);
-  const base = resolveBase(config.baseUrl, api.host);
+  const base = resolveBase(connection.baseUrl, api.host);
   const target = {
     provider: definition.id,
     fetch,
     headers: {
-      'x-api-key': config.apiKey,
+      'x-api-key': connection.apiKey,
       'anthropic-version': '2023-06-01',
       // Without it Anthropic refuses every request that carries an Origin (every browser request).
       'anthropic-dangerous-direct-browser-access': 'true',
@@ -133,7 +133,8 @@ export function createAnthropicProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, signal, stream = true }) {
+    chat({ messages, settings, signal, stream = true }) {
+      const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const { rejects } = capabilitiesOf(config);
       const request = { ...target, url: `${base}/v1/messages`, signal };

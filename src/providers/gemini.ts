@@ -109,21 +109,22 @@ function modelPath(model: string | undefined): string {
 
 export function createGeminiProvider(
   definition: ProviderDefinition,
-  config: Config,
+  connection: Config,
   fetch: typeof globalThis.fetch,
 ): ChatProvider {
   const { api } = definition;
   if (api.kind !== 'gemini') throw new Error(`${definition.label} does not speak the Gemini API`);
-  const base = resolveBase(config.baseUrl, api.host);
+  const base = resolveBase(connection.baseUrl, api.host);
   // Only these two headers: Google's CORS preflight refuses any header outside a short allow-list.
   const target = {
     provider: definition.id,
     fetch,
-    headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
+    headers: { 'x-goog-api-key': connection.apiKey, 'content-type': 'application/json' },
   };
   return {
     id: definition.id,
-    chat({ messages, signal, stream = true }) {
+    chat({ messages, settings, signal, stream = true }) {
+      const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
       const body = {

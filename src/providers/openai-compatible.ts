@@ -136,18 +136,21 @@ function completionBody(
 
 export function createChatCompletionsProvider(
   definition: ProviderDefinition,
-  config: Config,
+  connection: Config,
   fetch: typeof globalThis.fetch,
 ): ChatProvider {
   const { api } = definition;
   if (api.kind !== 'chat-completions') throw new Error(`${definition.label} does not speak Chat Completions`);
-  const base = resolveBase(config.baseUrl, api.host ?? config.endpoint ?? '');
+  const base = resolveBase(connection.baseUrl, api.host ?? connection.endpoint ?? '');
   const auth: Record<string, string> =
-    api.auth === 'api-key' ? { 'api-key': config.apiKey } : { Authorization: `Bearer ${config.apiKey}` };
+    api.auth === 'api-key'
+      ? { 'api-key': connection.apiKey }
+      : { Authorization: `Bearer ${connection.apiKey}` };
   const target = { provider: definition.id, fetch, headers: { ...auth, 'Content-Type': 'application/json' } };
   return {
     id: definition.id,
-    chat({ messages, signal, stream = true }) {
+    chat({ messages, settings, signal, stream = true }) {
+      const config: Config = { ...connection, ...settings };
       const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };
       return withParameterRetry({
         modelKey: `${definition.id}|${base}|${modelOf(config)}`,
@@ -165,7 +168,7 @@ export function createChatCompletionsProvider(
     },
     async listModels(signal) {
       const ids = dataIds(
-        await getJson({ ...target, url: `${base}${fillPath(api.modelsPath, config)}`, signal }),
+        await getJson({ ...target, url: `${base}${fillPath(api.modelsPath, connection)}`, signal }),
       );
       return api.hiddenModels ? ids.filter((id) => !api.hiddenModels?.test(id)) : ids;
     },

@@ -1,4 +1,4 @@
-import type { Config, ProviderId } from '../domain/config.ts';
+import type { Config, ProviderId, RequestSettings } from '../domain/config.ts';
 import type { Role } from '../domain/conversation.ts';
 
 /** One message as sent to a provider. */
@@ -31,6 +31,8 @@ export type StreamPart =
 export interface ChatRequest {
   /** The conversation so far, without the empty assistant placeholder. */
   messages: ChatMessage[];
+  /** This request's model and sampling settings, over the connection's own (a conversation's pinned model). */
+  settings?: Partial<RequestSettings>;
   signal?: AbortSignal;
   /** Default true. False makes one non-streamed call and yields the whole reply as one delta. */
   stream?: boolean;

@@ -1,10 +1,11 @@
-import { defaultConfig } from '../domain/config.ts';
+import { defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { findMessage } from '../domain/message-tree.ts';
 import { migrateLegacyConversations } from '../storage/legacy-migration.ts';
 import {
   loadActiveId,
   loadConfig,
+  loadConnections,
   loadDraft,
   loadTheme,
   readSavedConfig,
@@ -23,6 +24,16 @@ import { createMessageCommands } from './message-commands.ts';
 import { createReplyRunner } from './reply-runner.ts';
 
 export type ChatController = ReturnType<typeof createChatController>;
+
+/**
+ * Each provider's remembered connection. A configuration saved before connections were kept (an
+ * earlier release) counts as its provider's, so its key is remembered from the first start.
+ */
+function rememberedConnections(saved: Config | null): Connections {
+  const connections = loadConnections();
+  if (saved && !connections[saved.provider]) connections[saved.provider] = saved;
+  return connections;
+}
 
 /**
  * The chat application without React: its state, and every command the UI can run. Made with its
@@ -48,13 +59,14 @@ export function createChatController(deps: ChatDependencies) {
   const configs = createConfigCommands(ctx, sync);
   const replies = createReplyRunner(ctx, sync);
   const conversations = createConversationCommands(ctx, sync, replies);
-  const messages = createMessageCommands(ctx, sync, conversations, replies, configs.service);
+  const messages = createMessageCommands(ctx, sync, conversations, replies, configs.targetFor);
   const data = createDataCommands(ctx, sync, configs, replies);
 
   /** Restores everything from storage: configuration, theme, conversation list, the active one. */
   async function boot(): Promise<void> {
     const saved = readSavedConfig();
     configs.applyConfig(saved.config ?? defaultConfig);
+    configs.applyConnections(rememberedConnections(saved.config));
     store.setState({ theme: loadTheme() });
     if (saved.problem) {
       deps.notify.warning(
@@ -151,6 +163,7 @@ export function createChatController(deps: ChatDependencies) {
     subscribeToStorageEvents(() => {
       const savedConfig = loadConfig();
       if (savedConfig) configs.applyConfig(savedConfig);
+      configs.applyConnections(rememberedConnections(savedConfig));
       store.setState({ theme: loadTheme() });
     });
     // Closing the tab mid-reply keeps what has arrived, and what is still to be written: plain
@@ -173,7 +186,7 @@ export function createChatController(deps: ChatDependencies) {
     ...conversations,
     ...messages,
     saveConfiguration: configs.saveConfiguration,
-    refreshLiveModels: configs.refreshLiveModels,
+    refreshModelList: configs.refreshModelList,
     ...data,
     setTheme(theme: Theme) {
       store.setState({ theme });

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { defaultConfig, type Config } from '../domain/config.ts';
-import type { Conversation } from '../domain/conversation.ts';
+import { defaultConfig, type Config, type Connections, type ProviderId } from '../domain/config.ts';
+import type { Conversation, ModelPin } from '../domain/conversation.ts';
+import { providerDefaults, withModel } from '../domain/provider-catalog.ts';
 
 export type Theme = 'light' | 'dark' | 'system';
 
@@ -33,8 +34,10 @@ export interface ChatState {
   persistent: boolean;
   /** Set while saves fail (storage full, ...); cleared by the next successful save. */
   storageProblem: string | null;
-  /** The provider's live model list for the saved configuration, once fetched. */
-  liveModels: { forConfig: string; models: string[] } | null;
+  /** Each provider's last saved configuration: its remembered key, and what a pinned conversation uses. */
+  connections: Connections;
+  /** Providers' own model lists, by the connection they were fetched with (see modelListKey). */
+  modelLists: Record<string, string[]>;
   importExportOpen: boolean;
   /** On phones, which side panel is open as a sheet. */
   sheet: 'sidebar' | 'settings' | null;
@@ -53,7 +56,8 @@ export function createChatStore(): ChatStore {
     theme: 'system',
     persistent: true,
     storageProblem: null,
-    liveModels: null,
+    connections: {},
+    modelLists: {},
     importExportOpen: false,
     sheet: null,
   }));
@@ -91,3 +95,37 @@ export const selectActiveConversation = (state: ChatState): Conversation | undef
 /** Whether a reply is streaming into this conversation: its messages are then not to be changed. */
 export const isStreamingIn = (state: ChatState, conversationId: string): boolean =>
   state.streaming?.conversationId === conversationId;
+
+/**
+ * The configuration a conversation's next reply uses: the saved one, or for a conversation with a
+ * pin (or a one-off choice, `override`) that provider's connection with the pinned model. A provider
+ * never saved gets its defaults without a key, so asking it says to configure it first.
+ */
+export function targetConfig(state: ChatState, conversationId: string | null, override?: ModelPin): Config {
+  const pin = override ?? (conversationId ? state.loaded[conversationId]?.pin : undefined);
+  if (!pin) return state.config;
+  const { temperature, maxTokens } = state.config;
+  const connection =
+    connectionOf(state, pin.provider) ??
+    providerDefaults(pin.provider, { apiKey: '', temperature, maxTokens });
+  return withModel(connection, pin.model);
+}
+
+/** Which connection a live model list belongs to: provider, host and key. */
+export function modelListKey(config: Config): string {
+  return [config.provider, config.baseUrl ?? '', config.endpoint ?? '', config.apiKey].join('|');
+}
+
+/** What a provider's connection and model list are read from. */
+export type ConnectionState = Pick<ChatState, 'config' | 'connections' | 'modelLists'>;
+
+/** A provider's connection as the app knows it: the saved configuration if it is that provider's, else the remembered one. */
+export function connectionOf(state: ConnectionState, provider: ProviderId): Config | undefined {
+  return state.config.provider === provider ? state.config : state.connections[provider];
+}
+
+/** The live model list of a provider's connection, once fetched. */
+export function liveModelsOf(state: ConnectionState, provider: ProviderId): string[] | null {
+  const connection = connectionOf(state, provider);
+  return (connection && state.modelLists[modelListKey(connection)]) ?? null;
+}

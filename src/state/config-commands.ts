@@ -1,40 +1,46 @@
-import type { Config } from '../domain/config.ts';
+import { splitConfig, type Config, type Connections, type ProviderId } from '../domain/config.ts';
+import type { ModelPin } from '../domain/conversation.ts';
 import { configProblem, providerCatalog, providerLabel } from '../domain/provider-catalog.ts';
 import type { ChatProvider } from '../providers/types.ts';
-import { saveConfig as storeConfig } from '../storage/local-settings.ts';
+import { saveConfig as storeConfig, saveConnections as storeConnections } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
+import { connectionOf, modelListKey, targetConfig } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 
-/** A cache key for the live model list: which provider and host and key it was fetched from. */
-function modelListKey(config: Config): string {
-  return [config.provider, config.baseUrl ?? '', config.endpoint ?? '', config.apiKey].join('|');
+/** What a reply is asked with: the configuration it follows, and the service for its connection (null when it cannot be used). */
+export interface ReplyTarget {
+  config: Config;
+  service: ChatProvider | null;
 }
 
 export type ConfigCommands = ReturnType<typeof createConfigCommands>;
 
-/** The saved configuration and the chat service built from it (derived, never stored). */
+/** The saved configuration, each provider's remembered connection, and the services built from them (derived, never stored). */
 export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
-  let built: { config: Config; service: ChatProvider | null } | null = null;
+  /** One service per connection: a conversation that changes its model reuses it. */
+  const services = new Map<string, ChatProvider | null>();
+  /** Model lists in flight or fetched: each connection's list is asked for once. */
+  const listing = new Set<string>();
 
   /**
-   * The chat service for the saved configuration: null when the configuration is invalid (logged
-   * as a warning) or the provider could not be built (toast 'Failed to initialize AI service').
-   * Built once per configuration.
+   * The chat service for a configuration's connection: null when the configuration is invalid
+   * (logged as a warning) or the provider could not be built (toast 'Failed to initialize AI
+   * service'). Built once per connection.
    */
-  function service(): ChatProvider | null {
-    const { config } = ctx.get();
-    if (built?.config !== config) built = { config, service: buildService(config) };
-    return built.service;
-  }
-
-  function buildService(config: Config): ChatProvider | null {
+  function serviceFor(config: Config): ChatProvider | null {
     const problem = configProblem(config);
     if (problem) {
       console.warn(`Chat service not initialised: ${problem}`);
       return null;
     }
+    const { connection, key } = splitConfig(config);
+    if (!services.has(key)) services.set(key, buildService(connection));
+    return services.get(key) ?? null;
+  }
+
+  function buildService(connection: Config): ChatProvider | null {
     try {
-      return ctx.createProvider(config);
+      return ctx.createProvider(connection);
     } catch (error) {
       console.error('Failed to initialize AI service', error);
       ctx.notify.error('Failed to initialize AI service', error instanceof Error ? error.message : undefined);
@@ -42,37 +48,65 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
     }
   }
 
+  /** The service for the saved configuration (the spec's chat service). */
+  function service(): ChatProvider | null {
+    return serviceFor(ctx.get().config);
+  }
+
+  /** What a conversation's next reply uses: its pin, a one-off choice, or the saved configuration. */
+  function targetFor(conversationId: string, override?: ModelPin): ReplyTarget {
+    const config = targetConfig(ctx.get(), conversationId, override);
+    return { config, service: serviceFor(config) };
+  }
+
   /** Applies a configuration in memory (checked, service rebuilt) without saving it. */
   function applyConfig(config: Config): void {
-    ctx.store.setState({ config, liveModels: null });
+    ctx.store.setState({ config });
     service();
   }
 
-  /** 'Save Configuration': persist, rebuild the service, tell other tabs. */
-  function saveConfiguration(config: Config): void {
-    applyConfig(config);
-    if (sync.reportWrite(storeConfig(config))) ctx.tabSync.post({ type: 'config-saved' });
-    ctx.notify.success('Configuration saved');
-    void refreshLiveModels();
+  function applyConnections(connections: Connections): void {
+    ctx.store.setState({ connections });
   }
 
-  /** Fetches the provider's own model list for the saved configuration, once per configuration. */
-  async function refreshLiveModels(): Promise<void> {
-    const { config, liveModels } = ctx.get();
-    const current = service();
-    // Only a provider whose panel offers a model list needs one (Azure's model is its deployment).
-    const offersModels = providerCatalog[config.provider].fields.some(({ kind }) => kind === 'model');
-    if (!current || !offersModels) return;
-    const key = modelListKey(config);
-    if (liveModels?.forConfig === key) return;
+  /** Keeps a configuration as its provider's connection (its key is then remembered), in memory and stored. */
+  function remember(config: Config): boolean {
+    const connections = { ...ctx.get().connections, [config.provider]: config };
+    applyConnections(connections);
+    return sync.reportWrite(storeConnections(connections));
+  }
+
+  /** 'Save Configuration': persist, remember it as its provider's connection, rebuild the service, tell other tabs. */
+  function saveConfiguration(config: Config): void {
+    applyConfig(config);
+    const saved = sync.reportWrite(storeConfig(config));
+    if (remember(config) && saved) ctx.tabSync.post({ type: 'config-saved' });
+    ctx.notify.success('Configuration saved');
+    void refreshModelList();
+  }
+
+  /**
+   * Fetches a provider's own model list with its connection (the saved configuration's provider by
+   * default), once per connection. Only a provider whose panel offers a model list needs one
+   * (Azure's model is its deployment).
+   */
+  async function refreshModelList(provider: ProviderId = ctx.get().config.provider): Promise<void> {
+    const connection = connectionOf(ctx.get(), provider);
+    const offersModels = providerCatalog[provider].fields.some(({ kind }) => kind === 'model');
+    if (!connection || !offersModels || configProblem(connection)) return;
+    const key = modelListKey(connection);
+    const current = serviceFor(connection);
+    if (!current || listing.has(key)) return;
+    listing.add(key);
     try {
       const models = await current.listModels(AbortSignal.timeout(15_000));
-      if (modelListKey(ctx.get().config) === key)
-        ctx.store.setState({ liveModels: { forConfig: key, models } });
+      ctx.store.setState((state) => ({ modelLists: { ...state.modelLists, [key]: models } }));
     } catch (error) {
-      console.warn(`Could not list ${providerLabel(config.provider)} models`, error);
+      // Asked again the next time: the failure may have been passing.
+      listing.delete(key);
+      console.warn(`Could not list ${providerLabel(provider)} models`, error);
     }
   }
 
-  return { service, applyConfig, saveConfiguration, refreshLiveModels };
+  return { service, targetFor, applyConfig, applyConnections, remember, saveConfiguration, refreshModelList };
 }

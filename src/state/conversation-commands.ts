@@ -1,4 +1,4 @@
-import type { Conversation } from '../domain/conversation.ts';
+import type { Conversation, ModelPin } from '../domain/conversation.ts';
 import {
   clearConversation as clearRule,
   conversationAsText,
@@ -6,6 +6,7 @@ import {
   pickActiveId,
   renameConversation as renameRule,
   setSystemPrompt as setSystemPromptRule,
+  setModelPin,
 } from '../domain/conversation-rules.ts';
 import { saveActiveId } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -104,6 +105,11 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     ctx.notify.success('Conversation cleared');
   }
 
+  /** The model picker: pins a provider and model to the conversation; null follows the saved configuration again. */
+  async function pinModel(id: string, pin: ModelPin | null): Promise<void> {
+    await change(id, (conversation) => setModelPin(conversation, pin, ctx.now()));
+  }
+
   async function setSystemPrompt(id: string, prompt: string): Promise<void> {
     await change(id, (conversation) => setSystemPromptRule(conversation, prompt, ctx.now()));
   }
@@ -138,6 +144,7 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     renameConversation,
     clearConversation,
     setSystemPrompt,
+    pinModel,
     deleteConversation,
     copyConversation,
   };

@@ -72,6 +72,7 @@ export function createDataCommands(
     sync.forgetBacklog();
     sync.reportWrite(storeConfig(config));
     configs.applyConfig(config);
+    configs.remember(config);
     const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));
     ctx.store.setState({ list: conversations.map(listItemOf), loaded, activeId });
     saveActiveId(activeId);

@@ -9,10 +9,11 @@ import {
   subtreeOf,
   switchToMessage,
 } from '../domain/message-tree.ts';
+import type { ModelPin } from '../domain/conversation.ts';
 import { providerLabel } from '../domain/provider-catalog.ts';
-import type { ChatProvider } from '../providers/types.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, isStreamingIn } from './chat-store.ts';
+import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationCommands } from './conversation-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { ReplyRunner } from './reply-runner.ts';
@@ -26,31 +27,36 @@ export function createMessageCommands(
   sync: ConversationSync,
   conversations: ConversationCommands,
   replies: ReplyRunner,
-  service: () => ChatProvider | null,
+  targetFor: (conversationId: string, override?: ModelPin) => ReplyTarget,
 ) {
   const { store } = ctx;
 
-  /** The service when a reply may be asked for now; otherwise null, with the spec's toast if unset. */
-  function readyService(): ChatProvider | null {
+  /**
+   * What a reply in this conversation is asked with, when one may be asked for now; otherwise
+   * null, with the spec's toast when the provider it goes to is not configured.
+   */
+  function readyTarget(conversationId: string, override?: ModelPin): ReplyTarget | null {
     if (ctx.get().streaming) return null;
-    const current = service();
-    if (!current)
-      ctx.notify.error(`Please configure ${providerLabel(ctx.get().config.provider)} settings first`);
-    return current;
+    const target = targetFor(conversationId, override);
+    if (!target.service) {
+      ctx.notify.error(`Please configure ${providerLabel(target.config.provider)} settings first`);
+      return null;
+    }
+    return target;
   }
 
   /** Adds a user message under `parentId`, saves it, and streams the reply to it. */
-  async function ask(conversationId: string, parentId: string, text: string, current: ChatProvider) {
+  async function ask(conversationId: string, parentId: string, text: string, target: ReplyTarget) {
     const conversation = ctx.get().loaded[conversationId];
     if (!conversation || !findMessage(conversation, parentId)) return;
     const question = newMessage('user', text, { id: ctx.newId(), parentId, now: ctx.now() });
-    commitConversation(store, addMessage(conversation, question, ctx.get().config.provider));
+    commitConversation(store, addMessage(conversation, question, target.config.provider));
     void sync.save(conversationId);
-    await reply(conversationId, question.id, current);
+    await reply(conversationId, question.id, target);
   }
 
-  function reply(conversationId: string, questionId: string, current: ChatProvider): Promise<void> {
-    return replies.run(conversationId, questionId, current, () => void retry(conversationId));
+  function reply(conversationId: string, questionId: string, target: ReplyTarget): Promise<void> {
+    return replies.run(conversationId, questionId, target, () => void retry(conversationId));
   }
 
   /**
@@ -61,11 +67,11 @@ export function createMessageCommands(
     const content = text.trim();
     const { activeId } = ctx.get();
     if (!content || !activeId) return false;
-    const current = readyService();
-    if (!current) return false;
     const conversation = await conversations.ensureLoaded(activeId);
     if (!conversation) return false;
-    void ask(activeId, conversation.activeLeafId, content, current);
+    const target = readyTarget(activeId);
+    if (!target) return false;
+    void ask(activeId, conversation.activeLeafId, content, target);
     return true;
   }
 
@@ -75,19 +81,22 @@ export function createMessageCommands(
     const conversation = ctx.get().loaded[conversationId];
     const message = conversation && findMessage(conversation, messageId);
     if (!content || message?.role !== 'user' || message.parentId === null) return false;
-    const current = readyService();
-    if (!current) return false;
-    void ask(conversationId, message.parentId, content, current);
+    const target = readyTarget(conversationId);
+    if (!target) return false;
+    void ask(conversationId, message.parentId, content, target);
     return true;
   }
 
-  /** Asks again from the same question; the new reply is a new version beside the old one. */
-  async function regenerate(conversationId: string, messageId: string): Promise<void> {
+  /**
+   * Asks again from the same question; the new reply is a new version beside the old one.
+   * 'Regenerate with…' passes another model for this reply only.
+   */
+  async function regenerate(conversationId: string, messageId: string, model?: ModelPin): Promise<void> {
     const conversation = ctx.get().loaded[conversationId];
     const message = conversation && findMessage(conversation, messageId);
     if (message?.role !== 'assistant' || message.parentId === null) return;
-    const current = readyService();
-    if (current) await reply(conversationId, message.parentId, current);
+    const target = readyTarget(conversationId, model);
+    if (target) await reply(conversationId, message.parentId, target);
   }
 
   /**
@@ -98,13 +107,13 @@ export function createMessageCommands(
     const conversation = await conversations.ensureLoaded(conversationId);
     const last = conversation && activePath(conversation).at(-1);
     if (!conversation || !last) return;
-    const current = readyService();
-    if (!current) return;
+    const target = readyTarget(conversationId);
+    if (!target) return;
     if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null) {
       commitConversation(store, deleteSubtree(conversation, last.id));
-      await reply(conversationId, last.parentId, current);
+      await reply(conversationId, last.parentId, target);
     } else if (last.role === 'user') {
-      await reply(conversationId, last.id, current);
+      await reply(conversationId, last.id, target);
     }
   }
 

@@ -1,13 +1,14 @@
-import type { Config } from '../domain/config.ts';
+import { splitConfig } from '../domain/config.ts';
 import { messageText, textParts, type Conversation, type Message } from '../domain/conversation.ts';
 import { addMessage, newMessage } from '../domain/conversation-rules.ts';
 import { deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
-import { providerLabel } from '../domain/provider-catalog.ts';
+import { modelOf, providerLabel } from '../domain/provider-catalog.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError } from '../providers/provider-error.ts';
-import type { ChatMessage, ChatProvider } from '../providers/types.ts';
+import type { ChatMessage } from '../providers/types.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation } from './chat-store.ts';
+import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 
 /** While streaming, the reply is saved at most this often (and on page hide). */
@@ -22,16 +23,12 @@ export function historyFor(conversation: Conversation, questionId: string): Chat
     .map((message) => ({ role: message.role, content: messageText(message) }));
 }
 
-function modelOf(config: Config): string | undefined {
-  return config.model ?? config.deploymentName;
-}
-
 export interface ReplyRunner {
   /**
    * Streams a new reply under `questionId` (a user message) as its newest child: send, edit,
    * regenerate and retry all end here. Resolves when the reply has ended and been saved.
    */
-  run(conversationId: string, questionId: string, service: ChatProvider, onRetry: () => void): Promise<void>;
+  run(conversationId: string, questionId: string, target: ReplyTarget, onRetry: () => void): Promise<void>;
   /** Stop: aborts the request; what had arrived is kept. */
   stop(): void;
   /** The page is being hidden or closed: save the reply as it stands, at once. */
@@ -41,10 +38,10 @@ export interface ReplyRunner {
 export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): ReplyRunner {
   let active: { conversationId: string; controller: AbortController } | null = null;
 
-  async function run(conversationId: string, questionId: string, service: ChatProvider, onRetry: () => void) {
+  async function run(conversationId: string, questionId: string, target: ReplyTarget, onRetry: () => void) {
     const start = ctx.get().loaded[conversationId];
-    if (!start || !findMessage(start, questionId)) return;
-    const { config } = ctx.get();
+    const { config, service } = target;
+    if (!start || !findMessage(start, questionId) || !service) return;
     const history = historyFor(start, questionId);
     const controller = new AbortController();
     const reply: Message = {
@@ -53,6 +50,8 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     };
     const model = modelOf(config);
     if (model) reply.model = model;
+    // The connection's service, asked with this conversation's model and settings.
+    const { settings } = splitConfig(config);
     let text = '';
 
     // The reply as it stands, written into the latest copy of the conversation (other changes,
@@ -72,9 +71,9 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     ctx.store.setState({ streaming: { conversationId, messageId: reply.id } });
 
     let final: Message | null;
-    const providerName = providerLabel(service.id);
+    const providerName = providerLabel(config.provider);
     try {
-      for await (const part of service.chat({ messages: history, signal: controller.signal })) {
+      for await (const part of service.chat({ messages: history, settings, signal: controller.signal })) {
         if (part.type === 'notice') reply.notices = [...(reply.notices ?? []), part.text];
         if (part.type !== 'text-delta') continue;
         text += part.text;

@@ -2,6 +2,11 @@
 export const storageKeys = {
   /** localStorage: the configuration as JSON. */
   config: 'ai-chat-config',
+  /**
+   * localStorage: the last saved configuration of each provider, by provider id, so its key (and
+   * its endpoint) are remembered and a conversation can be pinned to it.
+   */
+  connections: 'ai-chat-connections',
   /** localStorage, legacy: all conversations as one JSON list; migrated to IndexedDB, then removed. */
   conversations: 'ai-chat-conversations',
   /** localStorage: the bare id of the active conversation. */

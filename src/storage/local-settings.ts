@@ -1,4 +1,4 @@
-import type { Config } from '../domain/config.ts';
+import { isProviderId, type Config, type Connections } from '../domain/config.ts';
 import { restoreConfig } from '../domain/config-restore.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, unavailable, type StorageResult } from './result.ts';
@@ -65,6 +65,30 @@ export function loadConfig(storage?: StorageLike): Config | null {
 
 export function saveConfig(config: Config, storage?: StorageLike): StorageResult {
   return write(storageKeys.config, JSON.stringify(config), storage);
+}
+
+/** Each provider's last saved configuration; entries that cannot be read are left out. */
+export function loadConnections(storage?: StorageLike): Connections {
+  const raw = read(storageKeys.connections, storage);
+  let parsed: unknown;
+  try {
+    parsed = raw === null ? {} : JSON.parse(raw);
+  } catch (error) {
+    console.error('Failed to parse saved connections', error);
+    return {};
+  }
+  const connections: Connections = {};
+  if (typeof parsed !== 'object' || parsed === null) return connections;
+  for (const [id, value] of Object.entries(parsed)) {
+    const config = isProviderId(id) ? restoreConfig(value) : null;
+    // An entry must be the configuration of the provider it is filed under.
+    if (config?.provider === id) connections[id] = config;
+  }
+  return connections;
+}
+
+export function saveConnections(connections: Connections, storage?: StorageLike): StorageResult {
+  return write(storageKeys.connections, JSON.stringify(connections), storage);
 }
 
 /** The bare id; a JSON-quoted id, as older versions may have written, is accepted too. */

@@ -4,16 +4,18 @@ import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { useTheme } from '../../hooks/use-theme.ts';
 import { chat } from '../../state/chat.ts';
-import { isStreamingIn } from '../../state/chat-store.ts';
+import { isStreamingIn, targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
 import { ConversationSettingsDialog } from './conversation-settings-dialog.tsx';
+import { ModelPicker } from './model-picker.tsx';
 
 const { clearConversation, copyConversation, setSheet } = chat;
 
 export function ChatHeader() {
   const activeId = useChatState((state) => state.activeId);
   const name = useChatState((state) => state.list.find((row) => row.id === state.activeId)?.name);
-  const provider = useChatState((state) => state.config.provider);
+  // The provider the next message goes to: the conversation's pin, or the saved configuration.
+  const provider = useChatState((state) => targetConfig(state, state.activeId).provider);
   const clearDisabled = useChatState(
     (state) => state.activeId !== null && isStreamingIn(state, state.activeId),
   );
@@ -42,6 +44,7 @@ export function ChatHeader() {
       >
         {providerLabel(provider)}
       </span>
+      {activeId && <ModelPicker conversationId={activeId} />}
       <div className="ml-auto flex items-center gap-1">
         <Button
           variant="ghost"

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { providerLabel } from '../../domain/provider-catalog.ts';
 import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { isStreamingIn } from '../../state/chat-store.ts';
+import { isStreamingIn, targetConfig } from '../../state/chat-store.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 
@@ -11,7 +11,7 @@ const { readDraft, writeDraft, send, stop } = chat;
 
 /** The message input. Mounted per conversation (keyed), so each one keeps its own draft. */
 export function Composer({ conversationId }: { conversationId: string }) {
-  const provider = useChatState((state) => state.config.provider);
+  const provider = useChatState((state) => targetConfig(state, state.activeId).provider);
   const isLoading = useChatState((state) => state.streaming !== null);
   const streamingHere = useChatState((state) => isStreamingIn(state, conversationId));
   const [text, setText] = useState(() => readDraft(conversationId));

@@ -9,6 +9,7 @@ import { Markdown } from './lazy-markdown.tsx';
 import { MessageEditForm } from './message-edit-form.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { MessageVersions } from './message-versions.tsx';
+import { RegenerateWith } from './regenerate-with.tsx';
 
 interface MessageItemProps {
   message: Message;
@@ -105,13 +106,21 @@ export const MessageItem = memo(function MessageItem({
                 {editIcon}
               </Action>
             ) : (
-              <Action
-                label="Regenerate"
-                disabled={busy}
-                onClick={() => void chat.regenerate(conversationId, message.id)}
-              >
-                {regenerateIcon}
-              </Action>
+              <>
+                <Action
+                  label="Regenerate"
+                  disabled={busy}
+                  onClick={() => void chat.regenerate(conversationId, message.id)}
+                >
+                  {regenerateIcon}
+                </Action>
+                <RegenerateWith
+                  conversationId={conversationId}
+                  messageId={message.id}
+                  disabled={busy}
+                  className={actionButton}
+                />
+              </>
             )}
             <Action
               label="Branch into new conversation"

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { ProviderId } from '../../domain/config.ts';
 import { providerCatalog } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
+import { liveModelsOf } from '../../state/chat-store.ts';
 import { Input, Label, NativeSelect } from '../ui/input.tsx';
 
 const customValue = '__custom__';
@@ -15,9 +16,7 @@ interface ModelFieldProps {
 /** The built-in list, the provider's live list once fetched, or any model id typed in. */
 export function ModelField({ provider, value, onChange }: ModelFieldProps) {
   const selectId = useId();
-  const liveModels = useChatState((state) =>
-    state.config.provider === provider ? (state.liveModels?.models ?? null) : null,
-  );
+  const liveModels = useChatState((state) => liveModelsOf(state, provider));
   const builtIn = providerCatalog[provider].models;
   const extra = (liveModels ?? []).filter((model) => !builtIn.includes(model)).sort();
   const known = builtIn.includes(value) || extra.includes(value);

@@ -108,6 +108,7 @@ function SettingControl({
 
 function ConfigForm() {
   const saved = useChatState((state) => state.config);
+  const connections = useChatState((state) => state.connections);
   const [draft, setDraft] = useState<Config>(saved);
   const [draftOf, setDraftOf] = useState(saved);
   // A configuration saved elsewhere (import, another tab) replaces the unsaved edits.
@@ -133,7 +134,8 @@ function ConfigForm() {
           id={providerSelectId}
           value={draft.provider}
           onChange={(event) => {
-            if (isProviderId(event.target.value)) setDraft(switchProvider(draft, event.target.value));
+            const provider = event.target.value;
+            if (isProviderId(provider)) setDraft(switchProvider(draft, provider, connections[provider]));
           }}
         >
           {providerIds.map((id) => (

@@ -1,0 +1,116 @@
+import { Check } from 'lucide-react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { providerIds, type ProviderId } from '../../domain/config.ts';
+import type { ModelPin } from '../../domain/conversation.ts';
+import { modelOf, providerCatalog } from '../../domain/provider-catalog.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { chat } from '../../state/chat.ts';
+import { connectionOf, liveModelsOf, type ConnectionState } from '../../state/chat-store.ts';
+import { Input } from '../ui/input.tsx';
+
+interface ModelGroup {
+  provider: ProviderId;
+  label: string;
+  models: string[];
+}
+
+/** Every provider with a key, and its models: the built-in list, its live list and its saved model. */
+function modelGroups(state: ConnectionState): ModelGroup[] {
+  return providerIds.flatMap((provider) => {
+    const connection = connectionOf(state, provider);
+    if (!connection?.apiKey.trim()) return [];
+    const { label, models } = providerCatalog[provider];
+    const live = liveModelsOf(state, provider) ?? [];
+    const saved = modelOf(connection);
+    const all = [...new Set([...models, ...live, ...(saved ? [saved] : [])])];
+    return [{ provider, label, models: all }];
+  });
+}
+
+interface ModelListProps {
+  /** The choice shown as current, if any. */
+  current?: ModelPin | undefined;
+  onChoose(pin: ModelPin): void;
+}
+
+/** A searchable list of the models of every configured provider, grouped by provider. */
+export function ModelList({ current, onChoose }: ModelListProps) {
+  const config = useChatState((state) => state.config);
+  const connections = useChatState((state) => state.connections);
+  const modelLists = useChatState((state) => state.modelLists);
+  const groups = useMemo(
+    () => modelGroups({ config, connections, modelLists }),
+    [config, connections, modelLists],
+  );
+  const [query, setQuery] = useState('');
+  const baseId = useId();
+
+  // The live lists are asked for when the list opens, once per connection.
+  const providers = groups.map(({ provider }) => provider).join(' ');
+  useEffect(() => {
+    for (const provider of providers.split(' '))
+      if (provider) void chat.refreshModelList(provider as ProviderId);
+  }, [providers]);
+
+  const needle = query.trim().toLowerCase();
+  const shown = groups
+    .map((group) => ({
+      ...group,
+      models: group.label.toLowerCase().includes(needle)
+        ? group.models
+        : group.models.filter((model) => model.toLowerCase().includes(needle)),
+    }))
+    .filter((group) => group.models.length > 0);
+
+  return (
+    <div className="flex flex-col gap-2">
+      <Input
+        aria-label="Search models"
+        placeholder="Search models"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        className="h-8"
+      />
+      <div className="max-h-72 overflow-y-auto">
+        {groups.length === 0 && (
+          <p className="p-2 text-xs text-gray-600 dark:text-gray-400">
+            Save a key for a provider in the settings panel to choose its models here.
+          </p>
+        )}
+        {groups.length > 0 && shown.length === 0 && (
+          <p className="p-2 text-xs text-gray-600 dark:text-gray-400">No model matches “{query}”.</p>
+        )}
+        {shown.map((group) => (
+          <div
+            key={group.provider}
+            role="group"
+            aria-labelledby={`${baseId}-${group.provider}`}
+            className="mb-2"
+          >
+            <div
+              id={`${baseId}-${group.provider}`}
+              className="px-2 py-1 text-xs font-semibold text-gray-600 dark:text-gray-400"
+            >
+              {group.label}
+            </div>
+            {group.models.map((model) => {
+              const chosen = current?.provider === group.provider && current.model === model;
+              return (
+                <button
+                  key={model}
+                  type="button"
+                  aria-pressed={chosen}
+                  onClick={() => onChoose({ provider: group.provider, model })}
+                  className="flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-gray-100 focus-visible:bg-gray-100 focus-visible:outline-none dark:hover:bg-gray-800 dark:focus-visible:bg-gray-800"
+                >
+                  <span className="truncate">{model}</span>
+                  {chosen && <Check className="size-3.5 shrink-0" aria-hidden />}
+                </button>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

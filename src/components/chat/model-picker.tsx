@@ -1,0 +1,53 @@
+import { ChevronDown } from 'lucide-react';
+import { useState } from 'react';
+import { modelOf, providerLabel } from '../../domain/provider-catalog.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { chat } from '../../state/chat.ts';
+import { targetConfig } from '../../state/chat-store.ts';
+import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { ModelList } from './model-list.tsx';
+
+/**
+ * 'Model: {id}': the model this conversation's next message goes to. Choosing one pins that
+ * provider and model to the conversation; 'Follow the saved configuration' removes the pin.
+ */
+export function ModelPicker({ conversationId }: { conversationId: string }) {
+  const model = useChatState((state) => modelOf(targetConfig(state, conversationId)));
+  const pin = useChatState((state) => state.loaded[conversationId]?.pin);
+  const saved = useChatState((state) => `${providerLabel(state.config.provider)} · ${modelOf(state.config)}`);
+  const [open, setOpen] = useState(false);
+
+  return (
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger
+        aria-label={`Model: ${model}`}
+        title={`Model: ${model}`}
+        className="inline-flex h-8 max-w-48 items-center gap-1 rounded-md border border-gray-300 px-2 text-xs font-medium hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:border-gray-700 dark:hover:bg-gray-800"
+      >
+        <span className="truncate">{model || 'Choose a model'}</span>
+        <ChevronDown className="size-3.5 shrink-0" aria-hidden />
+      </PopoverTrigger>
+      <PopoverContent align="start" className="w-80">
+        {pin && (
+          <button
+            type="button"
+            onClick={() => {
+              void chat.pinModel(conversationId, null);
+              setOpen(false);
+            }}
+            className="mb-2 w-full rounded border border-gray-200 px-2 py-1 text-left text-xs hover:bg-gray-100 dark:border-gray-700 dark:hover:bg-gray-800"
+          >
+            Follow the saved configuration ({saved})
+          </button>
+        )}
+        <ModelList
+          current={pin}
+          onChoose={(choice) => {
+            void chat.pinModel(conversationId, choice);
+            setOpen(false);
+          }}
+        />
+      </PopoverContent>
+    </Popover>
+  );
+}
