@@ -14,6 +14,7 @@ import { ModelList } from './model-list.tsx';
 export function ModelPicker({ conversationId }: { conversationId: string }) {
   const model = useChatState((state) => modelOf(targetConfig(state, conversationId)));
   const pin = useChatState((state) => state.loaded[conversationId]?.pin);
+  const provider = useChatState((state) => targetConfig(state, conversationId).provider);
   const saved = useChatState((state) => `${providerLabel(state.config.provider)} · ${modelOf(state.config)}`);
   const [open, setOpen] = useState(false);
 
@@ -41,7 +42,7 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
           </button>
         )}
         <ModelList
-          current={pin}
+          current={{ provider, model }}
           onChoose={(choice) => {
             void chat.pinModel(conversationId, choice);
             setOpen(false);
