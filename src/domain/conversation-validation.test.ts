@@ -413,3 +413,27 @@ describe('export and import', () => {
     });
   });
 });
+
+describe('pins and notices in the written form', () => {
+  it('keeps a pinned model and a reply notice through a record, and drops a pin this release cannot use', () => {
+    const notice = 'Sent again without temperature, which this model does not accept.';
+    const withExtras = {
+      ...linearConversation('p', ['Q', { text: 'A', notices: [notice] }]),
+      pin: { provider: 'claude' as const, model: 'claude-opus-4-8' },
+      pinnedAt: '2024-05-01T00:00:00.000Z',
+    };
+    const back = read(written(conversationRecord(withExtras)));
+    expect([back.pin, back.pinnedAt]).toEqual([
+      { provider: 'claude', model: 'claude-opus-4-8' },
+      '2024-05-01T00:00:00.000Z',
+    ]);
+    expect(activePath(back).at(-1)?.notices).toEqual([
+      'Sent again without temperature, which this model does not accept.',
+    ]);
+
+    const record = written(conversationRecord(withExtras)) as Record<string, unknown>;
+    expect(read({ ...record, pin: { provider: 'mistral', model: 'large' } }).pin).toBeUndefined();
+    expect(read({ ...record, pin: { provider: 'claude', model: '  ' } }).pin).toBeUndefined();
+    expect(read({ ...record, pin: 'claude' }).pin).toBeUndefined();
+  });
+});

@@ -9,7 +9,7 @@ import {
   treeConversation,
 } from './__fixtures__/conversations.ts';
 import { messageText, type Conversation, type Message } from './conversation.ts';
-import { newMessage } from './conversation-rules.ts';
+import { newMessage, setModelPin } from './conversation-rules.ts';
 import {
   activePath,
   appendMessage,
@@ -314,6 +314,25 @@ describe('forkPath', () => {
 });
 
 describe('mergeConversations', () => {
+  it('keeps the later pin change, a removal included, and returns the same object when nothing changed', () => {
+    const pinned = setModelPin(
+      chat,
+      { provider: 'claude', model: 'claude-opus-4-8' },
+      new Date('2026-02-01T00:00:00.000Z'),
+    );
+    const unpinnedLater = setModelPin(pinned, null, new Date('2026-02-02T00:00:00.000Z'));
+    expect(mergeConversations(pinned, unpinnedLater).pin).toBeUndefined();
+    expect(mergeConversations(unpinnedLater, pinned).pin).toBeUndefined();
+    const repinned = setModelPin(
+      unpinnedLater,
+      { provider: 'gemini', model: 'gemini-2.5-pro' },
+      new Date('2026-02-03T00:00:00.000Z'),
+    );
+    expect(mergeConversations(pinned, repinned).pin).toEqual({ provider: 'gemini', model: 'gemini-2.5-pro' });
+    expect(mergeConversations(chat, pinned).pin).toEqual({ provider: 'claude', model: 'claude-opus-4-8' });
+    expect(mergeConversations(pinned, chat)).toBe(pinned);
+  });
+
   it('takes the union of the messages of both copies', () => {
     const mine = appendMessage(chat, newMessage('user', 'Mine', { id: 'm', parentId: 'a4', now: later }));
     const theirs = appendMessage(

@@ -4,10 +4,11 @@ import { defaultConfig, type Config } from '../domain/config.ts';
 import { messageText, type Conversation } from '../domain/conversation.ts';
 import { activePath, siblingsOf } from '../domain/message-tree.ts';
 import { ProviderError } from '../providers/provider-error.ts';
-import type { ChatMessage, ChatProvider, StreamPart } from '../providers/types.ts';
+import type { ChatMessage, ChatProvider, ChatRequest, StreamPart } from '../providers/types.ts';
 import { openConversationDb, type ConversationStore } from '../storage/conversation-db.ts';
 import { createTabSync, type TabSync } from '../storage/tab-sync.ts';
 import { createChatController, type ChatController } from './chat-controller.ts';
+import { targetConfig } from './chat-store.ts';
 import type { Notifier } from './notify.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
@@ -48,10 +49,15 @@ class ScriptedReply {
 function fakeProvider() {
   const replies: ScriptedReply[] = [];
   const sent: ChatMessage[][] = [];
+  /** Each request's own settings (the pinned model, ...). */
+  const settings: (ChatRequest['settings'] | undefined)[] = [];
+  /** The connections services were built for. */
+  const built: Config[] = [];
   const provider: ChatProvider = {
     id: 'openai',
-    chat({ messages, signal }) {
+    chat({ messages, signal, settings: requestSettings }) {
       sent.push(messages);
+      settings.push(requestSettings);
       const reply = replies.shift() ?? new ScriptedReply();
       return reply.stream(signal);
     },
@@ -67,7 +73,7 @@ function fakeProvider() {
     replies.push(reply);
     return reply;
   }
-  return { provider, sent, next };
+  return { provider, sent, settings, built, next };
 }
 
 function recordingNotifier() {
@@ -113,7 +119,10 @@ async function openTab(name: string, tabId: string): Promise<Tab> {
   let clock = Date.parse('2026-05-01T10:00:00.000Z');
   let ids = 0;
   const chat = createChatController({
-    createProvider: () => provider.provider,
+    createProvider: (connection) => {
+      provider.built.push(connection);
+      return provider.provider;
+    },
     openConversationStore: () => Promise.resolve(db),
     tabSync,
     notify,
@@ -464,5 +473,81 @@ describe('two tabs on one database', () => {
     await idle(tab);
     expect(tab.chat.store.getState().list).toEqual([]);
     expect(await tab.db.get(id)).toBeUndefined();
+  });
+});
+
+describe('every provider at once', () => {
+  const claude: Config = {
+    provider: 'claude',
+    apiKey: 'sk-ant-test',
+    model: 'claude-sonnet-4-5',
+    temperature: 0.5,
+    maxTokens: 2048,
+  };
+
+  it("remembers each saved provider, and a release-1 configuration counts as its provider's from the start", async () => {
+    expect(tab.chat.store.getState().connections).toEqual({ openai: config });
+    tab.chat.saveConfiguration(claude);
+    tab.chat.saveConfiguration(config);
+    expect(tab.chat.store.getState().connections).toEqual({ openai: config, claude });
+    expect(JSON.parse(localStorage.getItem('ai-chat-connections') ?? '{}')).toEqual({
+      openai: config,
+      claude,
+    });
+  });
+
+  it("a pinned conversation asks the pinned provider's connection with the pinned model; unpinned it follows the saved one", async () => {
+    tab.chat.saveConfiguration(claude);
+    tab.chat.saveConfiguration(config);
+    const id = active(tab).id;
+    await tab.chat.pinModel(id, { provider: 'claude', model: 'claude-opus-4-8' });
+    expect(targetConfig(tab.chat.store.getState(), id)).toEqual({ ...claude, model: 'claude-opus-4-8' });
+
+    await sendAndWait(tab, 'Hello Claude', 'Hi');
+    expect(tab.provider.settings.at(-1)).toMatchObject({
+      model: 'claude-opus-4-8',
+      temperature: 0.5,
+      maxTokens: 2048,
+    });
+    // The service was built for Claude's connection, which holds no model: another model reuses it.
+    const claudeServices = tab.provider.built.filter((connection) => connection.provider === 'claude');
+    expect(claudeServices).toHaveLength(1);
+    expect(claudeServices[0]).not.toHaveProperty('model');
+    expect(activePath(active(tab)).at(-1)).toMatchObject({ provider: 'claude', model: 'claude-opus-4-8' });
+    expect((await stored(tab)).pin).toEqual({ provider: 'claude', model: 'claude-opus-4-8' });
+
+    await tab.chat.pinModel(id, { provider: 'claude', model: 'claude-haiku-4-5' });
+    await sendAndWait(tab, 'Again', 'Sure');
+    expect(tab.provider.settings.at(-1)).toMatchObject({ model: 'claude-haiku-4-5' });
+    expect(tab.provider.built.filter((connection) => connection.provider === 'claude')).toHaveLength(1);
+
+    await tab.chat.pinModel(id, null);
+    await sendAndWait(tab, 'And you?', 'OpenAI here');
+    expect(tab.provider.settings.at(-1)).toMatchObject({ model: 'gpt-4o-mini' });
+    expect(activePath(active(tab)).at(-1)).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini' });
+  });
+
+  it('a pin to a provider never configured asks to configure that provider', async () => {
+    await tab.chat.pinModel(active(tab).id, { provider: 'gemini', model: 'gemini-2.5-pro' });
+    expect(await tab.chat.send('Hello?')).toBe(false);
+    expect(tab.calls.at(-1)).toMatchObject({
+      kind: 'error',
+      message: 'Please configure Gemini settings first',
+    });
+  });
+
+  it('Regenerate with another model asks it for this reply only', async () => {
+    tab.chat.saveConfiguration(claude);
+    tab.chat.saveConfiguration(config);
+    await sendAndWait(tab, 'Compare', 'From OpenAI');
+    const reply = activePath(active(tab)).at(-1);
+    if (!reply) throw new Error('no reply');
+    tab.provider.next('From Claude');
+    await tab.chat.regenerate(active(tab).id, reply.id, { provider: 'claude', model: 'claude-haiku-4-5' });
+    await idle(tab);
+    const latest = activePath(active(tab)).at(-1);
+    expect(latest).toMatchObject({ provider: 'claude', model: 'claude-haiku-4-5' });
+    expect(siblingsOf(active(tab), latest?.id ?? '').siblings).toHaveLength(2);
+    expect(active(tab).pin).toBeUndefined();
   });
 });

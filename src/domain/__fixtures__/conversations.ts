@@ -63,7 +63,7 @@ function shell(id: string, options: ConversationOptions): Omit<Conversation, 'me
 export type Turn =
   | string
   | ({ text: string; role?: 'user' | 'assistant' } & Partial<
-      Pick<Message, 'status' | 'error' | 'provider' | 'model'>
+      Pick<Message, 'status' | 'error' | 'provider' | 'model' | 'notices'>
     >);
 
 export interface LinearOptions extends ConversationOptions {
