@@ -59,6 +59,12 @@ export function withModel(config: Config, model: string): Config {
   return { ...config, [providerCatalog[config.provider].modelKey]: model };
 }
 
+/** The address a configuration calls: its base URL, the provider's public host, or Azure's endpoint. */
+export function connectionUrl(config: Config): string {
+  const { host } = providerCatalog[config.provider].api;
+  return (config.baseUrl?.trim() || host || config.endpoint?.trim() || '').replace(/\/+$/, '');
+}
+
 /** What the configuration's model can do, from its provider's table. */
 export function capabilitiesOf(config: Config): ModelCapabilities {
   return providerCatalog[config.provider].capabilities(modelOf(config).replace(/^models\//, ''));

@@ -186,6 +186,7 @@ export function createChatController(deps: ChatDependencies) {
     ...conversations,
     ...messages,
     saveConfiguration: configs.saveConfiguration,
+    checkConnection: configs.checkConnection,
     refreshModelList: configs.refreshModelList,
     ...data,
     setTheme(theme: Theme) {

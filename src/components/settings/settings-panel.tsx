@@ -10,6 +10,7 @@ import {
 } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
+import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, NativeSelect } from '../ui/input.tsx';
 import { SliderField } from '../ui/slider.tsx';
@@ -106,6 +107,41 @@ function SettingControl({
   }
 }
 
+/** 'Test connection': checks the drafted settings without saving them, and says what it found. */
+function ConnectionTest({ draft }: { draft: Config }) {
+  const [check, setCheck] = useState<{ for: Config; ok: boolean; message: string } | null>(null);
+  const [pending, setPending] = useState(false);
+  // A result is about the settings it tested: editing them clears it.
+  const shown = check?.for === draft ? check : null;
+  return (
+    <div className="flex flex-col gap-2">
+      <Button
+        type="button"
+        variant="outline"
+        disabled={pending}
+        onClick={() => {
+          setPending(true);
+          void chat.checkConnection(draft).then((result) => {
+            setCheck({ ...result, for: draft });
+            setPending(false);
+          });
+        }}
+      >
+        {pending ? 'Testing…' : 'Test connection'}
+      </Button>
+      <p
+        role="status"
+        className={cn(
+          'text-xs',
+          shown?.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400',
+        )}
+      >
+        {shown?.message}
+      </p>
+    </div>
+  );
+}
+
 function ConfigForm() {
   const saved = useChatState((state) => state.config);
   const connections = useChatState((state) => state.connections);
@@ -168,6 +204,7 @@ function ConfigForm() {
           />
         </div>
       </details>
+      <ConnectionTest draft={draft} />
       <Button type="submit">Save Configuration</Button>
     </form>
   );
