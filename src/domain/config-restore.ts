@@ -10,7 +10,16 @@ const numberFields = [
   'presencePenalty',
   'topK',
 ] as const;
-const stringFields = ['apiKey', 'model', 'endpoint', 'deploymentName', 'apiVersion', 'baseUrl'] as const;
+const stringFields = [
+  'apiKey',
+  'model',
+  'endpoint',
+  'deploymentName',
+  'apiVersion',
+  'baseUrl',
+  'endpointId',
+  'name',
+] as const;
 
 export type ConfigCheck =
   | {

@@ -1,6 +1,7 @@
 /** The configuration the user saves: one provider, its key, model and sampling settings. */
 
-export const providerIds = ['azure', 'openai', 'claude', 'gemini', 'groq'] as const;
+/** The spec's five providers, then any OpenAI-compatible endpoint the user adds (Ollama, LM Studio, a proxy). */
+export const providerIds = ['azure', 'openai', 'claude', 'gemini', 'groq', 'custom'] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export function isProviderId(value: unknown): value is ProviderId {
@@ -27,10 +28,21 @@ export interface Config {
   apiVersion?: string;
   /** Advanced: replaces the provider's public host, for a proxy, a compatible server or a mock. */
   baseUrl?: string;
+  /** custom only: which of the user's endpoints, and the name it is shown by. */
+  endpointId?: string;
+  name?: string;
 }
 
-/** Each provider's last saved configuration, by provider. */
-export type Connections = Partial<Record<ProviderId, Config>>;
+/**
+ * What names a connection: the provider, or for an OpenAI-compatible endpoint `custom:` and its id,
+ * since there may be any number of those.
+ */
+export function connectionIdOf(config: Pick<Config, 'provider' | 'endpointId'>): string {
+  return config.provider === 'custom' ? `custom:${config.endpointId ?? ''}` : config.provider;
+}
+
+/** Each connection's last saved configuration, by connection id. */
+export type Connections = Record<string, Config>;
 
 /**
  * What one request may change without a new connection: the model (for Azure its deployment) and

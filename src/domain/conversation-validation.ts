@@ -254,8 +254,11 @@ export function validateConversation(
   const pin = ownField(value, 'pin');
   const pinProvider = isRecord(pin) ? ownField(pin, 'provider') : undefined;
   const pinModel = isRecord(pin) ? ownField(pin, 'model') : undefined;
-  if (isProviderId(pinProvider) && typeof pinModel === 'string' && pinModel.trim() !== '')
+  const pinEndpoint = isRecord(pin) ? ownField(pin, 'endpointId') : undefined;
+  if (isProviderId(pinProvider) && typeof pinModel === 'string' && pinModel.trim() !== '') {
     conversation.pin = { provider: pinProvider, model: pinModel };
+    if (typeof pinEndpoint === 'string' && pinEndpoint !== '') conversation.pin.endpointId = pinEndpoint;
+  }
   const pinnedAt = ownField(value, 'pinnedAt');
   if (isIsoTimestamp(pinnedAt)) conversation.pinnedAt = pinnedAt;
   const deletedIds = ownField(value, 'deletedIds');

@@ -40,6 +40,8 @@ export interface Message {
 export interface ModelPin {
   provider: ProviderId;
   model: string;
+  /** For an OpenAI-compatible endpoint: which one. */
+  endpointId?: string;
 }
 
 /**

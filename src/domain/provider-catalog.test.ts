@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, providerIds, type Config } from './config.ts';
+import { connectionIdOf, defaultConfig, providerIds, type Config } from './config.ts';
 import {
   capabilitiesOf,
   configProblem,
+  connectionLabel,
   modelOf,
+  newEndpoint,
   providerCatalog,
   switchProvider,
 } from './provider-catalog.ts';
@@ -41,10 +43,13 @@ describe('provider definitions', () => {
     expect(controls('groq')).toEqual(['model', ...shared, 'topP 0..1/0.01', 'stop']);
   });
 
-  it.each(providerIds)("%s lists the spec's models first and defaults to the first", (id) => {
-    const { models, defaults } = providerCatalog[id];
-    expect(defaults.model).toBe(models[0]);
-  });
+  it.each(providerIds.filter((id) => providerCatalog[id].models.length > 0))(
+    "%s lists the spec's models first and defaults to the first",
+    (id) => {
+      const { models, defaults } = providerCatalog[id];
+      expect(defaults.model).toBe(models[0]);
+    },
+  );
 
   it('names the model Azure sends to: its deployment', () => {
     const azure = { ...switchProvider(defaultConfig, 'azure'), deploymentName: 'prod-4o' };
@@ -84,14 +89,23 @@ describe('configProblem', () => {
     claude: { ...switchProvider(defaultConfig, 'claude'), apiKey: 'k' },
     gemini: { ...switchProvider(defaultConfig, 'gemini'), apiKey: 'k' },
     groq: { ...switchProvider(defaultConfig, 'groq'), apiKey: 'k' },
+    custom: {
+      ...switchProvider(defaultConfig, 'custom'),
+      apiKey: 'k',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'llama3.2',
+    },
   };
 
-  it.each(providerIds)('accepts a complete %s configuration and names a missing or blank key', (id) => {
-    expect(configProblem(valid[id])).toBeNull();
-    expect(configProblem({ ...valid[id], apiKey: '  ' })).toBe(
-      `${providerCatalog[id].label}: API key is missing`,
-    );
-  });
+  it.each(providerIds.filter((id) => !providerCatalog[id].keyOptional))(
+    'accepts a complete %s configuration and names a missing or blank key',
+    (id) => {
+      expect(configProblem(valid[id])).toBeNull();
+      expect(configProblem({ ...valid[id], apiKey: '  ' })).toBe(
+        `${providerCatalog[id].label}: API key is missing`,
+      );
+    },
+  );
 
   it("follows the spec's rule per provider", () => {
     expect(configProblem({ ...valid.azure, endpoint: '' })).toBe('Azure OpenAI: endpoint is missing');
@@ -103,6 +117,10 @@ describe('configProblem', () => {
     expect(configProblem({ ...valid.claude, maxTokens: 0 })).toBe('Claude: max tokens is missing');
     expect(configProblem({ ...valid.gemini, maxTokens: 0 })).toBeNull();
     expect(configProblem({ ...valid.groq, model: undefined })).toBe('Groq: model is missing');
+    // An OpenAI-compatible endpoint needs no key, but an address and a model.
+    expect(configProblem({ ...valid.custom, apiKey: '' })).toBeNull();
+    expect(configProblem({ ...valid.custom, baseUrl: ' ' })).toBe('OpenAI-compatible: base URL is missing');
+    expect(configProblem({ ...valid.custom, model: '' })).toBe('OpenAI-compatible: model is missing');
   });
 });
 
@@ -148,5 +166,29 @@ describe('capability tables', () => {
       maxOutput: 4096,
     });
     expect(of('gemini', 'models/gemini-2.5-pro')).toMatchObject({ reasoning: true, maxOutput: 65_536 });
+  });
+});
+
+describe('newEndpoint', () => {
+  it('starts an OpenAI-compatible endpoint with its own id, keeping temperature and max tokens only', () => {
+    const endpoint = newEndpoint('e1', {
+      ...defaultConfig,
+      apiKey: 'sk-openai',
+      temperature: 1.1,
+      maxTokens: 900,
+    });
+    expect(endpoint).toEqual({
+      provider: 'custom',
+      endpointId: 'e1',
+      name: '',
+      apiKey: '',
+      model: '',
+      temperature: 1.1,
+      maxTokens: 900,
+      topP: 1,
+    });
+    expect(connectionIdOf(endpoint)).toBe('custom:e1');
+    expect(connectionLabel({ ...endpoint, name: ' LM Studio ' })).toBe('LM Studio');
+    expect(connectionLabel(endpoint)).toBe('OpenAI-compatible');
   });
 });

@@ -1,6 +1,7 @@
 import type { Config, ProviderId } from './config.ts';
 import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
+import { custom } from './provider-definitions/custom.ts';
 import type { ModelCapabilities } from './provider-definitions/capabilities.ts';
 import type { ProviderDefinition, SettingField, SliderBounds } from './provider-definitions/definition.ts';
 import { gemini } from './provider-definitions/gemini.ts';
@@ -17,10 +18,16 @@ export const providerCatalog: Record<ProviderId, ProviderDefinition> = {
   claude,
   gemini,
   groq,
+  custom,
 };
 
 export function providerLabel(id: ProviderId): string {
   return providerCatalog[id].label;
+}
+
+/** What a connection is called: an endpoint's own name, else its provider's label. */
+export function connectionLabel(config: Pick<Config, 'provider' | 'name'>): string {
+  return config.name?.trim() || providerLabel(config.provider);
 }
 
 /** A provider's defaults, keeping the given key, temperature and max tokens unless its defaults set them. */
@@ -47,6 +54,11 @@ export function switchProvider(config: Config, provider: ProviderId, remembered?
     if (value !== undefined && value !== '') Object.assign(next, { [field]: value });
   }
   return next;
+}
+
+/** A new OpenAI-compatible endpoint, not yet named, keeping temperature and max tokens. */
+export function newEndpoint(endpointId: string, { temperature, maxTokens }: Config): Config {
+  return { ...providerDefaults('custom', { apiKey: '', temperature, maxTokens }), endpointId };
 }
 
 /** The model a configuration sends to: its model, or for Azure its deployment. */
@@ -77,7 +89,6 @@ function isPresent(value: unknown): boolean {
 
 /** Why a configuration cannot be used, or null when it can (DECISIONS: the final validity rule). */
 export function configProblem(config: Config): string | null {
-  const { label, required } = providerCatalog[config.provider];
-  const missing = required.find(({ key }) => !isPresent(config[key]));
-  return missing ? `${label}: ${missing.name} is missing` : null;
+  const missing = providerCatalog[config.provider].required.find(({ key }) => !isPresent(config[key]));
+  return missing ? `${connectionLabel(config)}: ${missing.name} is missing` : null;
 }

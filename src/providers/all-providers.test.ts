@@ -12,6 +12,8 @@ const partEvent: Record<ProviderId, string> = {
   azure:
     'data: {"choices":[{"content_filter_results":{},"delta":{"content":"Part"},"finish_reason":null,"index":0}]}\n\n',
   groq: 'data: {"choices":[{"index":0,"delta":{"content":"Part"},"finish_reason":null}]}\n\n',
+  custom:
+    'data: {"object":"chat.completion.chunk","model":"llama3.2:latest","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":"Part"},"finish_reason":null}]}\n\n',
   claude:
     'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Part"}}\n\n',
   gemini: 'data: {"candidates":[{"content":{"parts":[{"text":"Part"}],"role":"model"},"index":0}]}\r\n\r\n',

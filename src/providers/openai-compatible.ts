@@ -142,10 +142,10 @@ export function createChatCompletionsProvider(
   const { api } = definition;
   if (api.kind !== 'chat-completions') throw new Error(`${definition.label} does not speak Chat Completions`);
   const base = resolveBase(connection.baseUrl, api.host ?? connection.endpoint ?? '');
+  // A server that needs no key (a local one) gets no Authorization header at all.
+  const key = connection.apiKey.trim();
   const auth: Record<string, string> =
-    api.auth === 'api-key'
-      ? { 'api-key': connection.apiKey }
-      : { Authorization: `Bearer ${connection.apiKey}` };
+    api.auth === 'api-key' ? { 'api-key': key } : key ? { Authorization: `Bearer ${key}` } : {};
   const target = { provider: definition.id, fetch, headers: { ...auth, 'Content-Type': 'application/json' } };
   return {
     id: definition.id,

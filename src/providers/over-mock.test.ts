@@ -19,7 +19,11 @@ afterAll(async () => {
   await mock.close();
 });
 
-function configFor(id: ProviderId, scenario: string, overrides: Partial<Config> = {}): Config {
+function configFor(
+  id: Exclude<ProviderId, 'custom'>,
+  scenario: string,
+  overrides: Partial<Config> = {},
+): Config {
   unique += 1;
   return { ...testConfigs[id], apiKey: `${scenario}.test${unique}`, baseUrl: mock.url, ...overrides };
 }
@@ -35,7 +39,10 @@ function providerError(error: unknown): ProviderError {
 
 const echo = 'Echo: Tell me a joke (4 messages received)';
 
-describe.each(providerIds)('%s over HTTP', (id) => {
+/** The five hosted providers; an OpenAI-compatible endpoint (a local server) has its own block below. */
+const hosted = providerIds.filter((id): id is Exclude<ProviderId, 'custom'> => id !== 'custom');
+
+describe.each(hosted)('%s over HTTP', (id) => {
   it.each([true, false])(
     'ok (stream %s): echoes the last user message and counts the history',
     async (stream) => {
@@ -66,7 +73,7 @@ describe.each(providerIds)('%s over HTTP', (id) => {
     const result = await chat(configFor(id, 'error-event'));
     expect(result.text.length).toBeGreaterThan(0);
     expect(echo.startsWith(result.text)).toBe(true);
-    const expected: Record<ProviderId, ProviderErrorKind> = {
+    const expected: Record<typeof id, ProviderErrorKind> = {
       openai: 'server',
       azure: 'server',
       groq: 'server',
@@ -88,7 +95,7 @@ describe.each(providerIds)('%s over HTTP', (id) => {
   });
 
   it('http-429: rate-limited with the retry delay the provider gave', async () => {
-    const delays: Record<ProviderId, number> = { openai: 20, azure: 6, groq: 12, claude: 20, gemini: 34.4 };
+    const delays: Record<typeof id, number> = { openai: 20, azure: 6, groq: 12, claude: 20, gemini: 34.4 };
     const error = providerError((await chat(configFor(id, 'http-429'))).error);
     expect([error.kind, error.status, error.retryAfter]).toEqual(['rate-limited', 429, delays[id]]);
   });
@@ -173,5 +180,60 @@ describe('request validation against the real-shaped mock', () => {
     expect(result.finish).toMatchObject({ reason: 'stop' });
     expect(result.text).toContain('```typescript');
     expect(result.text.length).toBeGreaterThan(5000);
+  });
+});
+
+describe('an OpenAI-compatible local server (Ollama) over HTTP', () => {
+  /** The local mock takes its scenario from the base URL: a local server needs no key. */
+  function localConfig(scenario: string): Config {
+    unique += 1;
+    return { ...testConfigs.custom, baseUrl: `${mock.url}/local/${scenario}.test${unique}/v1` };
+  }
+
+  it.each([true, false])('ok (stream %s): echoes, with no Authorization header', async (stream) => {
+    const config = localConfig('ok');
+    const result = await chat(config, stream);
+    expect([result.error, result.text]).toEqual([undefined, echo]);
+    const [recorded] = mock.requests.filter((request) =>
+      request.path.startsWith(new URL(config.baseUrl ?? '').pathname),
+    );
+    expect(recorded?.path).toMatch(/\/v1\/chat\/completions$/);
+    expect(recorded?.headers).not.toHaveProperty('authorization');
+    expect(recorded?.body).toEqual({
+      model: 'llama3.2:latest',
+      messages: conversation,
+      temperature: 0.7,
+      max_tokens: 800,
+      top_p: 1,
+      stream,
+    });
+  });
+
+  it('lists its models from /models', async () => {
+    expect(await createChatProvider(localConfig('ok')).listModels()).toEqual([
+      'llama3.2:latest',
+      'qwen3:8b',
+      'gemma3:4b',
+    ]);
+  });
+
+  it('keeps the text before a mid-stream error, and names a model it does not have', async () => {
+    const broken = await chat(localConfig('error-event'));
+    expect(broken.text.length).toBeGreaterThan(0);
+    expect(providerError(broken.error).kind).toBe('server');
+    const missing = providerError((await chat(localConfig('http-404'))).error);
+    expect([missing.kind, missing.message]).toEqual([
+      'not-found',
+      'model "llama3.2:latest" not found, try pulling it first',
+    ]);
+  });
+
+  it('sends a key as a bearer token when one is given', async () => {
+    const config = { ...localConfig('ok'), apiKey: 'lm-studio-token' };
+    expect((await chat(config)).text).toBe(echo);
+    const [recorded] = mock.requests.filter((request) =>
+      request.path.startsWith(new URL(config.baseUrl ?? '').pathname),
+    );
+    expect(recorded?.headers.authorization).toBe('Bearer lm-studio-token');
   });
 });

@@ -1,4 +1,4 @@
-import { defaultConfig, type Config, type Connections } from '../domain/config.ts';
+import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { findMessage } from '../domain/message-tree.ts';
 import { migrateLegacyConversations } from '../storage/legacy-migration.ts';
@@ -31,7 +31,7 @@ export type ChatController = ReturnType<typeof createChatController>;
  */
 function rememberedConnections(saved: Config | null): Connections {
   const connections = loadConnections();
-  if (saved && !connections[saved.provider]) connections[saved.provider] = saved;
+  if (saved && !connections[connectionIdOf(saved)]) connections[connectionIdOf(saved)] = saved;
   return connections;
 }
 
@@ -187,6 +187,8 @@ export function createChatController(deps: ChatDependencies) {
     ...messages,
     saveConfiguration: configs.saveConfiguration,
     checkConnection: configs.checkConnection,
+    forgetConnection: configs.forgetConnection,
+    newEndpointDraft: configs.newEndpointDraft,
     refreshModelList: configs.refreshModelList,
     ...data,
     setTheme(theme: Theme) {

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { defaultConfig, type Config, type Connections, type ProviderId } from '../domain/config.ts';
+import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import type { Conversation, ModelPin } from '../domain/conversation.ts';
 import { providerDefaults, withModel } from '../domain/provider-catalog.ts';
 
@@ -106,7 +106,7 @@ export function targetConfig(state: ChatState, conversationId: string | null, ov
   if (!pin) return state.config;
   const { temperature, maxTokens } = state.config;
   const connection =
-    connectionOf(state, pin.provider) ??
+    connectionOf(state, connectionIdOf(pin)) ??
     providerDefaults(pin.provider, { apiKey: '', temperature, maxTokens });
   return withModel(connection, pin.model);
 }
@@ -120,12 +120,12 @@ export function modelListKey(config: Config): string {
 export type ConnectionState = Pick<ChatState, 'config' | 'connections' | 'modelLists'>;
 
 /** A provider's connection as the app knows it: the saved configuration if it is that provider's, else the remembered one. */
-export function connectionOf(state: ConnectionState, provider: ProviderId): Config | undefined {
-  return state.config.provider === provider ? state.config : state.connections[provider];
+export function connectionOf(state: ConnectionState, connectionId: string): Config | undefined {
+  return connectionIdOf(state.config) === connectionId ? state.config : state.connections[connectionId];
 }
 
 /** The live model list of a provider's connection, once fetched. */
-export function liveModelsOf(state: ConnectionState, provider: ProviderId): string[] | null {
-  const connection = connectionOf(state, provider);
+export function liveModelsOf(state: ConnectionState, connectionId: string): string[] | null {
+  const connection = connectionOf(state, connectionId);
   return (connection && state.modelLists[modelListKey(connection)]) ?? null;
 }

@@ -1,6 +1,6 @@
-import { splitConfig, type Config, type Connections, type ProviderId } from '../domain/config.ts';
+import { connectionIdOf, splitConfig, type Config, type Connections } from '../domain/config.ts';
 import type { ModelPin } from '../domain/conversation.ts';
-import { configProblem, providerCatalog, providerLabel } from '../domain/provider-catalog.ts';
+import { configProblem, connectionLabel, newEndpoint, providerCatalog } from '../domain/provider-catalog.ts';
 import type { ChatProvider } from '../providers/types.ts';
 import { saveConfig as storeConfig, saveConnections as storeConnections } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -72,9 +72,24 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
 
   /** Keeps a configuration as its provider's connection (its key is then remembered), in memory and stored. */
   function remember(config: Config): boolean {
-    const connections = { ...ctx.get().connections, [config.provider]: config };
+    const connections = { ...ctx.get().connections, [connectionIdOf(config)]: config };
     applyConnections(connections);
     return sync.reportWrite(storeConnections(connections));
+  }
+
+  /** 'Remove endpoint': forgets a connection (never the saved configuration's). */
+  function forgetConnection(connectionId: string): void {
+    if (connectionIdOf(ctx.get().config) === connectionId) return;
+    const connections = Object.fromEntries(
+      Object.entries(ctx.get().connections).filter(([id]) => id !== connectionId),
+    );
+    applyConnections(connections);
+    if (sync.reportWrite(storeConnections(connections))) ctx.tabSync.post({ type: 'config-saved' });
+  }
+
+  /** A draft for 'Add OpenAI-compatible endpoint…', with a new id. */
+  function newEndpointDraft(draft: Config): Config {
+    return newEndpoint(ctx.newId(), draft);
   }
 
   /** 'Save Configuration': persist, remember it as its provider's connection, rebuild the service, tell other tabs. */
@@ -91,9 +106,10 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
    * default), once per connection. Only a provider whose panel offers a model list needs one
    * (Azure's model is its deployment).
    */
-  async function refreshModelList(provider: ProviderId = ctx.get().config.provider): Promise<void> {
-    const connection = connectionOf(ctx.get(), provider);
-    const offersModels = providerCatalog[provider].fields.some(({ kind }) => kind === 'model');
+  async function refreshModelList(connectionId = connectionIdOf(ctx.get().config)): Promise<void> {
+    const connection = connectionOf(ctx.get(), connectionId);
+    const offersModels =
+      connection && providerCatalog[connection.provider].fields.some(({ kind }) => kind === 'model');
     if (!connection || !offersModels || configProblem(connection)) return;
     const key = modelListKey(connection);
     const current = serviceFor(connection);
@@ -105,7 +121,7 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
     } catch (error) {
       // Asked again the next time: the failure may have been passing.
       listing.delete(key);
-      console.warn(`Could not list ${providerLabel(provider)} models`, error);
+      console.warn(`Could not list ${connectionLabel(connection)} models`, error);
     }
   }
 
@@ -115,6 +131,8 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
   }
 
   return {
+    forgetConnection,
+    newEndpointDraft,
     checkConnection,
     service,
     targetFor,

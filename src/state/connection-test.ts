@@ -91,7 +91,8 @@ export async function testConnection(
     }
     const models = await service.listModels(signal);
     const count = models.length;
-    return { ok: true, message: `Connected: ${count} model${count === 1 ? '' : 's'} available to this key.` };
+    const available = `${count} model${count === 1 ? '' : 's'} available`;
+    return { ok: true, message: `Connected: ${available}${config.apiKey.trim() ? ' to this key' : ''}.` };
   } catch (error) {
     if (!isProviderError(error))
       return { ok: false, message: error instanceof Error ? error.message : String(error) };

@@ -10,7 +10,7 @@ import {
   switchToMessage,
 } from '../domain/message-tree.ts';
 import type { ModelPin } from '../domain/conversation.ts';
-import { providerLabel } from '../domain/provider-catalog.ts';
+import { connectionLabel } from '../domain/provider-catalog.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, isStreamingIn } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
@@ -39,7 +39,7 @@ export function createMessageCommands(
     if (ctx.get().streaming) return null;
     const target = targetFor(conversationId, override);
     if (!target.service) {
-      ctx.notify.error(`Please configure ${providerLabel(target.config.provider)} settings first`);
+      ctx.notify.error(`Please configure ${connectionLabel(target.config)} settings first`);
       return null;
     }
     return target;

@@ -2,7 +2,7 @@ import { splitConfig } from '../domain/config.ts';
 import { messageText, textParts, type Conversation, type Message } from '../domain/conversation.ts';
 import { addMessage, newMessage } from '../domain/conversation-rules.ts';
 import { deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
-import { modelOf, providerLabel } from '../domain/provider-catalog.ts';
+import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError } from '../providers/provider-error.ts';
 import type { ChatMessage } from '../providers/types.ts';
@@ -71,7 +71,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     ctx.store.setState({ streaming: { conversationId, messageId: reply.id } });
 
     let final: Message | null;
-    const providerName = providerLabel(config.provider);
+    const providerName = connectionLabel(config);
     try {
       for await (const part of service.chat({ messages: history, settings, signal: controller.signal })) {
         if (part.type === 'notice') reply.notices = [...(reply.notices ?? []), part.text];

@@ -1,4 +1,4 @@
-import { isProviderId, type Config, type Connections } from '../domain/config.ts';
+import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
 import { restoreConfig } from '../domain/config-restore.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, unavailable, type StorageResult } from './result.ts';
@@ -80,9 +80,9 @@ export function loadConnections(storage?: StorageLike): Connections {
   const connections: Connections = {};
   if (typeof parsed !== 'object' || parsed === null) return connections;
   for (const [id, value] of Object.entries(parsed)) {
-    const config = isProviderId(id) ? restoreConfig(value) : null;
-    // An entry must be the configuration of the provider it is filed under.
-    if (config?.provider === id) connections[id] = config;
+    const config = restoreConfig(value);
+    // An entry must be the configuration of the connection it is filed under.
+    if (config && connectionIdOf(config) === id) connections[id] = config;
   }
   return connections;
 }

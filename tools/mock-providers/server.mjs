@@ -7,6 +7,7 @@
 import { createServer } from 'node:http';
 import { anthropicMock } from './anthropic.mjs';
 import { geminiMock } from './gemini.mjs';
+import { localMock } from './local.mjs';
 import { azureMock, groqMock, openaiMock } from './openai-family.mjs';
 import { httpStatusOf, replyText, scenarioOf } from './scenarios.mjs';
 import { tokenize } from './tokens.mjs';
@@ -49,6 +50,9 @@ function routeOf(method, path, headers) {
    */
   const match = (provider, expected, params = {}) =>
     action === 'preflight' || action === expected ? { provider, action, params } : undefined;
+  const local = /^\/local\/([^/]+)\/v1\/(chat\/completions|models)$/.exec(path);
+  if (local?.[1] && local[2])
+    return match(localMock, local[2] === 'models' ? 'models' : 'chat', { key: decodeURIComponent(local[1]) });
   if (path === '/v1/chat/completions') return match(openaiMock, 'chat');
   if (path === '/v1/messages') return match(anthropicMock, 'chat');
   if (path === '/v1/models') {

@@ -10,7 +10,7 @@
  * @property {URL} url
  * @property {Record<string, string>} headers Lowercased names, repeated values joined with ", ".
  * @property {string} bodyText
- * @property {Record<string, string>} params Path parameters: deployment, model, method.
+ * @property {Record<string, string>} params Path parameters: deployment, model, method, key (the local server's scenario).
  *
  * @typedef {object} Reply
  * @property {number} status
@@ -33,7 +33,7 @@
  * @property {MockRequest} request
  *
  * @typedef {object} MockProvider
- * @property {'openai' | 'azure' | 'groq' | 'claude' | 'gemini'} id
+ * @property {'openai' | 'azure' | 'groq' | 'claude' | 'gemini' | 'local'} id
  * @property {(request: MockRequest) => string} keyOf The API key sent, or ''.
  * @property {(request: MockRequest) => Record<string, string>} corsHeaders CORS headers of actual responses.
  * @property {(request: MockRequest) => Reply} preflight

@@ -1,5 +1,5 @@
 import { Copy, Eraser, Menu, Moon, Settings, Sun } from 'lucide-react';
-import { providerLabel } from '../../domain/provider-catalog.ts';
+import { connectionLabel } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { useTheme } from '../../hooks/use-theme.ts';
@@ -15,7 +15,7 @@ export function ChatHeader() {
   const activeId = useChatState((state) => state.activeId);
   const name = useChatState((state) => state.list.find((row) => row.id === state.activeId)?.name);
   // The provider the next message goes to: the conversation's pin, or the saved configuration.
-  const provider = useChatState((state) => targetConfig(state, state.activeId).provider);
+  const provider = useChatState((state) => connectionLabel(targetConfig(state, state.activeId)));
   const clearDisabled = useChatState(
     (state) => state.activeId !== null && isStreamingIn(state, state.activeId),
   );
@@ -42,7 +42,7 @@ export function ChatHeader() {
         data-testid="provider-badge"
         className="shrink-0 rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200"
       >
-        {providerLabel(provider)}
+        {provider}
       </span>
       {activeId && <ModelPicker conversationId={activeId} />}
       <div className="ml-auto flex items-center gap-1">

@@ -1,6 +1,6 @@
 import { SendHorizontal, Square } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { providerLabel } from '../../domain/provider-catalog.ts';
+import { connectionLabel } from '../../domain/provider-catalog.ts';
 import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { isStreamingIn, targetConfig } from '../../state/chat-store.ts';
@@ -11,7 +11,7 @@ const { readDraft, writeDraft, send, stop } = chat;
 
 /** The message input. Mounted per conversation (keyed), so each one keeps its own draft. */
 export function Composer({ conversationId }: { conversationId: string }) {
-  const provider = useChatState((state) => targetConfig(state, state.activeId).provider);
+  const provider = useChatState((state) => connectionLabel(targetConfig(state, state.activeId)));
   const isLoading = useChatState((state) => state.streaming !== null);
   const streamingHere = useChatState((state) => isStreamingIn(state, conversationId));
   const [text, setText] = useState(() => readDraft(conversationId));
@@ -72,7 +72,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
           disabled={isLoading}
           rows={1}
           aria-label="Message"
-          placeholder={`Type a message... (Using ${providerLabel(provider)})`}
+          placeholder={`Type a message... (Using ${provider})`}
           className="max-h-48 min-h-10 flex-1 resize-none rounded-md border border-gray-300 bg-white px-3 py-2 text-sm outline-none placeholder:text-gray-400 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900"
         />
         {streamingHere ? (

@@ -1,30 +1,48 @@
 import { Check } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { providerIds, type ProviderId } from '../../domain/config.ts';
+import { connectionIdOf, providerIds, type Config } from '../../domain/config.ts';
 import type { ModelPin } from '../../domain/conversation.ts';
-import { modelOf, providerCatalog } from '../../domain/provider-catalog.ts';
+import {
+  configProblem,
+  connectionLabel,
+  modelOf,
+  providerCatalog,
+  withModel,
+} from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
-import { connectionOf, liveModelsOf, type ConnectionState } from '../../state/chat-store.ts';
+import { liveModelsOf, type ConnectionState } from '../../state/chat-store.ts';
 import { Input } from '../ui/input.tsx';
 
 interface ModelGroup {
-  provider: ProviderId;
+  connectionId: string;
+  pin: Omit<ModelPin, 'model'>;
   label: string;
   models: string[];
 }
 
-/** Every provider with a key, and its models: the built-in list, its live list and its saved model. */
+/**
+ * Every connection that can be asked (a key, an endpoint where one is needed), in the providers'
+ * order, and its models: the built-in list, its live list and its saved model.
+ */
 function modelGroups(state: ConnectionState): ModelGroup[] {
-  return providerIds.flatMap((provider) => {
-    const connection = connectionOf(state, provider);
-    if (!connection?.apiKey.trim()) return [];
-    const { label, models } = providerCatalog[provider];
-    const live = liveModelsOf(state, provider) ?? [];
-    const saved = modelOf(connection);
-    const all = [...new Set([...models, ...live, ...(saved ? [saved] : [])])];
-    return [{ provider, label, models: all }];
-  });
+  const all = [state.config, ...Object.values(state.connections)];
+  const byId = new Map(all.map((connection) => [connectionIdOf(connection), connection]));
+  const order = (connection: Config) => providerIds.indexOf(connection.provider);
+  return [...byId.entries()]
+    .filter(([, connection]) => configProblem(withModel(connection, 'any')) === null)
+    .sort(([, a], [, b]) => order(a) - order(b) || connectionLabel(a).localeCompare(connectionLabel(b)))
+    .map(([connectionId, connection]) => {
+      const live = liveModelsOf(state, connectionId) ?? [];
+      const saved = modelOf(connection);
+      const models = [
+        ...new Set([...providerCatalog[connection.provider].models, ...live, ...(saved ? [saved] : [])]),
+      ];
+      const pin = connection.endpointId
+        ? { provider: connection.provider, endpointId: connection.endpointId }
+        : { provider: connection.provider };
+      return { connectionId, pin, label: connectionLabel(connection), models };
+    });
 }
 
 interface ModelListProps {
@@ -46,11 +64,10 @@ export function ModelList({ current, onChoose }: ModelListProps) {
   const baseId = useId();
 
   // The live lists are asked for when the list opens, once per connection.
-  const providers = groups.map(({ provider }) => provider).join(' ');
+  const connectionIds = groups.map(({ connectionId }) => connectionId).join('\n');
   useEffect(() => {
-    for (const provider of providers.split(' '))
-      if (provider) void chat.refreshModelList(provider as ProviderId);
-  }, [providers]);
+    for (const id of connectionIds.split('\n')) if (id) void chat.refreshModelList(id);
+  }, [connectionIds]);
 
   const needle = query.trim().toLowerCase();
   const shown = groups
@@ -80,27 +97,25 @@ export function ModelList({ current, onChoose }: ModelListProps) {
         {groups.length > 0 && shown.length === 0 && (
           <p className="p-2 text-xs text-gray-600 dark:text-gray-400">No model matches “{query}”.</p>
         )}
-        {shown.map((group) => (
-          <div
-            key={group.provider}
-            role="group"
-            aria-labelledby={`${baseId}-${group.provider}`}
-            className="mb-2"
-          >
+        {shown.map((group, index) => (
+          <div key={group.connectionId} role="group" aria-labelledby={`${baseId}-${index}`} className="mb-2">
             <div
-              id={`${baseId}-${group.provider}`}
+              id={`${baseId}-${index}`}
               className="px-2 py-1 text-xs font-semibold text-gray-600 dark:text-gray-400"
             >
               {group.label}
             </div>
             {group.models.map((model) => {
-              const chosen = current?.provider === group.provider && current.model === model;
+              const chosen =
+                current !== undefined &&
+                connectionIdOf(current) === group.connectionId &&
+                current.model === model;
               return (
                 <button
                   key={model}
                   type="button"
                   aria-pressed={chosen}
-                  onClick={() => onChoose({ provider: group.provider, model })}
+                  onClick={() => onChoose({ ...group.pin, model })}
                   className="flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-gray-100 focus-visible:bg-gray-100 focus-visible:outline-none dark:hover:bg-gray-800 dark:focus-visible:bg-gray-800"
                 >
                   <span className="truncate">{model}</span>

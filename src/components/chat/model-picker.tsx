@@ -1,6 +1,6 @@
 import { ChevronDown } from 'lucide-react';
 import { useState } from 'react';
-import { modelOf, providerLabel } from '../../domain/provider-catalog.ts';
+import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
@@ -15,7 +15,8 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
   const model = useChatState((state) => modelOf(targetConfig(state, conversationId)));
   const pin = useChatState((state) => state.loaded[conversationId]?.pin);
   const provider = useChatState((state) => targetConfig(state, conversationId).provider);
-  const saved = useChatState((state) => `${providerLabel(state.config.provider)} · ${modelOf(state.config)}`);
+  const endpointId = useChatState((state) => targetConfig(state, conversationId).endpointId);
+  const saved = useChatState((state) => `${connectionLabel(state.config)} · ${modelOf(state.config)}`);
   const [open, setOpen] = useState(false);
 
   return (
@@ -42,7 +43,7 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
           </button>
         )}
         <ModelList
-          current={{ provider, model }}
+          current={endpointId ? { provider, model, endpointId } : { provider, model }}
           onChoose={(choice) => {
             void chat.pinModel(conversationId, choice);
             setOpen(false);

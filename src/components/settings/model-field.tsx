@@ -9,14 +9,16 @@ const customValue = '__custom__';
 
 interface ModelFieldProps {
   provider: ProviderId;
+  /** Whose live list to offer: the drafted connection. */
+  connectionId: string;
   value: string;
   onChange(model: string): void;
 }
 
 /** The built-in list, the provider's live list once fetched, or any model id typed in. */
-export function ModelField({ provider, value, onChange }: ModelFieldProps) {
+export function ModelField({ provider, connectionId, value, onChange }: ModelFieldProps) {
   const selectId = useId();
-  const liveModels = useChatState((state) => liveModelsOf(state, provider));
+  const liveModels = useChatState((state) => liveModelsOf(state, connectionId));
   const builtIn = providerCatalog[provider].models;
   const extra = (liveModels ?? []).filter((model) => !builtIn.includes(model)).sort();
   const known = builtIn.includes(value) || extra.includes(value);

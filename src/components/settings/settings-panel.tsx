@@ -1,8 +1,9 @@
 import { ChevronRight, Settings } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
-import { isProviderId, providerIds, type Config } from '../../domain/config.ts';
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { connectionIdOf, isProviderId, providerIds, type Config } from '../../domain/config.ts';
 import {
   capabilitiesOf,
+  connectionLabel,
   modelOf,
   providerCatalog,
   switchProvider,
@@ -66,6 +67,7 @@ function SettingControl({
       return (
         <ModelField
           provider={draft.provider}
+          connectionId={connectionIdOf(draft)}
           value={draft.model ?? ''}
           onChange={(model) => update({ model })}
         />
@@ -142,6 +144,9 @@ function ConnectionTest({ draft }: { draft: Config }) {
   );
 }
 
+/** The provider select's choice that starts a new OpenAI-compatible endpoint. */
+const addEndpoint = '__add-endpoint';
+
 function ConfigForm() {
   const saved = useChatState((state) => state.config);
   const connections = useChatState((state) => state.connections);
@@ -155,6 +160,18 @@ function ConfigForm() {
   const providerSelectId = useId();
   const definition = providerCatalog[draft.provider];
   const update = (patch: Partial<Config>) => setDraft((current) => ({ ...current, ...patch }));
+  const draftId = connectionIdOf(draft);
+  // The saved endpoints, each once (the saved configuration may be one of them).
+  const endpoints = useMemo(() => {
+    const byId = new Map(
+      [saved, ...Object.values(connections)].map((config) => [connectionIdOf(config), config]),
+    );
+    return [...byId.values()]
+      .filter((config) => config.provider === 'custom')
+      .sort((a, b) => connectionLabel(a).localeCompare(connectionLabel(b)));
+  }, [saved, connections]);
+  // An endpoint's base URL is its own field, not an advanced override.
+  const ownBaseUrl = definition.fields.some((field) => field.key === 'baseUrl');
 
   return (
     <form
@@ -168,18 +185,46 @@ function ConfigForm() {
         <Label htmlFor={providerSelectId}>Provider</Label>
         <NativeSelect
           id={providerSelectId}
-          value={draft.provider}
+          value={draftId}
           onChange={(event) => {
-            const provider = event.target.value;
-            if (isProviderId(provider)) setDraft(switchProvider(draft, provider, connections[provider]));
+            const choice = event.target.value;
+            if (choice === addEndpoint) setDraft(chat.newEndpointDraft(draft));
+            else if (isProviderId(choice)) setDraft(switchProvider(draft, choice, connections[choice]));
+            else setDraft(connections[choice] ?? draft);
           }}
         >
-          {providerIds.map((id) => (
-            <option key={id} value={id}>
-              {providerCatalog[id].label}
+          {providerIds
+            .filter((id) => id !== 'custom')
+            .map((id) => (
+              <option key={id} value={id}>
+                {providerCatalog[id].label}
+              </option>
+            ))}
+          {endpoints.map((endpoint) => (
+            <option key={connectionIdOf(endpoint)} value={connectionIdOf(endpoint)}>
+              {connectionLabel(endpoint)}
             </option>
           ))}
+          {draft.provider === 'custom' &&
+            !endpoints.some((endpoint) => connectionIdOf(endpoint) === draftId) && (
+              <option value={draftId}>{draft.name?.trim() || 'New endpoint'} (not saved)</option>
+            )}
+          <option value={addEndpoint}>Add OpenAI-compatible endpoint…</option>
         </NativeSelect>
+        {draft.provider === 'custom' && connections[draftId] && connectionIdOf(saved) !== draftId && (
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            className="self-start"
+            onClick={() => {
+              chat.forgetConnection(draftId);
+              setDraft(saved);
+            }}
+          >
+            Remove endpoint
+          </Button>
+        )}
       </div>
       <TextField
         label="API Key"
@@ -187,23 +232,31 @@ function ConfigForm() {
         value={draft.apiKey}
         placeholder={`Your ${definition.label} API key`}
         onChange={(apiKey) => update({ apiKey })}
-        hint={<>Kept only in this browser. Get one at {definition.keyHint}.</>}
+        hint={
+          definition.keyOptional ? (
+            <>Kept only in this browser. Optional: {definition.keyHint}.</>
+          ) : (
+            <>Kept only in this browser. Get one at {definition.keyHint}.</>
+          )
+        }
       />
       {definition.fields.map((field) => (
         <SettingControl key={field.key} field={field} draft={draft} update={update} />
       ))}
-      <details className="rounded-md border border-gray-200 p-2 dark:border-gray-800">
-        <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
-        <div className="mt-3">
-          <TextField
-            label="Base URL"
-            value={draft.baseUrl ?? ''}
-            placeholder="Provider default"
-            onChange={(baseUrl) => update({ baseUrl: baseUrl.trim() || undefined })}
-            hint="Replaces the provider's host: a proxy, an OpenAI-compatible server or a local mock."
-          />
-        </div>
-      </details>
+      {!ownBaseUrl && (
+        <details className="rounded-md border border-gray-200 p-2 dark:border-gray-800">
+          <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
+          <div className="mt-3">
+            <TextField
+              label="Base URL"
+              value={draft.baseUrl ?? ''}
+              placeholder="Provider default"
+              onChange={(baseUrl) => update({ baseUrl: baseUrl.trim() || undefined })}
+              hint="Replaces the provider's host: a proxy, an OpenAI-compatible server or a local mock."
+            />
+          </div>
+        </details>
+      )}
       <ConnectionTest draft={draft} />
       <Button type="submit">Save Configuration</Button>
     </form>

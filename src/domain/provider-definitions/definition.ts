@@ -11,7 +11,7 @@ export interface SliderBounds {
 
 export type SliderKey =
   'temperature' | 'maxTokens' | 'topP' | 'topK' | 'frequencyPenalty' | 'presencePenalty';
-export type TextKey = 'endpoint' | 'deploymentName' | 'apiVersion';
+export type TextKey = 'endpoint' | 'deploymentName' | 'apiVersion' | 'name' | 'baseUrl';
 
 /** A setting the panel shows, in the order shown (after the provider and the key). */
 export type SettingField =
@@ -43,7 +43,7 @@ export type ProviderApi =
   | { kind: 'anthropic-messages'; host: string }
   | { kind: 'gemini'; host: string };
 
-export type RequiredKey = 'apiKey' | 'model' | 'endpoint' | 'deploymentName' | 'maxTokens';
+export type RequiredKey = 'apiKey' | 'model' | 'endpoint' | 'deploymentName' | 'maxTokens' | 'baseUrl';
 
 /** Per-request settings: a conversation may change these without a new connection. */
 export type ProviderDefaults = Omit<
@@ -59,6 +59,8 @@ export interface ProviderDefinition {
   label: string;
   /** Where the user gets a key: shown beside the key field. */
   keyHint: string;
+  /** The key may be left empty (a local server); requests then carry no Authorization header. */
+  keyOptional?: boolean;
   /** The spec's list first (so its defaults hold), then current ids. */
   models: readonly string[];
   /** The setting that names the model: Azure calls a model by its deployment. */

@@ -40,6 +40,17 @@ export const testConfigs: Record<ProviderId, Config> = {
     topP: 0.95,
     topK: 40,
   },
+  custom: {
+    provider: 'custom',
+    endpointId: 'local',
+    name: 'Ollama',
+    apiKey: '',
+    baseUrl: 'http://localhost:11434/v1',
+    model: 'llama3.2:latest',
+    temperature: 0.7,
+    maxTokens: 800,
+    topP: 1,
+  },
   groq: {
     provider: 'groq',
     apiKey: 'gsk_test',

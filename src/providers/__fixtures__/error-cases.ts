@@ -484,4 +484,6 @@ export const errorCases: Record<ProviderId, ErrorCase[]> = {
   groq: groqCases,
   claude: claudeCases,
   gemini: geminiCases,
+  // Compatible servers answer in OpenAI's error shape.
+  custom: openaiCases,
 };
