@@ -77,9 +77,15 @@ export function connectionUrl(config: Config): string {
   return (config.baseUrl?.trim() || host || config.endpoint?.trim() || '').replace(/\/+$/, '');
 }
 
-/** What the configuration's model can do, from its provider's table. */
-export function capabilitiesOf(config: Config): ModelCapabilities {
-  return providerCatalog[config.provider].capabilities(modelOf(config).replace(/^models\//, ''));
+/**
+ * What the configuration's model can do: its provider's table, overruled by what the provider's
+ * own model list reported for it, where it did.
+ */
+export function capabilitiesOf(config: Config, reported: Partial<ModelCapabilities> = {}): ModelCapabilities {
+  return {
+    ...providerCatalog[config.provider].capabilities(modelOf(config).replace(/^models\//, '')),
+    ...reported,
+  };
 }
 
 function isPresent(value: unknown): boolean {

@@ -97,7 +97,9 @@ describe('anthropic requests', () => {
     const { fetch, requests } = fakeFetch(() =>
       jsonResponse({ data: [{ type: 'model', id: 'claude-sonnet-4-5-20250929' }], has_more: false }),
     );
-    expect(await createChatProvider(config, { fetch }).listModels()).toEqual(['claude-sonnet-4-5-20250929']);
+    expect(await createChatProvider(config, { fetch }).listModels()).toEqual([
+      { id: 'claude-sonnet-4-5-20250929', capabilities: {} },
+    ]);
     expect(requests[0]).toMatchObject({
       url: 'https://api.anthropic.com/v1/models?limit=1000',
       method: 'GET',

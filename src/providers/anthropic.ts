@@ -3,10 +3,10 @@ import { capabilitiesOf } from '../domain/provider-catalog.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, dataIds, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { withParameterRetry } from './parameter-retry.ts';
-import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
+import type { ChatMessage, ChatProvider, FinishReason, ListedModel, StreamPart, Usage } from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -102,6 +102,30 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
   };
 }
 
+const supported = (capabilities: unknown, key: string) => {
+  const value = recordAt(capabilities, key)?.supported;
+  return typeof value === 'boolean' ? value : undefined;
+};
+
+/** A /v1/models item: limits and capabilities, any of which may be null. */
+function listedModel(item: unknown): ListedModel[] {
+  const id = stringAt(item, 'id');
+  if (!id) return [];
+  const capabilities = recordAt(item, 'capabilities');
+  return [
+    {
+      id,
+      capabilities: definedOnly({
+        contextWindow: countAt(item, 'max_input_tokens'),
+        maxOutput: countAt(item, 'max_tokens'),
+        reasoning: supported(capabilities, 'thinking'),
+        images: supported(capabilities, 'image_input'),
+        pdfs: supported(capabilities, 'pdf_input'),
+      }),
+    },
+  ];
+}
+
 function decodeMessagesReply(json: unknown): StreamPart[] {
   const text = arrayAt(json, 'content')
     .filter((block) => stringAt(block, 'type') === 'text')
@@ -163,7 +187,8 @@ export function createAnthropicProvider(
       });
     },
     async listModels(signal) {
-      return dataIds(await getJson({ ...target, url: `${base}/v1/models?limit=1000`, signal }));
+      const json = await getJson({ ...target, url: `${base}/v1/models?limit=1000`, signal });
+      return arrayAt(json, 'data').flatMap(listedModel);
     },
   };
 }

@@ -52,7 +52,9 @@ describe('azure requests', () => {
         object: 'list',
       }),
     );
-    expect(await createChatProvider(config, { fetch }).listModels()).toEqual(['gpt-4o-mini']);
+    expect(await createChatProvider(config, { fetch }).listModels()).toEqual([
+      { id: 'gpt-4o-mini', capabilities: {} },
+    ]);
     expect(requests[0]).toMatchObject({
       url: 'https://my-resource.openai.azure.com/openai/deployments?api-version=2022-12-01',
       method: 'GET',

@@ -76,7 +76,9 @@ describe('gemini requests', () => {
         ],
       }),
     );
-    expect(await createChatProvider(config, { fetch }).listModels()).toEqual(['gemini-2.5-flash']);
+    expect((await createChatProvider(config, { fetch }).listModels()).map(({ id }) => id)).toEqual([
+      'gemini-2.5-flash',
+    ]);
     expect(requests[0]).toMatchObject({
       url: 'https://generativelanguage.googleapis.com/v1beta/models?pageSize=1000',
       method: 'GET',

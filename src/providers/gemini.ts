@@ -1,10 +1,10 @@
 import type { Config, ProviderId } from '../domain/config.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, isRecord, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, countAt, definedOnly, isRecord, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { ProviderError } from './provider-error.ts';
-import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
+import type { ChatMessage, ChatProvider, FinishReason, ListedModel, StreamPart, Usage } from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -154,10 +154,17 @@ export function createGeminiProvider(
     },
     async listModels(signal) {
       const json = await getJson({ ...target, url: `${base}/v1beta/models?pageSize=1000`, signal });
-      return arrayAt(json, 'models')
-        .filter((model) => arrayAt(model, 'supportedGenerationMethods').includes('generateContent'))
-        .map((model) => (stringAt(model, 'name') ?? '').replace(/^models\//, ''))
-        .filter((name) => name !== '');
+      return arrayAt(json, 'models').flatMap((model): ListedModel[] => {
+        const id = (stringAt(model, 'name') ?? '').replace(/^models\//, '');
+        if (!id || !arrayAt(model, 'supportedGenerationMethods').includes('generateContent')) return [];
+        const thinking = isRecord(model) ? model.thinking : undefined;
+        const capabilities = definedOnly({
+          contextWindow: countAt(model, 'inputTokenLimit'),
+          maxOutput: countAt(model, 'outputTokenLimit'),
+          reasoning: typeof thinking === 'boolean' ? thinking : undefined,
+        });
+        return [{ id, capabilities }];
+      });
     },
   };
 }

@@ -51,7 +51,7 @@ describe('groq requests', () => {
       { ...config, baseUrl: 'http://localhost:9000//' },
       { fetch },
     ).listModels();
-    expect(models).toEqual(['llama-3.1-8b-instant']);
+    expect(models.map(({ id }) => id)).toEqual(['llama-3.1-8b-instant']);
     expect(requests[0]?.url).toBe('http://localhost:9000/openai/v1/models');
   });
 });

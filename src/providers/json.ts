@@ -36,8 +36,13 @@ export function arrayAt(record: unknown, key: string): unknown[] {
 }
 
 /** The `id` of each entry of `data`: the list-models shape of OpenAI, Azure, Groq and Anthropic. */
-export function dataIds(json: unknown): string[] {
-  return arrayAt(json, 'data')
-    .map((entry) => stringAt(entry, 'id'))
-    .filter((id): id is string => id !== undefined);
+/** A positive number at `key`, or undefined (lists report null for unknown limits). */
+export function countAt(record: unknown, key: string): number | undefined {
+  const value = numberAt(record, key);
+  return value !== undefined && value > 0 ? value : undefined;
+}
+
+/** Only the fields that have a value: a listed model claims nothing it did not report. */
+export function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

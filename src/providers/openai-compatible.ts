@@ -4,11 +4,33 @@ import type { SamplingSetting } from '../domain/provider-definitions/capabilitie
 import type { CompletionOption, ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, dataIds, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { withParameterRetry } from './parameter-retry.ts';
 import { ProviderError } from './provider-error.ts';
-import type { ChatMessage, ChatProvider, FinishReason, StreamPart, Usage } from './types.ts';
+import type { ChatMessage, ChatProvider, FinishReason, ListedModel, StreamPart, Usage } from './types.ts';
+
+/**
+ * A /models item. OpenAI and Azure report no limits; Groq reports `context_window` and
+ * `max_completion_tokens`; OpenRouter `context_length`, `top_provider.max_completion_tokens`,
+ * its input modalities and supported parameters.
+ */
+function listedModel(item: unknown): ListedModel[] {
+  const id = stringAt(item, 'id');
+  if (!id) return [];
+  const inputs = arrayAt(recordAt(item, 'architecture'), 'input_modalities');
+  const parameters = arrayAt(item, 'supported_parameters');
+  const capabilities = definedOnly({
+    contextWindow: countAt(item, 'context_window') ?? countAt(item, 'context_length'),
+    maxOutput:
+      countAt(item, 'max_completion_tokens') ??
+      countAt(recordAt(item, 'top_provider'), 'max_completion_tokens'),
+    images: inputs.length > 0 ? inputs.includes('image') : undefined,
+    pdfs: inputs.length > 0 ? inputs.includes('file') : undefined,
+    reasoning: parameters.length > 0 ? parameters.includes('reasoning') : undefined,
+  });
+  return [{ id, capabilities }];
+}
 
 /** The one client for every server that speaks Chat Completions: OpenAI, Azure, Groq and compatible ones. */
 
@@ -167,10 +189,14 @@ export function createChatCompletionsProvider(
       });
     },
     async listModels(signal) {
-      const ids = dataIds(
-        await getJson({ ...target, url: `${base}${fillPath(api.modelsPath, connection)}`, signal }),
-      );
-      return api.hiddenModels ? ids.filter((id) => !api.hiddenModels?.test(id)) : ids;
+      const json = await getJson({
+        ...target,
+        url: `${base}${fillPath(api.modelsPath, connection)}`,
+        signal,
+      });
+      return arrayAt(json, 'data')
+        .flatMap(listedModel)
+        .filter(({ id }) => !api.hiddenModels?.test(id));
     },
   };
 }

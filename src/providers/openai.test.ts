@@ -101,7 +101,10 @@ describe('openai requests', () => {
       }),
     );
     // Models that cannot chat are left out of the picker.
-    expect(await createChatProvider(config, { fetch }).listModels()).toEqual(['gpt-4o', 'gpt-4.1']);
+    expect(await createChatProvider(config, { fetch }).listModels()).toEqual([
+      { id: 'gpt-4o', capabilities: {} },
+      { id: 'gpt-4.1', capabilities: {} },
+    ]);
     expect(requests[0]).toMatchObject({
       url: 'https://api.openai.com/v1/models',
       method: 'GET',

@@ -117,12 +117,23 @@ describe.each(hosted)('%s over HTTP', (id) => {
     expect([error.kind, error.status]).toEqual(['auth', id === 'gemini' ? 400 : 401]);
   });
 
-  it('lists models', async () => {
+  it('lists models, with the limits and capabilities the provider reports', async () => {
     const models = await createChatProvider(configFor(id, 'ok')).listModels();
     expect(models.length).toBeGreaterThan(1);
-    expect(
-      models.every((model) => typeof model === 'string' && model !== '' && !model.startsWith('models/')),
-    ).toBe(true);
+    expect(models.every((model) => model.id !== '' && !model.id.startsWith('models/'))).toBe(true);
+    // OpenAI and Azure report nothing about their models; the others report limits.
+    const reported: Record<typeof id, [string, object]> = {
+      openai: ['gpt-4o', {}],
+      azure: ['gpt-4o', {}],
+      groq: ['llama-3.3-70b-versatile', { contextWindow: 131_072, maxOutput: 32_768 }],
+      claude: [
+        'claude-opus-4-8',
+        { contextWindow: 1_000_000, maxOutput: 128_000, reasoning: true, images: true, pdfs: true },
+      ],
+      gemini: ['gemini-2.5-flash', { contextWindow: 1_048_576, maxOutput: 65_536, reasoning: true }],
+    };
+    const [model, capabilities] = reported[id];
+    expect(models.find((listed) => listed.id === model)?.capabilities).toEqual(capabilities);
   });
 
   it('stops a slow stream at once when aborted, keeping what arrived', async () => {
@@ -210,7 +221,7 @@ describe('an OpenAI-compatible local server (Ollama) over HTTP', () => {
   });
 
   it('lists its models from /models', async () => {
-    expect(await createChatProvider(localConfig('ok')).listModels()).toEqual([
+    expect((await createChatProvider(localConfig('ok')).listModels()).map(({ id }) => id)).toEqual([
       'llama3.2:latest',
       'qwen3:8b',
       'gemma3:4b',

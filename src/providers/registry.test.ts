@@ -23,7 +23,7 @@ describe('createChatProvider', () => {
   it('calls the global fetch through a wrapper when none is injected', async () => {
     const fetch = vi.fn(() => Promise.resolve(new Response('{"object":"list","data":[{"id":"m"}]}')));
     vi.stubGlobal('fetch', fetch);
-    expect(await createChatProvider(testConfigs.groq).listModels()).toEqual(['m']);
+    expect(await createChatProvider(testConfigs.groq).listModels()).toEqual([{ id: 'm', capabilities: {} }]);
     expect(fetch).toHaveBeenCalledOnce();
   });
 });

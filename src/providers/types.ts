@@ -1,5 +1,6 @@
 import type { Config, ProviderId, RequestSettings } from '../domain/config.ts';
 import type { Role } from '../domain/conversation.ts';
+import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
 
 /** One message as sent to a provider. */
 export interface ChatMessage {
@@ -38,6 +39,13 @@ export interface ChatRequest {
   stream?: boolean;
 }
 
+/** A model as the provider's own list describes it: its id, and what the list says it can do. */
+export interface ListedModel {
+  id: string;
+  /** Only what the list reports (Anthropic, Gemini, Groq and OpenRouter report limits; OpenAI nothing). */
+  capabilities: Partial<ModelCapabilities>;
+}
+
 export interface ChatProvider {
   readonly id: ProviderId;
   /**
@@ -46,8 +54,8 @@ export interface ChatProvider {
    * aborts, reading stops at once and the iterable throws ProviderError kind 'aborted'.
    */
   chat(request: ChatRequest): AsyncIterable<StreamPart>;
-  /** Model ids from the provider's own list-models endpoint; throws ProviderError. */
-  listModels(signal?: AbortSignal): Promise<string[]>;
+  /** The provider's own list of models that can chat; throws ProviderError. */
+  listModels(signal?: AbortSignal): Promise<ListedModel[]>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import type { Conversation, ModelPin } from '../domain/conversation.ts';
+import type { ListedModel } from '../providers/types.ts';
 import { providerDefaults, withModel } from '../domain/provider-catalog.ts';
 
 export type Theme = 'light' | 'dark' | 'system';
@@ -37,7 +38,7 @@ export interface ChatState {
   /** Each provider's last saved configuration: its remembered key, and what a pinned conversation uses. */
   connections: Connections;
   /** Providers' own model lists, by the connection they were fetched with (see modelListKey). */
-  modelLists: Record<string, string[]>;
+  modelLists: Record<string, ListedModel[]>;
   importExportOpen: boolean;
   /** On phones, which side panel is open as a sheet. */
   sheet: 'sidebar' | 'settings' | null;
@@ -125,7 +126,7 @@ export function connectionOf(state: ConnectionState, connectionId: string): Conf
 }
 
 /** The live model list of a provider's connection, once fetched. */
-export function liveModelsOf(state: ConnectionState, connectionId: string): string[] | null {
+export function liveModelsOf(state: ConnectionState, connectionId: string): ListedModel[] | null {
   const connection = connectionOf(state, connectionId);
   return (connection && state.modelLists[modelListKey(connection)]) ?? null;
 }

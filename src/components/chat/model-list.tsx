@@ -3,12 +3,14 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { connectionIdOf, providerIds, type Config } from '../../domain/config.ts';
 import type { ModelPin } from '../../domain/conversation.ts';
 import {
+  capabilitiesOf,
   configProblem,
   connectionLabel,
   modelOf,
   providerCatalog,
   withModel,
 } from '../../domain/provider-catalog.ts';
+import { describeCapabilities } from '../../domain/provider-definitions/capabilities.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { liveModelsOf, type ConnectionState } from '../../state/chat-store.ts';
@@ -18,7 +20,7 @@ interface ModelGroup {
   connectionId: string;
   pin: Omit<ModelPin, 'model'>;
   label: string;
-  models: string[];
+  models: { id: string; summary: string }[];
 }
 
 /**
@@ -34,10 +36,19 @@ function modelGroups(state: ConnectionState): ModelGroup[] {
     .sort(([, a], [, b]) => order(a) - order(b) || connectionLabel(a).localeCompare(connectionLabel(b)))
     .map(([connectionId, connection]) => {
       const live = liveModelsOf(state, connectionId) ?? [];
+      const reported = new Map(live.map((model) => [model.id, model.capabilities]));
       const saved = modelOf(connection);
-      const models = [
-        ...new Set([...providerCatalog[connection.provider].models, ...live, ...(saved ? [saved] : [])]),
+      const ids = [
+        ...new Set([
+          ...providerCatalog[connection.provider].models,
+          ...live.map(({ id }) => id),
+          ...(saved ? [saved] : []),
+        ]),
       ];
+      const models = ids.map((id) => ({
+        id,
+        summary: describeCapabilities(capabilitiesOf(withModel(connection, id), reported.get(id))),
+      }));
       const pin = connection.endpointId
         ? { provider: connection.provider, endpointId: connection.endpointId }
         : { provider: connection.provider };
@@ -75,7 +86,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
       ...group,
       models: group.label.toLowerCase().includes(needle)
         ? group.models
-        : group.models.filter((model) => model.toLowerCase().includes(needle)),
+        : group.models.filter(({ id }) => id.toLowerCase().includes(needle)),
     }))
     .filter((group) => group.models.length > 0);
 
@@ -105,20 +116,30 @@ export function ModelList({ current, onChoose }: ModelListProps) {
             >
               {group.label}
             </div>
-            {group.models.map((model) => {
+            {group.models.map(({ id: model, summary }, modelIndex) => {
               const chosen =
                 current !== undefined &&
                 connectionIdOf(current) === group.connectionId &&
                 current.model === model;
+              const summaryId = `${baseId}-${index}-${modelIndex}`;
               return (
                 <button
                   key={model}
                   type="button"
                   aria-pressed={chosen}
+                  aria-label={model}
+                  aria-describedby={summary ? summaryId : undefined}
                   onClick={() => onChoose({ ...group.pin, model })}
                   className="flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-gray-100 focus-visible:bg-gray-100 focus-visible:outline-none dark:hover:bg-gray-800 dark:focus-visible:bg-gray-800"
                 >
-                  <span className="truncate">{model}</span>
+                  <span className="flex min-w-0 flex-col">
+                    <span className="truncate">{model}</span>
+                    {summary && (
+                      <span id={summaryId} className="truncate text-xs text-gray-500 dark:text-gray-400">
+                        {summary}
+                      </span>
+                    )}
+                  </span>
                   {chosen && <Check className="size-3.5 shrink-0" aria-hidden />}
                 </button>
               );

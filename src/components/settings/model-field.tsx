@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import type { ProviderId } from '../../domain/config.ts';
 import { providerCatalog } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
@@ -18,7 +18,8 @@ interface ModelFieldProps {
 /** The built-in list, the provider's live list once fetched, or any model id typed in. */
 export function ModelField({ provider, connectionId, value, onChange }: ModelFieldProps) {
   const selectId = useId();
-  const liveModels = useChatState((state) => liveModelsOf(state, connectionId));
+  const listed = useChatState((state) => liveModelsOf(state, connectionId));
+  const liveModels = useMemo(() => listed?.map(({ id }) => id) ?? null, [listed]);
   const builtIn = providerCatalog[provider].models;
   const extra = (liveModels ?? []).filter((model) => !builtIn.includes(model)).sort();
   const known = builtIn.includes(value) || extra.includes(value);

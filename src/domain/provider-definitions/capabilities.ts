@@ -41,3 +41,18 @@ export function capabilityTable(base: Partial<ModelCapabilities>, rows: readonly
     return { ...unknownModel, ...base, ...row?.capabilities };
   };
 }
+
+function tokenCount(tokens: number): string {
+  if (tokens >= 1_000_000) return `${Math.round(tokens / 100_000) / 10}M`;
+  return `${Math.round(tokens / 1000)}K`;
+}
+
+/** A short line for a model list: '200K context · reasons · images · PDFs'. Nothing for what is unknown. */
+export function describeCapabilities(capabilities: ModelCapabilities): string {
+  const parts: string[] = [];
+  if (capabilities.contextWindow) parts.push(`${tokenCount(capabilities.contextWindow)} context`);
+  if (capabilities.reasoning) parts.push('reasons');
+  if (capabilities.images) parts.push('images');
+  if (capabilities.pdfs) parts.push('PDFs');
+  return parts.join(' · ');
+}
