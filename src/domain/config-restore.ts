@@ -1,6 +1,6 @@
 import { defaultConfig, isProviderId, providerIds, type Config, type ProviderId } from './config.ts';
 import { describeType, isRecord, ownField, type JsonRecord } from './json-guards.ts';
-import { providerDefaults } from './provider-catalog.ts';
+import { providerCatalog, providerDefaults } from './provider-catalog.ts';
 
 const numberFields = [
   'temperature',
@@ -86,6 +86,12 @@ function readConfig(value: unknown, strict: boolean, path: string): ConfigCheck 
   if (isStringList(stop)) config.stop = [...stop];
   else if (stop !== undefined && strict)
     return { ok: false, problem: `${path}.stop must be a list of strings` };
+  // Only an endpoint has an id and a name of its own; a file cannot rename a provider.
+  if (providerCatalog[provider].multipleConnections) config.endpointId ||= 'default';
+  else {
+    delete config.endpointId;
+    delete config.name;
+  }
   return { ok: true, config, hasKey: typeof ownField(value, 'apiKey') === 'string' };
 }
 

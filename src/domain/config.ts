@@ -28,17 +28,17 @@ export interface Config {
   apiVersion?: string;
   /** Advanced: replaces the provider's public host, for a proxy, a compatible server or a mock. */
   baseUrl?: string;
-  /** custom only: which of the user's endpoints, and the name it is shown by. */
+  /** For a provider with any number of connections (custom): which one, and the name it is shown by. */
   endpointId?: string;
   name?: string;
 }
 
 /**
- * What names a connection: the provider, or for an OpenAI-compatible endpoint `custom:` and its id,
- * since there may be any number of those.
+ * What names a connection: its provider, and for a provider with any number of them (OpenAI-compatible
+ * endpoints) the endpoint's id after a colon.
  */
 export function connectionIdOf(config: Pick<Config, 'provider' | 'endpointId'>): string {
-  return config.provider === 'custom' ? `custom:${config.endpointId ?? ''}` : config.provider;
+  return config.endpointId ? `${config.provider}:${config.endpointId}` : config.provider;
 }
 
 /** Each connection's last saved configuration, by connection id. */

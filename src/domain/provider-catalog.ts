@@ -1,4 +1,4 @@
-import type { Config, ProviderId } from './config.ts';
+import { providerIds, type Config, type ProviderId } from './config.ts';
 import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
 import { custom } from './provider-definitions/custom.ts';
@@ -56,9 +56,12 @@ export function switchProvider(config: Config, provider: ProviderId, remembered?
   return next;
 }
 
+/** The provider that connections are added to one by one (OpenAI-compatible endpoints). */
+const endpointProvider = providerIds.find((id) => providerCatalog[id].multipleConnections) ?? 'custom';
+
 /** A new OpenAI-compatible endpoint, not yet named, keeping temperature and max tokens. */
 export function newEndpoint(endpointId: string, { temperature, maxTokens }: Config): Config {
-  return { ...providerDefaults('custom', { apiKey: '', temperature, maxTokens }), endpointId };
+  return { ...providerDefaults(endpointProvider, { apiKey: '', temperature, maxTokens }), endpointId };
 }
 
 /** The model a configuration sends to: its model, or for Azure its deployment. */

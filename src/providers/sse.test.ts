@@ -90,6 +90,13 @@ describe('readServerSentEvents', () => {
     expect(isProviderError(error) && error.kind).toBe('server');
   });
 
+  it('still finds an error after more than 64 KB of stray text that was none', async () => {
+    // An unclosed list of long lines: kept while it might still become an error object.
+    const junk = `[\n${`"${'x'.repeat(1000)}",\n`.repeat(70)}`;
+    const { error } = await collect(`${junk}data: x\n\n{"error":{"code":503,"status":"UNAVAILABLE"}}`);
+    expect(isProviderError(error) && error.kind).toBe('overloaded');
+  });
+
   it('ignores stray lines that are not an error', async () => {
     const { events, error } = await collect('{"hello": "world"}\ndata: x\n\n');
     expect([events, error]).toEqual([[{ event: undefined, data: 'x' }], undefined]);

@@ -27,7 +27,8 @@ export async function* readServerSentEvents(
   const queue: (ServerSentEvent | ProviderError)[] = [];
   let strayText = '';
   const readStrayLine = (line: string) => {
-    if (strayText.length + line.length > maxStrayText) return;
+    // Past the limit it was no error object: start over, so a later one is still found.
+    if (strayText.length + line.length > maxStrayText) strayText = '';
     strayText += `${line}\n`;
     const stray = strayText.trim();
     if (!stray.startsWith('{') && !stray.startsWith('[')) {

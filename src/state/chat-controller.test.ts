@@ -536,6 +536,64 @@ describe('every provider at once', () => {
     });
   });
 
+  it('an import without a key: the key of the same address, never one for another host; Undo restores the connections', async () => {
+    tab.chat.saveConfiguration(claude);
+    tab.chat.saveConfiguration(config);
+    const before = tab.chat.store.getState().connections;
+    const importOf = (imported: Record<string, unknown>) =>
+      JSON.stringify({ version: '2.0', config: imported });
+
+    // The same connection as the current one keeps the current key (DECISIONS).
+    const withoutKey = (value: Config) =>
+      Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'apiKey'));
+    const openaiWithoutKey = withoutKey(config);
+    expect(await tab.chat.importData(importOf({ ...openaiWithoutKey, model: 'gpt-4.1' }))).toBe(true);
+    expect(tab.chat.store.getState().config).toMatchObject({
+      provider: 'openai',
+      apiKey: 'sk-test',
+      model: 'gpt-4.1',
+    });
+
+    // Claude's remembered key for Claude.
+    const claudeWithoutKey = withoutKey(claude);
+    expect(await tab.chat.importData(importOf(claudeWithoutKey))).toBe(true);
+    expect(tab.chat.store.getState().config.apiKey).toBe('sk-ant-test');
+
+    // A file naming another host gets no key at all.
+    expect(
+      await tab.chat.importData(importOf({ ...openaiWithoutKey, baseUrl: 'https://collector.example' })),
+    ).toBe(true);
+    expect(tab.chat.store.getState().config).toMatchObject({
+      baseUrl: 'https://collector.example',
+      apiKey: '',
+    });
+    expect(tab.chat.store.getState().connections.openai?.apiKey).toBe('');
+
+    const undo = tab.calls.filter((call) => call.message === 'Data imported successfully').at(-1)?.action;
+    undo?.onClick();
+    await vi.waitFor(() => expect(tab.chat.store.getState().connections.openai?.apiKey).toBe('sk-test'));
+    expect(Object.keys(tab.chat.store.getState().connections).sort()).toEqual(Object.keys(before).sort());
+  });
+
+  it("the toast's Retry after Regenerate with… asks the same model again", async () => {
+    tab.chat.saveConfiguration(claude);
+    tab.chat.saveConfiguration(config);
+    await sendAndWait(tab, 'Compare', 'From OpenAI');
+    const reply = activePath(active(tab)).at(-1);
+    if (!reply) throw new Error('no reply');
+    tab.provider.next().push(new ProviderError({ provider: 'claude', kind: 'server', message: 'boom' }));
+    await tab.chat.regenerate(active(tab).id, reply.id, { provider: 'claude', model: 'claude-haiku-4-5' });
+    await idle(tab);
+    const retry = tab.calls.filter((call) => call.message === 'Error calling Claude API').at(-1)?.action;
+    expect(retry).toBeDefined();
+    tab.provider.next('From Claude');
+    retry?.onClick();
+    await vi.waitFor(() => expect(shown(tab).at(-1)).toBe('assistant: From Claude'));
+    await idle(tab);
+    expect(activePath(active(tab)).at(-1)).toMatchObject({ provider: 'claude', model: 'claude-haiku-4-5' });
+    expect(tab.provider.settings.at(-1)).toMatchObject({ model: 'claude-haiku-4-5' });
+  });
+
   it('Regenerate with another model asks it for this reply only', async () => {
     tab.chat.saveConfiguration(claude);
     tab.chat.saveConfiguration(config);

@@ -70,11 +70,15 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
     ctx.store.setState({ connections });
   }
 
-  /** Keeps a configuration as its provider's connection (its key is then remembered), in memory and stored. */
-  function remember(config: Config): boolean {
-    const connections = { ...ctx.get().connections, [connectionIdOf(config)]: config };
+  /** Replaces the remembered connections, in memory and stored; false when storing failed. */
+  function replaceConnections(connections: Connections): boolean {
     applyConnections(connections);
     return sync.reportWrite(storeConnections(connections));
+  }
+
+  /** Keeps a configuration as its provider's connection (its key is then remembered), in memory and stored. */
+  function remember(config: Config): boolean {
+    return replaceConnections({ ...ctx.get().connections, [connectionIdOf(config)]: config });
   }
 
   /** 'Remove endpoint': forgets a connection (never the saved configuration's). */
@@ -83,8 +87,7 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
     const connections = Object.fromEntries(
       Object.entries(ctx.get().connections).filter(([id]) => id !== connectionId),
     );
-    applyConnections(connections);
-    if (sync.reportWrite(storeConnections(connections))) ctx.tabSync.post({ type: 'config-saved' });
+    replaceConnections(connections);
   }
 
   /** A draft for 'Add OpenAI-compatible endpoint…', with a new id. */
@@ -138,7 +141,7 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
     targetFor,
     applyConfig,
     applyConnections,
-    remember,
+    replaceConnections,
     saveConfiguration,
     refreshModelList,
   };

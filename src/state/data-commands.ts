@@ -1,4 +1,5 @@
-import type { Config } from '../domain/config.ts';
+import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
+import { connectionUrl, providerCatalog } from '../domain/provider-catalog.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { buildExport, exportFileName, parseImport } from '../domain/export-format.ts';
@@ -11,8 +12,23 @@ import type { ReplyRunner } from './reply-runner.ts';
 
 interface Snapshot {
   config: Config;
+  connections: Connections;
   conversations: Conversation[];
   activeId: string | null;
+}
+
+/**
+ * An imported configuration that carries no key keeps the current key (DECISIONS), or better the
+ * key remembered for the same connection. Never for an address the file names itself (a base URL,
+ * an endpoint) other than the current one: a file could otherwise send the user's key to its host.
+ */
+function withKnownKey(imported: Config, current: Config, connections: Connections): Config {
+  const address = connectionUrl(imported);
+  const remembered = connections[connectionIdOf(imported)];
+  if (remembered && connectionUrl(remembered) === address) return { ...imported, apiKey: remembered.apiKey };
+  const publicHost = !imported.baseUrl?.trim() && providerCatalog[imported.provider].api.host !== undefined;
+  const safe = publicHost || connectionUrl(current) === address;
+  return { ...imported, apiKey: safe ? current.apiKey : '' };
 }
 
 /** Export and import of everything (the spec's Import / Export dialog). */
@@ -64,7 +80,12 @@ export function createDataCommands(
     }
   }
 
-  async function replaceEverything({ config, conversations, activeId }: Snapshot): Promise<boolean> {
+  async function replaceEverything({
+    config,
+    connections,
+    conversations,
+    activeId,
+  }: Snapshot): Promise<boolean> {
     // A reply streaming into a conversation that is about to be replaced stops here.
     replies.stop();
     const result = await ctx.db().replaceAll(conversations);
@@ -72,7 +93,7 @@ export function createDataCommands(
     sync.forgetBacklog();
     sync.reportWrite(storeConfig(config));
     configs.applyConfig(config);
-    configs.remember(config);
+    configs.replaceConnections(connections);
     const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));
     ctx.store.setState({ list: conversations.map(listItemOf), loaded, activeId });
     saveActiveId(activeId);
@@ -93,17 +114,20 @@ export function createDataCommands(
     try {
       const before: Snapshot = {
         config: ctx.get().config,
+        connections: ctx.get().connections,
         conversations: await allConversations(),
         activeId: ctx.get().activeId,
       };
       const { data } = parsed;
-      // An export made without the key keeps the key the user has now.
-      const config = data.config
-        ? { ...data.config, apiKey: data.configHasKey ? data.config.apiKey : before.config.apiKey }
-        : before.config;
+      const config = !data.config
+        ? before.config
+        : data.configHasKey
+          ? data.config
+          : withKnownKey(data.config, before.config, before.connections);
+      const connections = { ...before.connections, [connectionIdOf(config)]: config };
       const conversations = data.conversations ?? before.conversations;
       const activeId = pickActiveId(conversations, data.activeConversationId ?? null);
-      if (!(await replaceEverything({ config, conversations, activeId }))) {
+      if (!(await replaceEverything({ config, connections, conversations, activeId }))) {
         ctx.notify.error('Failed to import data');
         return false;
       }

@@ -52,11 +52,32 @@ export function createMessageCommands(
     const question = newMessage('user', text, { id: ctx.newId(), parentId, now: ctx.now() });
     commitConversation(store, addMessage(conversation, question, target.config.provider));
     void sync.save(conversationId);
-    await reply(conversationId, question.id, target);
+    await replyTo(conversationId, question.id, target);
   }
 
-  function reply(conversationId: string, questionId: string, target: ReplyTarget): Promise<void> {
-    return replies.run(conversationId, questionId, target, () => void retry(conversationId));
+  /** Streams a reply to the question; the failure toast's Retry asks the same question the same way again. */
+  function replyTo(conversationId: string, questionId: string, target: ReplyTarget, model?: ModelPin) {
+    return replies.run(
+      conversationId,
+      questionId,
+      target,
+      () => void askAgain(conversationId, questionId, model),
+    );
+  }
+
+  /**
+   * A new reply to a question (regenerate, retry), of `model` if given (Regenerate with…, for this
+   * reply only). A reply to it that was interrupted and is shown is replaced, not kept beside.
+   */
+  async function askAgain(conversationId: string, questionId: string, model?: ModelPin): Promise<void> {
+    const conversation = await conversations.ensureLoaded(conversationId);
+    if (!conversation || !findMessage(conversation, questionId)) return;
+    const target = readyTarget(conversationId, model);
+    if (!target) return;
+    const last = activePath(conversation).at(-1);
+    if (last?.role === 'assistant' && last.status === 'interrupted' && last.parentId === questionId)
+      commitConversation(store, deleteSubtree(conversation, last.id));
+    await replyTo(conversationId, questionId, target, model);
   }
 
   /**
@@ -95,8 +116,7 @@ export function createMessageCommands(
     const conversation = ctx.get().loaded[conversationId];
     const message = conversation && findMessage(conversation, messageId);
     if (message?.role !== 'assistant' || message.parentId === null) return;
-    const target = readyTarget(conversationId, model);
-    if (target) await reply(conversationId, message.parentId, target);
+    await askAgain(conversationId, message.parentId, model);
   }
 
   /**
@@ -106,15 +126,10 @@ export function createMessageCommands(
   async function retry(conversationId: string): Promise<void> {
     const conversation = await conversations.ensureLoaded(conversationId);
     const last = conversation && activePath(conversation).at(-1);
-    if (!conversation || !last) return;
-    const target = readyTarget(conversationId);
-    if (!target) return;
-    if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null) {
-      commitConversation(store, deleteSubtree(conversation, last.id));
-      await reply(conversationId, last.parentId, target);
-    } else if (last.role === 'user') {
-      await reply(conversationId, last.id, target);
-    }
+    if (!last) return;
+    if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null)
+      await askAgain(conversationId, last.parentId);
+    else if (last.role === 'user') await askAgain(conversationId, last.id);
   }
 
   /** 'Previous version' (-1) and 'Next version' (+1): shows that version with its own path below it. */

@@ -94,10 +94,11 @@ export function createTabSync(options: TabSyncOptions = {}): TabSync {
 }
 
 /** Which of our localStorage values another tab changed; 'all' when it cleared storage. */
-export type StorageChange = 'config' | 'activeConversation' | 'theme' | 'all';
+export type StorageChange = 'config' | 'connections' | 'activeConversation' | 'theme' | 'all';
 
 const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.config, 'config'],
+  [storageKeys.connections, 'connections'],
   [storageKeys.activeConversation, 'activeConversation'],
   [storageKeys.theme, 'theme'],
 ]);

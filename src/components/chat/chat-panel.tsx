@@ -1,6 +1,8 @@
 import { MessageSquarePlus } from 'lucide-react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
+import { providerCatalog } from '../../domain/provider-catalog.ts';
 import { chat } from '../../state/chat.ts';
+import { targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { Composer } from './composer.tsx';
@@ -36,7 +38,11 @@ export function ChatPanel() {
   const activeId = useChatState((state) =>
     state.activeId && state.list.some((row) => row.id === state.activeId) ? state.activeId : null,
   );
-  const hasKey = useChatState((state) => state.config.apiKey.trim() !== '');
+  // The spec's notice shows while no key is set for where the next message goes (a local endpoint needs none).
+  const hasKey = useChatState((state) => {
+    const { provider, apiKey } = targetConfig(state, state.activeId);
+    return providerCatalog[provider].keyOptional === true || apiKey.trim() !== '';
+  });
 
   return (
     <main className="flex min-w-0 flex-1 flex-col">

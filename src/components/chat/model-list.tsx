@@ -28,7 +28,8 @@ interface ModelGroup {
  * order, and its models: the built-in list, its live list and its saved model.
  */
 function modelGroups(state: ConnectionState): ModelGroup[] {
-  const all = [state.config, ...Object.values(state.connections)];
+  // The saved configuration last: it is newer than its remembered copy.
+  const all = [...Object.values(state.connections), state.config];
   const byId = new Map(all.map((connection) => [connectionIdOf(connection), connection]));
   const order = (connection: Config) => providerIds.indexOf(connection.provider);
   return [...byId.entries()]

@@ -22,14 +22,14 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger
-        aria-label={`Model: ${model}`}
-        title={`Model: ${model}`}
+        aria-label={model ? `Model: ${model}` : 'Choose a model'}
+        title={model ? `Model: ${model}` : 'Choose a model'}
         className="inline-flex h-8 max-w-48 items-center gap-1 rounded-md border border-gray-300 px-2 text-xs font-medium hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:border-gray-700 dark:hover:bg-gray-800"
       >
         <span className="truncate">{model || 'Choose a model'}</span>
         <ChevronDown className="size-3.5 shrink-0" aria-hidden />
       </PopoverTrigger>
-      <PopoverContent align="start" className="w-80">
+      <PopoverContent align="start" className="w-80" aria-label="Choose a model">
         {pin && (
           <button
             type="button"

@@ -30,7 +30,7 @@ export function RegenerateWith({
       >
         <Shuffle className="size-3.5" />
       </PopoverTrigger>
-      <PopoverContent align="end" className="w-80">
+      <PopoverContent align="end" className="w-80" aria-label="Regenerate with another model">
         <p className="mb-2 text-xs font-semibold">Regenerate with…</p>
         <ModelList
           onChoose={(model) => {

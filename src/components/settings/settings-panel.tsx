@@ -164,10 +164,10 @@ function ConfigForm() {
   // The saved endpoints, each once (the saved configuration may be one of them).
   const endpoints = useMemo(() => {
     const byId = new Map(
-      [saved, ...Object.values(connections)].map((config) => [connectionIdOf(config), config]),
+      [...Object.values(connections), saved].map((config) => [connectionIdOf(config), config]),
     );
     return [...byId.values()]
-      .filter((config) => config.provider === 'custom')
+      .filter((config) => providerCatalog[config.provider].multipleConnections === true)
       .sort((a, b) => connectionLabel(a).localeCompare(connectionLabel(b)));
   }, [saved, connections]);
   // An endpoint's base URL is its own field, not an advanced override.
@@ -194,7 +194,7 @@ function ConfigForm() {
           }}
         >
           {providerIds
-            .filter((id) => id !== 'custom')
+            .filter((id) => !providerCatalog[id].multipleConnections)
             .map((id) => (
               <option key={id} value={id}>
                 {providerCatalog[id].label}
@@ -205,13 +205,13 @@ function ConfigForm() {
               {connectionLabel(endpoint)}
             </option>
           ))}
-          {draft.provider === 'custom' &&
+          {definition.multipleConnections &&
             !endpoints.some((endpoint) => connectionIdOf(endpoint) === draftId) && (
               <option value={draftId}>{draft.name?.trim() || 'New endpoint'} (not saved)</option>
             )}
           <option value={addEndpoint}>Add OpenAI-compatible endpoint…</option>
         </NativeSelect>
-        {draft.provider === 'custom' && connections[draftId] && connectionIdOf(saved) !== draftId && (
+        {definition.multipleConnections && connections[draftId] && connectionIdOf(saved) !== draftId && (
           <Button
             type="button"
             variant="outline"

@@ -11,6 +11,7 @@ export const custom: ProviderDefinition = {
   label: 'OpenAI-compatible',
   keyHint: 'most local servers need none',
   keyOptional: true,
+  multipleConnections: true,
   models: [],
   modelKey: 'model',
   fields: [

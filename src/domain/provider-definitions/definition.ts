@@ -61,6 +61,8 @@ export interface ProviderDefinition {
   keyHint: string;
   /** The key may be left empty (a local server); requests then carry no Authorization header. */
   keyOptional?: boolean;
+  /** The user may add any number of these, each named and with its own address (endpoints). */
+  multipleConnections?: boolean;
   /** The spec's list first (so its defaults hold), then current ids. */
   models: readonly string[];
   /** The setting that names the model: Azure calls a model by its deployment. */
