@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { ChatPage, expect, importConversation, importFile, test } from './fixtures.ts';
+import { ChatPage, expect, importConversation, importFile, mockConfig, mockKey, test } from './fixtures.ts';
 
 async function violations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
@@ -98,6 +98,28 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await violations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Conversation settings' }).click();
     await expect(page.getByRole('textbox', { name: 'System prompt' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the model picker, a greyed-out setting and an endpoint's panel have no violations (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    const chat = new ChatPage(page);
+    await chat.open({ ...mockConfig('openai', mockKey('ok')), model: 'o3' });
+    await chat.newConversation();
+    await page.getByRole('button', { name: 'Model: o3' }).click();
+    await expect(page.getByRole('dialog', { name: 'Choose a model' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    const panel = page.getByRole('region', { name: 'AI Provider Configuration' });
+    await panel.getByRole('button', { name: 'Test connection' }).click();
+    await expect(panel.getByText(/^Connected: \d+ models available to this key\.$/)).toBeVisible();
+    await panel.getByLabel('Provider').selectOption({ label: 'Add OpenAI-compatible endpoint…' });
+    await expect(panel.getByLabel('Name')).toBeVisible();
     expect(await violations(page)).toEqual([]);
   });
 }

@@ -18,13 +18,14 @@ export function SliderField({ label, value, min, max, step, onChange, disabledRe
   const id = useId();
   const reasonId = useId();
   return (
-    <div className={`flex flex-col gap-2 ${disabledReason ? 'opacity-60' : ''}`}>
+    <div className="flex flex-col gap-2">
       <div className="flex items-center justify-between">
         <Label id={id}>{label}</Label>
         <span className="text-xs text-gray-500 tabular-nums dark:text-gray-400">{value}</span>
       </div>
       <SliderPrimitive.Root
-        className="relative flex h-5 touch-none items-center select-none"
+        // Only the track fades when disabled: the label, value and reason keep their contrast.
+        className="relative flex h-5 touch-none items-center select-none data-[disabled]:opacity-40"
         value={[value]}
         min={min}
         max={max}
