@@ -1,33 +1,27 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Config, ProviderId } from '../domain/config.ts';
-import { startMockProviders } from '../../tools/mock-providers/server.mjs';
 import { conversation, testConfigs } from './__fixtures__/configs.ts';
 import { drain } from './__fixtures__/fake-fetch.ts';
+import { mockProvidersForThisFile } from '../../tools/mock-providers/use-mock.ts';
 import { forgetRefusedFields } from './parameter-retry.ts';
 import { createChatProvider } from './registry.ts';
 
 /** Requests built from the capability table, and the 400-drop-retry path, against the loopback mock. */
 
-let mock: Awaited<ReturnType<typeof startMockProviders>>;
+const mock = mockProvidersForThisFile();
 let unique = 0;
 
-beforeAll(async () => {
-  mock = await startMockProviders({ tokenDelayMs: 0 });
-});
-afterAll(async () => {
-  await mock.close();
-});
 beforeEach(() => forgetRefusedFields());
 
 function configFor(id: ProviderId, overrides: Partial<Config>): Config {
   unique += 1;
-  return { ...testConfigs[id], apiKey: `ok.cap${unique}`, baseUrl: mock.url, ...overrides };
+  return { ...testConfigs[id], apiKey: `ok.cap${unique}`, baseUrl: mock().url, ...overrides };
 }
 
 async function send(config: Config) {
   const result = await drain(createChatProvider(config).chat({ messages: conversation }));
-  const bodies = mock.requests
-    .filter((request) => request.key === config.apiKey)
+  const bodies = mock()
+    .requests.filter((request) => request.key === config.apiKey)
     .map((request) => request.body);
   const notices = result.parts.flatMap((part) => (part.type === 'notice' ? [part.text] : []));
   return { ...result, bodies, notices };

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { providerIds, type Config, type ProviderId } from '../domain/config.ts';
-import { startMockProviders, utf8Reply } from '../../tools/mock-providers/server.mjs';
+import { utf8Reply } from '../../tools/mock-providers/server.mjs';
 import { conversation, testConfigs } from './__fixtures__/configs.ts';
 import { drain } from './__fixtures__/fake-fetch.ts';
+import { mockProvidersForThisFile } from '../../tools/mock-providers/use-mock.ts';
 import { isProviderError, type ProviderError } from './provider-error.ts';
 import { createChatProvider } from './registry.ts';
 import type { ProviderErrorKind } from './types.ts';
 
 /** Every provider over real HTTP against the loopback mock. */
 
-let mock: Awaited<ReturnType<typeof startMockProviders>>;
+const mock = mockProvidersForThisFile();
 let unique = 0;
-
-beforeAll(async () => {
-  mock = await startMockProviders({ tokenDelayMs: 0 });
-});
-afterAll(async () => {
-  await mock.close();
-});
 
 function configFor(
   id: Exclude<ProviderId, 'custom'>,
@@ -25,7 +19,7 @@ function configFor(
   overrides: Partial<Config> = {},
 ): Config {
   unique += 1;
-  return { ...testConfigs[id], apiKey: `${scenario}.test${unique}`, baseUrl: mock.url, ...overrides };
+  return { ...testConfigs[id], apiKey: `${scenario}.test${unique}`, baseUrl: mock().url, ...overrides };
 }
 
 function chat(config: Config, stream = true) {
@@ -51,7 +45,7 @@ describe.each(hosted)('%s over HTTP', (id) => {
       expect(result.error).toBeUndefined();
       expect(result.text).toBe(echo);
       expect(result.finish).toMatchObject({ type: 'finish', reason: 'stop' });
-      const recorded = mock.requests.filter((request) => request.key === config.apiKey);
+      const recorded = mock().requests.filter((request) => request.key === config.apiKey);
       expect(recorded).toHaveLength(1);
       expect(recorded[0]?.provider).toBe(id);
     },
@@ -178,7 +172,7 @@ describe('request validation against the real-shaped mock', () => {
   it('Claude gets temperatures above 1 clamped, so the request passes validation', async () => {
     const config = configFor('claude', 'ok', { temperature: 1.8 });
     expect((await chat(config)).text).toBe(echo);
-    const [recorded] = mock.requests.filter((request) => request.key === config.apiKey);
+    const [recorded] = mock().requests.filter((request) => request.key === config.apiKey);
     expect(recorded?.body).toMatchObject({ temperature: 1 });
   });
 
@@ -198,14 +192,14 @@ describe('an OpenAI-compatible local server (Ollama) over HTTP', () => {
   /** The local mock takes its scenario from the base URL: a local server needs no key. */
   function localConfig(scenario: string): Config {
     unique += 1;
-    return { ...testConfigs.custom, baseUrl: `${mock.url}/local/${scenario}.test${unique}/v1` };
+    return { ...testConfigs.custom, baseUrl: `${mock().url}/local/${scenario}.test${unique}/v1` };
   }
 
   it.each([true, false])('ok (stream %s): echoes, with no Authorization header', async (stream) => {
     const config = localConfig('ok');
     const result = await chat(config, stream);
     expect([result.error, result.text]).toEqual([undefined, echo]);
-    const [recorded] = mock.requests.filter((request) =>
+    const [recorded] = mock().requests.filter((request) =>
       request.path.startsWith(new URL(config.baseUrl ?? '').pathname),
     );
     expect(recorded?.path).toMatch(/\/v1\/chat\/completions$/);
@@ -242,7 +236,7 @@ describe('an OpenAI-compatible local server (Ollama) over HTTP', () => {
   it('sends a key as a bearer token when one is given', async () => {
     const config = { ...localConfig('ok'), apiKey: 'lm-studio-token' };
     expect((await chat(config)).text).toBe(echo);
-    const [recorded] = mock.requests.filter((request) =>
+    const [recorded] = mock().requests.filter((request) =>
       request.path.startsWith(new URL(config.baseUrl ?? '').pathname),
     );
     expect(recorded?.headers.authorization).toBe('Bearer lm-studio-token');

@@ -25,16 +25,24 @@ async function pickModel(page: Page, current: string, search: string, group: str
   await expect(page.getByRole('button', { name: `Model: ${model}` })).toBeVisible();
 }
 
-test('two providers configured; two conversations pinned to different models; each request goes where its pin says', async ({
+test('two providers and an endpoint configured; conversations pinned to different models; each request goes where its pin says', async ({
   page,
 }) => {
   const chat = new ChatPage(page);
   const openaiKey = mockKey('ok');
   const claudeKey = mockKey('ok');
+  // A local server with authentication switched on (LM Studio can require a token).
+  const endpointScenario = mockKey('ok');
   await chat.open(mockConfig('openai', openaiKey));
   const panel = panelOf(page);
 
   await configure(page, 'Claude', claudeKey);
+  await panel.getByLabel('Provider').selectOption({ label: 'Add OpenAI-compatible endpoint…' });
+  await panel.getByLabel('Name').fill('LM Studio');
+  await panel.getByLabel('Base URL').fill(`${mockUrl}/local/${endpointScenario}/v1`);
+  await panel.getByLabel('API Key').fill('lm-token');
+  await panel.getByRole('textbox', { name: 'Model id' }).fill('gemma3:4b');
+  await panel.getByRole('button', { name: 'Save Configuration' }).click();
   // Back to OpenAI: its key is remembered, not replaced by Claude's.
   await panel.getByLabel('Provider').selectOption({ label: 'OpenAI' });
   await expect(panel.getByLabel('API Key')).toHaveValue(openaiKey);
@@ -59,6 +67,18 @@ test('two providers configured; two conversations pinned to different models; ea
   await chat.send('two');
   await chat.waitForReplyDone();
 
+  await chat.newConversation();
+  await pickModel(page, 'gpt-4-turbo-preview', 'qwen', 'LM Studio', 'qwen3:8b');
+  await expect(badge).toHaveText('LM Studio');
+  await chat.send('three');
+  await chat.waitForReplyDone();
+  const [toEndpoint] = (await recordedRequests(endpointScenario)).filter(
+    (request) => request.method === 'POST',
+  );
+  expect(toEndpoint).toMatchObject({ path: `/local/${endpointScenario}/v1/chat/completions` });
+  expect(toEndpoint?.headers.authorization).toBe('Bearer lm-token');
+  expect(toEndpoint?.body).toMatchObject({ model: 'qwen3:8b', max_tokens: 4096, temperature: 0.7, top_p: 1 });
+
   const [toClaude] = (await recordedRequests(claudeKey)).filter((request) => request.method === 'POST');
   expect(toClaude).toMatchObject({ method: 'POST', path: '/v1/messages' });
   expect(toClaude?.headers['x-api-key']).toBe(claudeKey);
@@ -77,6 +97,8 @@ test('two providers configured; two conversations pinned to different models; ea
 
   // The pins are kept with the conversations.
   await page.reload();
+  await expect(page.getByRole('button', { name: 'Model: qwen3:8b' })).toBeVisible();
+  await chat.rows.filter({ hasText: 'Conversation 2' }).click();
   await expect(page.getByRole('button', { name: 'Model: gpt-4.1' })).toBeVisible();
   await chat.rows.filter({ hasText: 'Conversation 1' }).click();
   await expect(page.getByRole('button', { name: 'Model: claude-haiku-4-5' })).toBeVisible();

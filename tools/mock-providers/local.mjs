@@ -6,6 +6,7 @@
  * /local/<scenario>.<id>/v1: with no key to carry it, the scenario rides in the base URL.
  */
 
+import { conversationOf } from './openai-family.mjs';
 import { isRecord, mockId, unixNow } from './wire.mjs';
 
 /**
@@ -42,20 +43,6 @@ function refused(request) {
 /** @param {number} status @param {string} message @returns {Reply} */
 function apiError(status, message) {
   return { status, body: { error: { message, type: 'api_error', param: null, code: null } } };
-}
-
-/** @param {Record<string, unknown>} body */
-function conversationOf(body) {
-  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
-  /** @param {unknown} content */
-  const text = (content) => (typeof content === 'string' ? content : JSON.stringify(content ?? ''));
-  const lastUser = messages.filter((message) => message.role === 'user').at(-1);
-  return {
-    model: typeof body.model === 'string' ? body.model : '',
-    lastUserText: text(lastUser?.content),
-    messageCount: messages.length,
-    promptText: messages.map((message) => text(message.content)).join('\n'),
-  };
 }
 
 /** @param {ChatPlan} plan */

@@ -27,8 +27,8 @@ function bearerKey(request) {
   return /^Bearer\s+(.*)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? '';
 }
 
-/** @param {Record<string, unknown>} body */
-function conversationOf(body) {
+/** What a Chat Completions body asks, as the scenarios need it. @param {Record<string, unknown>} body */
+export function conversationOf(body) {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
   /** @param {unknown} content */
   const text = (content) => (typeof content === 'string' ? content : JSON.stringify(content ?? ''));
