@@ -1,7 +1,7 @@
 import { Shuffle } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { chat } from '../../state/chat.ts';
-import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { Popover, PopoverAnchor, PopoverContent } from '../ui/popover.tsx';
 import { ModelList } from './model-list.tsx';
 
 /**
@@ -20,25 +20,46 @@ export function RegenerateWith({
   className: string;
 }) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // A plain button until opened: every reply has one, and the list re-renders them all when a
+  // reply starts or ends, so the popover is mounted only while it is open.
   return (
-    <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger
+    <>
+      <button
+        ref={button}
+        type="button"
         aria-label="Regenerate with…"
         title="Regenerate with…"
+        aria-haspopup="dialog"
+        aria-expanded={open}
         disabled={disabled}
         className={className}
+        onClick={() => setOpen(true)}
       >
         <Shuffle className="size-3.5" />
-      </PopoverTrigger>
-      <PopoverContent align="end" className="w-80" aria-label="Regenerate with another model">
-        <p className="mb-2 text-xs font-semibold">Regenerate with…</p>
-        <ModelList
-          onChoose={(model) => {
-            setOpen(false);
-            void chat.regenerate(conversationId, messageId, model);
-          }}
-        />
-      </PopoverContent>
-    </Popover>
+      </button>
+      {open && (
+        <Popover open onOpenChange={setOpen}>
+          <PopoverAnchor virtualRef={button as RefObject<HTMLButtonElement>} />
+          <PopoverContent
+            align="end"
+            className="w-80"
+            aria-label="Regenerate with another model"
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              button.current?.focus();
+            }}
+          >
+            <p className="mb-2 text-xs font-semibold">Regenerate with…</p>
+            <ModelList
+              onChoose={(model) => {
+                setOpen(false);
+                void chat.regenerate(conversationId, messageId, model);
+              }}
+            />
+          </PopoverContent>
+        </Popover>
+      )}
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { cn } from '../../lib/cn.ts';
 export const Popover = PopoverPrimitive.Root;
 export const PopoverTrigger = PopoverPrimitive.Trigger;
 export const PopoverClose = PopoverPrimitive.Close;
+export const PopoverAnchor = PopoverPrimitive.Anchor;
 
 export function PopoverContent({ className, ...props }: ComponentProps<typeof PopoverPrimitive.Content>) {
   return (
