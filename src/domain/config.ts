@@ -61,6 +61,18 @@ export type RequestSettings = Pick<
   | 'stop'
 >;
 
+const requestSettingKeys: ReadonlySet<string> = new Set<keyof RequestSettings>([
+  'model',
+  'deploymentName',
+  'temperature',
+  'maxTokens',
+  'topP',
+  'topK',
+  'frequencyPenalty',
+  'presencePenalty',
+  'stop',
+]);
+
 /**
  * A configuration as its connection (what identifies it, with the required temperature and max
  * tokens) and its request settings; `key` names the connection alone.
@@ -70,31 +82,15 @@ export function splitConfig(config: Config): {
   settings: Partial<RequestSettings>;
   key: string;
 } {
-  const {
-    model,
-    deploymentName,
-    temperature,
-    maxTokens,
-    topP,
-    topK,
-    frequencyPenalty,
-    presencePenalty,
-    stop,
-    ...identity
-  } = config;
-  const all = {
-    model,
-    deploymentName,
-    temperature,
-    maxTokens,
-    topP,
-    topK,
-    frequencyPenalty,
-    presencePenalty,
-    stop,
+  const fields = Object.entries(config).filter(([, value]) => value !== undefined);
+  const identity = Object.fromEntries(fields.filter(([key]) => !requestSettingKeys.has(key)));
+  const settings = Object.fromEntries(fields.filter(([key]) => requestSettingKeys.has(key)));
+  const { temperature, maxTokens } = config;
+  return {
+    connection: { ...identity, provider: config.provider, apiKey: config.apiKey, temperature, maxTokens },
+    settings,
+    key: JSON.stringify(identity),
   };
-  const settings = Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
-  return { connection: { ...identity, temperature, maxTokens }, settings, key: JSON.stringify(identity) };
 }
 
 export const defaultConfig: Config = {

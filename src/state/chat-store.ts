@@ -125,6 +125,12 @@ export function connectionOf(state: ConnectionState, connectionId: string): Conf
   return connectionIdOf(state.config) === connectionId ? state.config : state.connections[connectionId];
 }
 
+/** Every known connection once, the saved configuration over its remembered (older) copy. */
+export function connectionsOf(state: Pick<ChatState, 'config' | 'connections'>): Config[] {
+  const all = [...Object.values(state.connections), state.config];
+  return [...new Map(all.map((connection) => [connectionIdOf(connection), connection])).values()];
+}
+
 /** The live model list of a provider's connection, once fetched. */
 export function liveModelsOf(state: ConnectionState, connectionId: string): ListedModel[] | null {
   const connection = connectionOf(state, connectionId);

@@ -13,7 +13,7 @@ import {
 import { describeCapabilities } from '../../domain/provider-definitions/capabilities.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
-import { liveModelsOf, type ConnectionState } from '../../state/chat-store.ts';
+import { connectionsOf, liveModelsOf, type ConnectionState } from '../../state/chat-store.ts';
 import { Input } from '../ui/input.tsx';
 
 interface ModelGroup {
@@ -29,13 +29,12 @@ interface ModelGroup {
  */
 function modelGroups(state: ConnectionState): ModelGroup[] {
   // The saved configuration last: it is newer than its remembered copy.
-  const all = [...Object.values(state.connections), state.config];
-  const byId = new Map(all.map((connection) => [connectionIdOf(connection), connection]));
   const order = (connection: Config) => providerIds.indexOf(connection.provider);
-  return [...byId.entries()]
-    .filter(([, connection]) => configProblem(withModel(connection, 'any')) === null)
-    .sort(([, a], [, b]) => order(a) - order(b) || connectionLabel(a).localeCompare(connectionLabel(b)))
-    .map(([connectionId, connection]) => {
+  return connectionsOf(state)
+    .filter((connection) => configProblem(withModel(connection, 'any')) === null)
+    .sort((a, b) => order(a) - order(b) || connectionLabel(a).localeCompare(connectionLabel(b)))
+    .map((connection) => {
+      const connectionId = connectionIdOf(connection);
       const live = liveModelsOf(state, connectionId) ?? [];
       const reported = new Map(live.map((model) => [model.id, model.capabilities]));
       const saved = modelOf(connection);

@@ -1,7 +1,7 @@
 import { ChevronDown } from 'lucide-react';
 import { useState } from 'react';
 import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useChatState, useChatStateShallow } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
@@ -12,10 +12,12 @@ import { ModelList } from './model-list.tsx';
  * provider and model to the conversation; 'Follow the saved configuration' removes the pin.
  */
 export function ModelPicker({ conversationId }: { conversationId: string }) {
-  const model = useChatState((state) => modelOf(targetConfig(state, conversationId)));
+  // One reading of where the next message goes, per store change (a streamed reply changes it often).
+  const { model, provider, endpointId } = useChatStateShallow((state) => {
+    const target = targetConfig(state, conversationId);
+    return { model: modelOf(target), provider: target.provider, endpointId: target.endpointId };
+  });
   const pin = useChatState((state) => state.loaded[conversationId]?.pin);
-  const provider = useChatState((state) => targetConfig(state, conversationId).provider);
-  const endpointId = useChatState((state) => targetConfig(state, conversationId).endpointId);
   const saved = useChatState((state) => `${connectionLabel(state.config)} · ${modelOf(state.config)}`);
   const [open, setOpen] = useState(false);
 

@@ -11,6 +11,7 @@ import {
 } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
+import { connectionsOf } from '../../state/chat-store.ts';
 import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label, NativeSelect } from '../ui/input.tsx';
@@ -163,10 +164,7 @@ function ConfigForm() {
   const draftId = connectionIdOf(draft);
   // The saved endpoints, each once (the saved configuration may be one of them).
   const endpoints = useMemo(() => {
-    const byId = new Map(
-      [...Object.values(connections), saved].map((config) => [connectionIdOf(config), config]),
-    );
-    return [...byId.values()]
+    return connectionsOf({ config: saved, connections })
       .filter((config) => providerCatalog[config.provider].multipleConnections === true)
       .sort((a, b) => connectionLabel(a).localeCompare(connectionLabel(b)));
   }, [saved, connections]);
