@@ -3,13 +3,12 @@ import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
 import { custom } from './provider-definitions/custom.ts';
 import type { ModelCapabilities } from './provider-definitions/capabilities.ts';
-import type { ProviderDefinition, SettingField, SliderBounds } from './provider-definitions/definition.ts';
+import type { ProviderDefinition, SettingField } from './provider-definitions/definition.ts';
 import { gemini } from './provider-definitions/gemini.ts';
 import { groq } from './provider-definitions/groq.ts';
 import { openai } from './provider-definitions/openai.ts';
 
-export { sliderBounds } from './provider-definitions/definition.ts';
-export type { ModelCapabilities, ProviderDefinition, SettingField, SliderBounds };
+export type { SettingField };
 
 /** Every provider, by id: the one place that lists them. */
 export const providerCatalog: Record<ProviderId, ProviderDefinition> = {
@@ -21,7 +20,7 @@ export const providerCatalog: Record<ProviderId, ProviderDefinition> = {
   custom,
 };
 
-export function providerLabel(id: ProviderId): string {
+function providerLabel(id: ProviderId): string {
   return providerCatalog[id].label;
 }
 

@@ -10,7 +10,7 @@ import type { StreamPart } from './types.ts';
 /** Fields left out per model, by a key naming the provider, host and model. */
 const refusedByModel = new Map<string, Set<string>>();
 
-export function refusedFields(modelKey: string): ReadonlySet<string> {
+function refusedFields(modelKey: string): ReadonlySet<string> {
   return refusedByModel.get(modelKey) ?? new Set();
 }
 
