@@ -1,6 +1,7 @@
 // @ts-check
 /** Anthropic's error replies: the browser-access gate, pydantic-style validation, keys and statuses. */
 
+import { isRedactedThinking, thinkingSignature } from './signatures.mjs';
 import { isRecord, mockId } from './wire.mjs';
 
 /**
@@ -47,6 +48,99 @@ function anthropicError(status, type, message, headers = {}) {
 
 /** @param {string} message */
 const invalid = (message) => anthropicError(400, 'invalid_request_error', message);
+
+/** Whether a request turns thinking on. @param {Record<string, unknown>} body */
+export const thinkingOn = (body) =>
+  isRecord(body.thinking) && (body.thinking.type === 'enabled' || body.thinking.type === 'adaptive');
+
+/** Models released after Opus 4.6: fixed sampling, adaptive thinking only (PROVIDER-FACTS 2026 A4). @param {unknown} model */
+const isLatestModel = (model) => /^claude-(opus-4-[7-9]|opus-5|sonnet-5|fable|mythos)/.test(String(model));
+
+/** The thinking settings (A4). @param {Record<string, unknown>} body @returns {Reply | undefined} */
+function thinkingError(body) {
+  const thinking = body.thinking;
+  if (thinking === undefined) return undefined;
+  const type = isRecord(thinking) ? thinking.type : undefined;
+  if (type !== 'enabled' && type !== 'disabled' && type !== 'adaptive') {
+    return invalid(
+      `thinking: Input tag '${String(type)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`,
+    );
+  }
+  if (type !== 'enabled') return undefined;
+  const budget = /** @type {Record<string, unknown>} */ (thinking).budget_tokens;
+  if (typeof budget !== 'number')
+    return invalid(
+      `thinking.enabled.budget_tokens: ${budget === undefined ? 'Field required' : 'Input should be a valid integer'}`,
+    );
+  if (budget < 1024)
+    return invalid('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
+  if (isLatestModel(body.model)) {
+    return invalid(
+      '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+    );
+  }
+  if (typeof body.max_tokens === 'number' && budget >= body.max_tokens)
+    return invalid('`max_tokens` must be greater than `thinking.budget_tokens`.');
+  return undefined;
+}
+
+/** Sampling settings with thinking on: temperature only 1, top_p at least 0.95, no top_k (A4). @param {Record<string, unknown>} body */
+function thinkingSamplingError(body) {
+  if (!thinkingOn(body)) return undefined;
+  if (body.temperature !== undefined && body.temperature !== 1)
+    return invalid('`temperature` may only be set to 1 when thinking is enabled or in adaptive mode');
+  if (typeof body.top_p === 'number' && body.top_p < 0.95)
+    return invalid(
+      '`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled or in adaptive mode',
+    );
+  if (body.top_k !== undefined)
+    return invalid('`top_k` must be unset when thinking is enabled or in adaptive mode');
+  return undefined;
+}
+
+/**
+ * Thinking blocks sent back in assistant turns (PROVIDER-FACTS 2026 C): each must be one the mock
+ * issued for this model, unchanged; none may end a message; none may sit in the final message when
+ * thinking is off.
+ * @param {Record<string, unknown>} body @param {unknown[]} messages @returns {Reply | undefined}
+ */
+function thinkingBlocksError(body, messages) {
+  const model = String(body.model);
+  /** @param {unknown} block */
+  const isThinking = (block) =>
+    isRecord(block) && (block.type === 'thinking' || block.type === 'redacted_thinking');
+  for (const [index, message] of messages.entries()) {
+    if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    const content = message.content;
+    if (index === messages.length - 1 && !thinkingOn(body) && content.some(isThinking)) {
+      return invalid(
+        'When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`',
+      );
+    }
+    if (isThinking(content.at(-1)))
+      return invalid('The final block in an assistant message cannot be `thinking`');
+    for (const [blockIndex, block] of content.entries()) {
+      if (!isRecord(block)) continue;
+      const where = `messages.${index}.content.${blockIndex}`;
+      const thinking = typeof block.thinking === 'string' ? block.thinking : '';
+      if (block.type === 'thinking' && block.signature !== thinkingSignature(model, thinking))
+        return invalid(`${where}: Invalid \`signature\` in \`thinking\` block`);
+      if (block.type === 'redacted_thinking' && !isRedactedThinking(model, block.data))
+        return invalid(`${where}: Invalid \`data\` in \`redacted_thinking\` block`);
+    }
+  }
+  return undefined;
+}
+
+/** Top-level cache_control (PROVIDER-FACTS 2026 G). @param {unknown} control @returns {Reply | undefined} */
+function cacheControlError(control) {
+  if (control === undefined) return undefined;
+  if (!isRecord(control) || control.type !== 'ephemeral')
+    return invalid("cache_control.type: Input should be 'ephemeral'");
+  if (control.ttl !== undefined && control.ttl !== '5m' && control.ttl !== '1h')
+    return invalid("cache_control.ttl: Input should be '5m' or '1h'");
+  return undefined;
+}
 
 /** @param {MockRequest} request @returns {Reply | undefined} */
 export function gate(request) {
@@ -103,21 +197,23 @@ export function validate(body, _request, scenario) {
   }
   if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system))
     return invalid('system: Input should be a valid string');
+  const settingsError = thinkingError(body) ?? cacheControlError(body.cache_control);
+  if (settingsError) return settingsError;
   const temperature = body.temperature;
   // Models released after Opus 4.6 take no sampling settings (PROVIDER-FACTS 2026 A4).
-  const fixedSampling =
-    scenario === 'reasoning-model' ||
-    /^claude-(opus-4-[7-9]|opus-5|sonnet-5|fable|mythos)/.test(String(body.model));
+  const fixedSampling = scenario === 'reasoning-model' || isLatestModel(body.model);
   if (fixedSampling && temperature !== undefined && temperature !== 1)
     return invalid('`temperature` is deprecated for this model.');
   if (typeof temperature === 'number' && temperature > 1)
     return invalid('temperature: Input should be less than or equal to 1');
   if (typeof temperature === 'number' && temperature < 0)
     return invalid('temperature: Input should be greater than or equal to 0');
+  const samplingError = thinkingSamplingError(body);
+  if (samplingError) return samplingError;
   if (temperature !== undefined && body.top_p !== undefined) {
     return invalid('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
   }
-  return undefined;
+  return thinkingBlocksError(body, body.messages);
 }
 
 /** @param {number} status @param {string} model @returns {Reply} */

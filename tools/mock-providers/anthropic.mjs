@@ -1,7 +1,13 @@
 // @ts-check
-/** Anthropic Messages API: named SSE events with ping, mid-stream overloaded errors, refusals. */
+/**
+ * Anthropic Messages API: named SSE events with ping, mid-stream overloaded errors, refusals,
+ * thinking blocks and prompt caching.
+ */
 
-import { anthropicKeyReplies, gate, httpError, validate } from './anthropic-errors.mjs';
+import { anthropicKeyReplies, gate, httpError, thinkingOn, validate } from './anthropic-errors.mjs';
+import { thinks } from './scenarios.mjs';
+import { digest, redactedThinking, thinkingSignature } from './signatures.mjs';
+import { tokenize } from './tokens.mjs';
 import { anyOriginCors, isRecord, mockId, preflightReply } from './wire.mjs';
 
 /**
@@ -11,25 +17,121 @@ import { anyOriginCors, isRecord, mockId, preflightReply } from './wire.mjs';
  * @typedef {import('./wire.mjs').MockRequest} MockRequest
  */
 
+/** Text of a string content, or of the text blocks of a content array. @param {unknown} content */
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block) =>
+      isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : '',
+    )
+    .join('');
+}
+
+/**
+ * The prompt in cache order: the system prompt, then each message. `key` tells blocks apart (the
+ * whole block, so a changed image or signature is a different prefix); `text` is what counts as tokens.
+ * @param {Record<string, unknown>} body
+ */
+function promptBlocks(body) {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  const system = textOf(body.system);
+  return [
+    ...(system ? [{ key: JSON.stringify(body.system), text: system }] : []),
+    ...messages.map((message) => ({ key: JSON.stringify(message), text: textOf(message.content) })),
+  ];
+}
+
 /** @param {Record<string, unknown>} body */
 function conversationOf(body) {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
-  /** @param {unknown} content */
-  const text = (content) => (typeof content === 'string' ? content : JSON.stringify(content ?? ''));
-  const system = typeof body.system === 'string' ? body.system : '';
   return {
     model: typeof body.model === 'string' ? body.model : '',
-    lastUserText: text(messages.filter((message) => message.role === 'user').at(-1)?.content),
-    messageCount: messages.length + (system ? 1 : 0),
-    promptText: [system, ...messages.map((message) => text(message.content))].join('\n'),
+    lastUserText: textOf(messages.filter((message) => message.role === 'user').at(-1)?.content),
+    messageCount: messages.length + (textOf(body.system) ? 1 : 0),
+    promptText: promptBlocks(body)
+      .map((block) => block.text)
+      .join('\n'),
+  };
+}
+
+/**
+ * Prompt caching (PROVIDER-FACTS 2026 G). A top-level cache_control puts the breakpoint on the last
+ * block, so the whole prompt is written to the cache, less the longest prefix that an earlier cached
+ * request with the same key wrote, which is read instead. Unlike the real API there is no minimum
+ * cacheable length and nothing expires; `ttl` only picks the bucket the written tokens count in.
+ * Call once per request: it remembers this prompt for the next ones.
+ * @param {ChatPlan} plan
+ */
+function cacheOf(plan) {
+  const control = plan.body.cache_control;
+  const ttl = isRecord(control) && control.ttl === '1h' ? '1h' : '5m';
+  if (!isRecord(control)) return { read: 0, written: 0, ttl };
+  const blocks = promptBlocks(plan.body);
+  let chain = 'claude-cache';
+  const prefixKeys = blocks.map((block) => (chain = digest(`${chain}\n${block.key}`)));
+  const cached = prefixKeys.findLastIndex((key) => plan.memory.has(key)) + 1;
+  const read =
+    cached === 0
+      ? 0
+      : tokenize(
+          blocks
+            .slice(0, cached)
+            .map((block) => block.text)
+            .join('\n'),
+        ).length;
+  const last = prefixKeys.at(-1);
+  if (last) plan.memory.add(last);
+  return { read, written: plan.inputTokens - read, ttl };
+}
+
+/**
+ * The input side of usage: input_tokens leaves out what the cache read or wrote, so the three add
+ * up to the whole prompt (E).
+ * @param {ChatPlan} plan @param {ReturnType<typeof cacheOf>} cache
+ */
+const inputUsageOf = (plan, { read, written }) => ({
+  input_tokens: plan.inputTokens - read - written,
+  cache_creation_input_tokens: written,
+  cache_read_input_tokens: read,
+});
+
+/**
+ * The thinking of the thinking scenarios, when the request turns thinking on. With display
+ * "omitted" the block carries no text, only the signature (B2), and the signature covers the text
+ * as delivered, since that is what comes back.
+ * @param {ChatPlan} plan
+ */
+function thinkingOf(plan) {
+  if (!thinks(plan.scenario) || !thinkingOn(plan.body)) return undefined;
+  const omitted = isRecord(plan.body.thinking) && plan.body.thinking.display === 'omitted';
+  const pieces = omitted ? [] : plan.reasoning;
+  const text = pieces.join('');
+  return {
+    pieces,
+    text,
+    signature: thinkingSignature(plan.model, text),
+    redacted: redactedThinking(plan.model, plan.reasoning.join('')),
+    tokens: plan.reasoning.length,
   };
 }
 
 /** @param {ChatPlan} plan */
 function scriptOf(plan) {
-  if (plan.scenario === 'error-event') return { tokens: plan.tokens.slice(0, 3), stopReason: 'error' };
-  if (plan.scenario.startsWith('blocked')) return { tokens: plan.tokens.slice(0, 3), stopReason: 'refusal' };
-  return { tokens: plan.tokens, stopReason: 'end_turn' };
+  const thinking = thinkingOf(plan);
+  const cut = plan.tokens.slice(0, 3);
+  if (plan.scenario === 'error-event') return { tokens: cut, stopReason: 'error', thinking };
+  if (plan.scenario.startsWith('blocked')) return { tokens: cut, stopReason: 'refusal', thinking };
+  if (plan.scenario === 'length') return { tokens: cut, stopReason: 'max_tokens', thinking };
+  return { tokens: plan.tokens, stopReason: 'end_turn', thinking };
+}
+
+/** Output usage: thinking counts in output_tokens, and on its own in output_tokens_details. @param {ReturnType<typeof scriptOf>} script */
+function outputUsageOf({ tokens, thinking }) {
+  return {
+    output_tokens: tokens.length + (thinking?.tokens ?? 0),
+    ...(thinking && { output_tokens_details: { thinking_tokens: thinking.tokens } }),
+  };
 }
 
 /** @param {string} name @param {unknown} value */
@@ -37,7 +139,10 @@ const event = (name, value) => `event: ${name}\ndata: ${JSON.stringify(value)}\n
 
 /** @param {ChatPlan} plan @returns {string[]} */
 function streamFrames(plan) {
-  const { tokens, stopReason } = scriptOf(plan);
+  const script = scriptOf(plan);
+  const { tokens, stopReason, thinking } = script;
+  const cache = cacheOf(plan);
+  const inputUsage = inputUsageOf(plan, cache);
   const message = {
     id: mockId('msg_'),
     type: 'message',
@@ -47,27 +152,43 @@ function streamFrames(plan) {
     stop_reason: null,
     stop_sequence: null,
     usage: {
-      input_tokens: plan.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      ...inputUsage,
+      cache_creation: {
+        ephemeral_5m_input_tokens: cache.ttl === '5m' ? cache.written : 0,
+        ephemeral_1h_input_tokens: cache.ttl === '1h' ? cache.written : 0,
+      },
       output_tokens: 1,
     },
   };
+  /** @param {number} index @param {Record<string, unknown>} block */
+  const blockStart = (index, block) =>
+    event('content_block_start', { type: 'content_block_start', index, content_block: block });
+  /** @param {number} index @param {Record<string, unknown>} delta */
+  const blockDelta = (index, delta) =>
+    event('content_block_delta', { type: 'content_block_delta', index, delta });
+  /** @param {number} index */
+  const blockStop = (index) => event('content_block_stop', { type: 'content_block_stop', index });
+  const ping = event('ping', { type: 'ping' });
+  const thinkingFrames = thinking
+    ? [
+        blockStart(0, { type: 'thinking', thinking: '', signature: '' }),
+        ping,
+        ...thinking.pieces.map((text) => blockDelta(0, { type: 'thinking_delta', thinking: text })),
+        // The signature arrives just before the block stops (B2).
+        blockDelta(0, { type: 'signature_delta', signature: thinking.signature }),
+        blockStop(0),
+        // Redacted thinking arrives whole, with no deltas.
+        blockStart(1, { type: 'redacted_thinking', data: thinking.redacted }),
+        blockStop(1),
+      ]
+    : [];
+  const textIndex = thinking ? 2 : 0;
   const frames = [
     event('message_start', { type: 'message_start', message }),
-    event('content_block_start', {
-      type: 'content_block_start',
-      index: 0,
-      content_block: { type: 'text', text: '' },
-    }),
-    event('ping', { type: 'ping' }),
-    ...tokens.map((text) =>
-      event('content_block_delta', {
-        type: 'content_block_delta',
-        index: 0,
-        delta: { type: 'text_delta', text },
-      }),
-    ),
+    ...thinkingFrames,
+    blockStart(textIndex, { type: 'text', text: '' }),
+    ...(thinking ? [] : [ping]),
+    ...tokens.map((text) => blockDelta(textIndex, { type: 'text_delta', text })),
   ];
   if (stopReason === 'error')
     return [
@@ -76,11 +197,12 @@ function streamFrames(plan) {
     ];
   return [
     ...frames,
-    event('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    blockStop(textIndex),
+    // The usage here is cumulative and repeats the input side (B2).
     event('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: { output_tokens: tokens.length },
+      usage: { ...inputUsage, ...outputUsageOf(script) },
     }),
     event('message_stop', { type: 'message_stop' }),
   ];
@@ -88,16 +210,24 @@ function streamFrames(plan) {
 
 /** @param {ChatPlan} plan @returns {Reply} */
 function reply(plan) {
-  const { tokens, stopReason } = scriptOf(plan);
+  const script = scriptOf(plan);
+  const { tokens, stopReason, thinking } = script;
+  const cache = cacheOf(plan);
+  const thinkingBlocks = thinking
+    ? [
+        { type: 'thinking', thinking: thinking.text, signature: thinking.signature },
+        { type: 'redacted_thinking', data: thinking.redacted },
+      ]
+    : [];
   const body = {
     id: mockId('msg_'),
     type: 'message',
     role: 'assistant',
     model: plan.model,
-    content: [{ type: 'text', text: tokens.join('') }],
+    content: [...thinkingBlocks, { type: 'text', text: tokens.join('') }],
     stop_reason: stopReason,
     stop_sequence: null,
-    usage: { input_tokens: plan.inputTokens, output_tokens: tokens.length },
+    usage: { ...inputUsageOf(plan, cache), ...outputUsageOf(script) },
   };
   return { status: 200, body, headers: { 'request-id': mockId('req_') } };
 }

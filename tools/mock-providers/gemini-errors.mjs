@@ -52,8 +52,31 @@ function googleError(status, rpcStatus, message, details) {
 /** @param {string} message */
 const invalid = (message) => googleError(400, 'INVALID_ARGUMENT', message);
 
-/** @param {Record<string, unknown>} body @returns {Reply | undefined} */
-export function validate(body) {
+/**
+ * generationConfig.thinkingConfig (PROVIDER-FACTS 2026 A5): a level or a budget, not both; levels
+ * only on Gemini 3 and later; no budget 0 where thinking cannot be switched off. The level is taken
+ * in either case, since the genai SDK sends its upper-case enum names.
+ * @param {Record<string, unknown>} thinking @param {string} model @returns {Reply | undefined}
+ */
+function thinkingConfigError(thinking, model) {
+  const level = thinking.thinkingLevel ?? thinking.thinking_level;
+  const budget = thinking.thinkingBudget ?? thinking.thinking_budget;
+  if (level !== undefined && budget !== undefined)
+    return invalid('You can only set only one of thinking budget and thinking level.');
+  if (level !== undefined && !['minimal', 'low', 'medium', 'high'].includes(String(level).toLowerCase())) {
+    return invalid(
+      `Invalid JSON payload received. Invalid value at 'generation_config.thinking_config.thinking_level' (type.googleapis.com/google.ai.generativelanguage.v1beta.ThinkingConfig.ThinkingLevel), "${String(level)}"`,
+    );
+  }
+  if (level !== undefined && /^gemini-[12]\./.test(model))
+    return invalid('Thinking level is not supported for this model.');
+  if (budget === 0 && /^gemini-(2\.5-pro|3)/.test(model))
+    return invalid('Budget 0 is invalid. This model only works in thinking mode.');
+  return undefined;
+}
+
+/** @param {Record<string, unknown>} body @param {import('./wire.mjs').MockRequest} request @returns {Reply | undefined} */
+export function validate(body, request) {
   const unknown = Object.keys(body).find((key) => !topLevelKeys.includes(key));
   if (unknown) return invalid(`Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
   const config = body.generationConfig ?? body.generation_config;
@@ -71,6 +94,11 @@ export function validate(body) {
         `* GenerateContentRequest.generation_config.temperature: temperature must be in the range [0.0, 2.0]\n`,
       );
     }
+    const thinking = isRecord(config) ? (config.thinkingConfig ?? config.thinking_config) : undefined;
+    const thinkingError = isRecord(thinking)
+      ? thinkingConfigError(thinking, request.params.model ?? '')
+      : undefined;
+    if (thinkingError) return thinkingError;
   }
   const contents = body.contents;
   if (!Array.isArray(contents) || contents.length === 0)

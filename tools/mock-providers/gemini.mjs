@@ -1,7 +1,9 @@
 // @ts-check
-/** Gemini generateContent / streamGenerateContent: CRLF SSE, a bare JSON error mid-stream, prompt blocking. */
+/** Gemini generateContent / streamGenerateContent: CRLF SSE, a bare JSON error mid-stream, prompt blocking, thoughts. */
 
 import { geminiKeyReplies, httpError, validate } from './gemini-errors.mjs';
+import { thinks } from './scenarios.mjs';
+import { thoughtSignature } from './signatures.mjs';
 import { isRecord, mockId, preflightReply, reflectOriginCors } from './wire.mjs';
 
 /**
@@ -43,14 +45,26 @@ const safetyRatings = [
   ...(category === 'HARM_CATEGORY_DANGEROUS_CONTENT' && { blocked: true }),
 }));
 
-/** @param {ChatPlan} plan @param {number} [outputTokens] */
-function usageOf(plan, outputTokens) {
-  const prompt = {
+/**
+ * candidatesTokenCount counts the answer only and thoughtsTokenCount the thoughts; the total adds
+ * both to the prompt (PROVIDER-FACTS 2026 E).
+ * @param {ChatPlan} plan @param {number} [outputTokens] @param {number} [thoughtTokens]
+ */
+function usageOf(plan, outputTokens, thoughtTokens) {
+  return {
     promptTokenCount: plan.inputTokens,
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: plan.inputTokens }],
+    ...(outputTokens !== undefined && { candidatesTokenCount: outputTokens }),
+    totalTokenCount: plan.inputTokens + (outputTokens ?? 0) + (thoughtTokens ?? 0),
+    ...(thoughtTokens !== undefined && { thoughtsTokenCount: thoughtTokens }),
   };
-  if (outputTokens === undefined) return { ...prompt, totalTokenCount: plan.inputTokens };
-  return { ...prompt, candidatesTokenCount: outputTokens, totalTokenCount: plan.inputTokens + outputTokens };
+}
+
+/** Whether the request asks for thought text; the thinking scenario counts thoughts either way. @param {Record<string, unknown>} body */
+function includeThoughts(body) {
+  const config = body.generationConfig ?? body.generation_config;
+  const thinking = isRecord(config) ? (config.thinkingConfig ?? config.thinking_config) : undefined;
+  return isRecord(thinking) && (thinking.includeThoughts ?? thinking.include_thoughts) === true;
 }
 
 /** One response id for every chunk of a reply. @type {WeakMap<ChatPlan, { modelVersion: string, responseId: string }>} */
@@ -68,13 +82,52 @@ function envelope(plan) {
 /** Gemini sends a few tokens per chunk. @param {string[]} tokens */
 function groups(tokens, size = 3) {
   const result = [];
-  for (let index = 0; index < tokens.length; index += size)
-    result.push(tokens.slice(index, index + size).join(''));
+  for (let index = 0; index < tokens.length; index += size) result.push(tokens.slice(index, index + size));
   return result;
 }
 
 /** @param {unknown} value */
 const data = (value) => `data: ${JSON.stringify(value)}\r\n\r\n`;
+
+/**
+ * One streamed chunk of the reply.
+ * @param {ChatPlan} plan @param {Record<string, unknown>[]} parts @param {unknown} usage @param {string} [finishReason]
+ */
+const chunk = (plan, parts, usage, finishReason) =>
+  data({
+    candidates: [{ content: { parts, role: 'model' }, ...(finishReason && { finishReason }), index: 0 }],
+    usageMetadata: usage,
+    ...envelope(plan),
+  });
+
+/**
+ * The thinking scenario (B3): thought parts first when includeThoughts asks for them, then the
+ * answer, then a last chunk whose empty text part carries the thought signature, with STOP. Usage
+ * is in every chunk, cumulative.
+ * @param {ChatPlan} plan @returns {string[]}
+ */
+function thinkingFrames(plan) {
+  const frames = [];
+  let thoughts = 0;
+  if (includeThoughts(plan.body)) {
+    // slow-thinking is there to watch the thinking live: one piece per chunk, not Gemini's groups.
+    const pieces =
+      plan.scenario === 'slow-thinking' ? plan.reasoning.map((piece) => [piece]) : groups(plan.reasoning);
+    for (const group of pieces) {
+      thoughts += group.length;
+      frames.push(chunk(plan, [{ text: group.join(''), thought: true }], usageOf(plan, undefined, thoughts)));
+    }
+  }
+  const allThoughts = plan.reasoning.length;
+  let answer = 0;
+  for (const group of groups(plan.tokens)) {
+    answer += group.length;
+    frames.push(chunk(plan, [{ text: group.join('') }], usageOf(plan, answer, allThoughts)));
+  }
+  const signature = thoughtSignature(plan.model, plan.reasoning.join(''));
+  const last = [{ text: '', thoughtSignature: signature }];
+  return [...frames, chunk(plan, last, usageOf(plan, answer, allThoughts), 'STOP')];
+}
 
 const overloadedJson = JSON.stringify(
   {
@@ -95,21 +148,19 @@ function streamFrames(plan) {
       }),
     ];
   }
+  if (thinks(plan.scenario)) return thinkingFrames(plan);
   const late = plan.scenario === 'blocked-late' || plan.scenario === 'error-event';
-  const tokens = late ? plan.tokens.slice(0, 6) : plan.tokens;
+  const length = plan.scenario === 'length';
+  const tokens = late ? plan.tokens.slice(0, 6) : length ? plan.tokens.slice(0, 3) : plan.tokens;
   const texts = groups(tokens);
-  const frames = texts.map((text, index) => {
+  const frames = texts.map((group, index) => {
     const last = index === texts.length - 1 && !late;
-    const candidate = {
-      content: { parts: [{ text }], role: 'model' },
-      ...(last && { finishReason: 'STOP' }),
-      index: 0,
-    };
-    return data({
-      candidates: [candidate],
-      usageMetadata: usageOf(plan, last ? tokens.length : undefined),
-      ...envelope(plan),
-    });
+    return chunk(
+      plan,
+      [{ text: group.join('') }],
+      usageOf(plan, last ? tokens.length : undefined),
+      last ? (length ? 'MAX_TOKENS' : 'STOP') : undefined,
+    );
   });
   // Google writes a bare JSON error object (no `data:`) into a stream that had started with 200,
   // here in the same write as the last text, so a reader gets both in one read.
@@ -138,17 +189,24 @@ function reply(plan) {
     };
   }
   const late = plan.scenario === 'blocked-late';
-  const tokens = late ? plan.tokens.slice(0, 6) : plan.tokens;
+  const length = plan.scenario === 'length';
+  const thinking = thinks(plan.scenario);
+  const tokens = late ? plan.tokens.slice(0, 6) : length ? plan.tokens.slice(0, 3) : plan.tokens;
+  // Not streamed, the thought signature sits on the answer's text part (B3).
+  const parts = thinking
+    ? [
+        ...(includeThoughts(plan.body) ? [{ text: plan.reasoning.join(''), thought: true }] : []),
+        { text: tokens.join(''), thoughtSignature: thoughtSignature(plan.model, plan.reasoning.join('')) },
+      ]
+    : [{ text: tokens.join('') }];
   const candidate = {
-    content: { parts: [{ text: tokens.join('') }], role: 'model' },
-    finishReason: late ? 'SAFETY' : 'STOP',
+    content: { parts, role: 'model' },
+    finishReason: late ? 'SAFETY' : length ? 'MAX_TOKENS' : 'STOP',
     index: 0,
     ...(late && { safetyRatings }),
   };
-  return {
-    status: 200,
-    body: { candidates: [candidate], usageMetadata: usageOf(plan, tokens.length), ...envelope(plan) },
-  };
+  const usage = usageOf(plan, tokens.length, thinking ? plan.reasoning.length : undefined);
+  return { status: 200, body: { candidates: [candidate], usageMetadata: usage, ...envelope(plan) } };
 }
 
 /** @type {MockProvider} */

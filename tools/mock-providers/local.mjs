@@ -7,6 +7,7 @@
  */
 
 import { conversationOf } from './openai-family.mjs';
+import { inThinkTags, thinks, thinksApart } from './scenarios.mjs';
 import { isRecord, mockId, unixNow } from './wire.mjs';
 
 /**
@@ -45,14 +46,37 @@ function apiError(status, message) {
   return { status, body: { error: { message, type: 'api_error', param: null, code: null } } };
 }
 
-/** @param {ChatPlan} plan */
-function usageOf(plan) {
-  const completion = plan.tokens.length;
+/**
+ * What to send: `thinking` streams reasoning_content first, DeepSeek style (PROVIDER-FACTS 2026
+ * B4); `think-tags` puts the reasoning in a leading <think>…</think> in the content.
+ * @param {ChatPlan} plan
+ */
+function scriptOf(plan) {
+  const cut = plan.scenario === 'error-event' || plan.scenario === 'length';
+  const answer = cut ? plan.tokens.slice(0, 3) : plan.tokens;
+  const finish = plan.scenario === 'length' ? 'length' : 'stop';
+  const reasoningTokens = thinks(plan.scenario) ? plan.reasoning.length : 0;
   return {
+    reasoning: thinksApart(plan.scenario) ? plan.reasoning : [],
+    content: plan.scenario === 'think-tags' ? inThinkTags(plan.reasoning, answer) : answer,
+    answerTokens: answer.length,
+    reasoningTokens,
+    finish,
+  };
+}
+
+/** DeepSeek-style usage has a top-level reasoning_tokens and null prompt details (B4). @param {ChatPlan} plan */
+function usageOf(plan) {
+  const { answerTokens, reasoningTokens } = scriptOf(plan);
+  const completion = answerTokens + reasoningTokens;
+  const usage = {
     prompt_tokens: plan.inputTokens,
     completion_tokens: completion,
     total_tokens: plan.inputTokens + completion,
   };
+  return thinksApart(plan.scenario)
+    ? { ...usage, prompt_tokens_details: null, reasoning_tokens: reasoningTokens }
+    : usage;
 }
 
 /** @param {unknown} value */
@@ -67,14 +91,25 @@ function streamFrames(plan) {
     model: plan.model,
     system_fingerprint: 'fp_ollama',
   };
-  /** @param {string} content @param {string | null} finish */
-  const chunk = (content, finish) =>
-    data({
-      ...envelope,
-      choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: finish }],
-    });
-  const tokens = plan.scenario === 'error-event' ? plan.tokens.slice(0, 3) : plan.tokens;
-  const frames = tokens.map((token) => chunk(token, null));
+  const deepseek = thinksApart(plan.scenario);
+  /**
+   * Ollama repeats the role in every delta; a DeepSeek-style server sends every key in every delta,
+   * null when unused.
+   * @param {Record<string, unknown>} fields
+   */
+  const delta = (fields) =>
+    deepseek
+      ? { role: null, content: null, reasoning_content: null, tool_calls: null, ...fields }
+      : { role: 'assistant', ...fields };
+  /** @param {Record<string, unknown>} fields @param {string | null} finish */
+  const chunk = (fields, finish) =>
+    data({ ...envelope, choices: [{ index: 0, delta: delta(fields), finish_reason: finish }] });
+  const { reasoning, content, finish } = scriptOf(plan);
+  const frames = [
+    ...(deepseek ? [chunk({ role: 'assistant', content: '' }, null)] : []),
+    ...reasoning.map((piece) => chunk({ reasoning_content: piece }, null)),
+    ...content.map((token) => chunk({ content: token }, null)),
+  ];
   if (plan.scenario === 'error-event')
     return [
       ...frames,
@@ -87,7 +122,7 @@ function streamFrames(plan) {
         },
       }),
     ];
-  frames.push(chunk('', 'stop'));
+  frames.push(chunk(deepseek ? {} : { content: '' }, finish));
   const options = plan.body.stream_options;
   if (isRecord(options) && options.include_usage === true)
     frames.push(data({ ...envelope, choices: [], usage: usageOf(plan) }));
@@ -96,6 +131,8 @@ function streamFrames(plan) {
 
 /** @param {ChatPlan} plan @returns {Reply} */
 function reply(plan) {
+  const { reasoning, content, finish } = scriptOf(plan);
+  const thinking = thinksApart(plan.scenario) ? { reasoning_content: reasoning.join('') } : {};
   const body = {
     id: mockId('chatcmpl-'),
     object: 'chat.completion',
@@ -103,7 +140,11 @@ function reply(plan) {
     model: plan.model,
     system_fingerprint: 'fp_ollama',
     choices: [
-      { index: 0, message: { role: 'assistant', content: plan.tokens.join('') }, finish_reason: 'stop' },
+      {
+        index: 0,
+        message: { role: 'assistant', content: content.join(''), ...thinking },
+        finish_reason: finish,
+      },
     ],
     usage: usageOf(plan),
   };

@@ -12,6 +12,7 @@ import {
   violenceFiltered,
 } from './openai-errors.mjs';
 import { isReasoningModel, validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
+import { inThinkTags, thinks } from './scenarios.mjs';
 import { anyOriginCors, isRecord, mockId, preflightReply, reflectOriginCors, unixNow } from './wire.mjs';
 
 /**
@@ -48,35 +49,83 @@ const promptFilterResults = [
   },
 ];
 
-/** @param {ChatPlan} plan */
-function usageOf(plan, completionTokens = plan.tokens.length) {
+/**
+ * OpenAI's and Azure's usage: completion_tokens includes the reasoning tokens (PROVIDER-FACTS 2026 E).
+ * @param {ChatPlan} plan @param {{ tokens: string[], reasoning: string[] }} script
+ */
+function usageOf(plan, { tokens, reasoning }) {
+  const completion = tokens.length + reasoning.length;
   return {
     prompt_tokens: plan.inputTokens,
-    completion_tokens: completionTokens,
-    total_tokens: plan.inputTokens + completionTokens,
+    completion_tokens: completion,
+    total_tokens: plan.inputTokens + completion,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: reasoning.length,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
-/** @param {ChatPlan} plan @param {number} completionTokens */
-function groqUsageOf(plan, completionTokens) {
+/** Groq's usage, with the token details when the model reasoned. @param {ChatPlan} plan @param {{ tokens: string[], reasoning: string[] }} script */
+function groqUsageOf(plan, { tokens, reasoning }) {
+  const completion = tokens.length + reasoning.length;
   return {
     queue_time: 0.0121,
     prompt_tokens: plan.inputTokens,
     prompt_time: 0.0024,
-    completion_tokens: completionTokens,
+    completion_tokens: completion,
     completion_time: 0.05,
-    total_tokens: plan.inputTokens + completionTokens,
+    total_tokens: plan.inputTokens + completion,
     total_time: 0.0524,
+    ...(reasoning.length > 0 && {
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: reasoning.length },
+    }),
   };
 }
 
-/** The tokens to send and how the reply ends, for a scenario. @param {ChatPlan} plan */
+/** The tokens to send, the reasoning before them and how the reply ends, for a scenario. @param {ChatPlan} plan */
 function scriptOf(plan) {
+  const reasoning = thinks(plan.scenario) ? plan.reasoning : [];
+  const cut = plan.tokens.slice(0, 3);
   if (plan.scenario === 'error-event')
-    return { tokens: plan.tokens.slice(0, 3), ending: /** @type {const} */ ('error') };
+    return { tokens: cut, reasoning, ending: /** @type {const} */ ('error') };
   if (plan.scenario.startsWith('blocked'))
-    return { tokens: plan.tokens.slice(0, 3), ending: /** @type {const} */ ('content_filter') };
-  return { tokens: plan.tokens, ending: /** @type {const} */ ('stop') };
+    return { tokens: cut, reasoning, ending: /** @type {const} */ ('content_filter') };
+  if (plan.scenario === 'length') return { tokens: cut, reasoning, ending: /** @type {const} */ ('length') };
+  return { tokens: plan.tokens, reasoning, ending: /** @type {const} */ ('stop') };
+}
+
+/**
+ * How Groq returns reasoning (PROVIDER-FACTS 2026 A6): `parsed` in a `reasoning` field, `raw` inside
+ * <think> tags in the content, `hidden` not at all. The default is raw, but parsed with tools or JSON
+ * mode, and for gpt-oss, which has no raw form.
+ * @param {ChatPlan} plan
+ */
+function groqReasoningFormat({ scenario, body, model }) {
+  if (scenario === 'think-tags') return 'raw';
+  if (typeof body.reasoning_format === 'string') return body.reasoning_format;
+  if (body.include_reasoning === false) return 'hidden';
+  const structured =
+    (Array.isArray(body.tools) && body.tools.length > 0) ||
+    (isRecord(body.response_format) && body.response_format.type !== 'text');
+  return structured || model.includes('gpt-oss') ? 'parsed' : 'raw';
+}
+
+/**
+ * What a reply shows of its reasoning: OpenAI and Azure Chat Completions never show it, they only
+ * count it (A2); Groq as its reasoning format says.
+ * @param {Variant} variant @param {ChatPlan} plan @param {{ tokens: string[], reasoning: string[] }} script
+ */
+function shownOf(variant, plan, { tokens, reasoning }) {
+  const format = variant === 'groq' && reasoning.length > 0 ? groqReasoningFormat(plan) : 'hidden';
+  return {
+    reasoning: format === 'parsed' ? reasoning : [],
+    content: format === 'raw' ? inThinkTags(reasoning, tokens) : tokens,
+  };
 }
 
 /** @param {unknown} value */
@@ -84,7 +133,9 @@ const data = (value) => `data: ${JSON.stringify(value)}\n\n`;
 
 /** @param {Variant} variant @param {ChatPlan} plan @returns {string[]} */
 function streamFrames(variant, plan) {
-  const { tokens, ending } = scriptOf(plan);
+  const script = scriptOf(plan);
+  const { ending } = script;
+  const shown = shownOf(variant, plan, script);
   const id = mockId('chatcmpl-');
   const requestId = mockId('req_');
   const created = unixNow();
@@ -148,7 +199,8 @@ function streamFrames(variant, plan) {
     data(chunk(roleDelta, null, variant === 'groq' ? { x_groq: { id: requestId, seed: 1234567 } } : {})),
   );
   if (variant === 'openai') frames.push(': keep-alive\n\n');
-  for (const token of tokens) frames.push(data(chunk({ content: token }, null)));
+  for (const piece of shown.reasoning) frames.push(data(chunk({ reasoning: piece }, null)));
+  for (const token of shown.content) frames.push(data(chunk({ content: token }, null)));
   if (ending === 'error') {
     return [
       ...frames,
@@ -163,21 +215,23 @@ function streamFrames(variant, plan) {
     ];
   }
   const groqFinish = {
-    x_groq: { id: requestId, usage: groqUsageOf(plan, tokens.length) },
-    usage: groqUsageOf(plan, tokens.length),
+    x_groq: { id: requestId, usage: groqUsageOf(plan, script) },
+    usage: groqUsageOf(plan, script),
   };
   frames.push(data(chunk({}, ending, variant === 'groq' ? groqFinish : {})));
   if (includeUsage) {
     // The usage-only chunk: the chunk envelope with no choices.
-    frames.push(data({ ...chunk({}, null), choices: [], usage: usageOf(plan, tokens.length) }));
+    frames.push(data({ ...chunk({}, null), choices: [], usage: usageOf(plan, script) }));
   }
   return [...frames, 'data: [DONE]\n\n'];
 }
 
 /** @param {Variant} variant @param {ChatPlan} plan @returns {Reply} */
 function reply(variant, plan) {
-  const { tokens, ending } = scriptOf(plan);
-  const content = tokens.join('');
+  const script = scriptOf(plan);
+  const { ending } = script;
+  const shown = shownOf(variant, plan, script);
+  const content = shown.content.join('');
   const common = {
     id: mockId('chatcmpl-'),
     object: 'chat.completion',
@@ -202,14 +256,15 @@ function reply(variant, plan) {
         object: 'chat.completion',
         prompt_filter_results: promptFilterResults,
         system_fingerprint: 'fp_mock',
-        usage: usageOf(plan, tokens.length),
+        usage: usageOf(plan, script),
       },
     };
   }
   if (variant === 'groq') {
+    const reasoning = shown.reasoning.length > 0 ? { reasoning: shown.reasoning.join('') } : {};
     const choice = {
       index: 0,
-      message: { role: 'assistant', content },
+      message: { role: 'assistant', content, ...reasoning },
       logprobs: null,
       finish_reason: ending,
     };
@@ -218,7 +273,7 @@ function reply(variant, plan) {
       body: {
         ...common,
         choices: [choice],
-        usage: groqUsageOf(plan, tokens.length),
+        usage: groqUsageOf(plan, script),
         system_fingerprint: 'fp_mock',
         x_groq: { id: mockId('req_') },
       },
@@ -235,7 +290,7 @@ function reply(variant, plan) {
     body: {
       ...common,
       choices: [choice],
-      usage: usageOf(plan, tokens.length),
+      usage: usageOf(plan, script),
       service_tier: 'default',
       system_fingerprint: 'fp_mock',
     },

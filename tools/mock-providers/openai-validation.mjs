@@ -94,13 +94,30 @@ const openaiMessageKeys = {
   function: ['role', 'content', 'name'],
 };
 
-/** Groq documents `name` as unsupported; the mock holds to that. @type {Record<string, string[]>} */
+/**
+ * Groq documents `name` as unsupported; the mock holds to that. Reasoning sent back in assistant
+ * history (`reasoning`, `reasoning_content`) is refused as any other extra key (PROVIDER-FACTS 2026 A6).
+ * @type {Record<string, string[]>}
+ */
 const groqMessageKeys = {
   system: ['role', 'content'],
   user: ['role', 'content'],
-  assistant: ['role', 'content', 'tool_calls', 'reasoning'],
+  assistant: ['role', 'content', 'tool_calls'],
   tool: ['role', 'content', 'tool_call_id'],
 };
+
+/** Groq's reasoning_effort values per reasoning model family (A6); other models are not checked. @param {string} model */
+function groqEffortsOf(model) {
+  if (model.includes('qwen3')) return ['none', 'default'];
+  if (model.includes('gpt-oss')) return ['low', 'medium', 'high'];
+  return undefined;
+}
+
+/** `a` or `b`; `a`, `b`, or `c`. @param {string[]} values */
+function backtickedChoice(values) {
+  const quoted = values.map((value) => `\`${value}\``);
+  return quoted.length < 3 ? quoted.join(' or ') : `${quoted.slice(0, -1).join(', ')}, or ${quoted.at(-1)}`;
+}
 
 /**
  * @param {string} message
@@ -234,6 +251,11 @@ export function validateGroqBody(body) {
   if (unsupported) return groqInvalid(`'${unsupported}' : is not supported by this model`);
   if (body.n !== undefined && body.n !== 1) return groqInvalid("'n' : number must be at most 1");
   if (typeof body.model !== 'string') return groqInvalid("'model' : property 'model' is missing");
+  if (body.include_reasoning !== undefined && body.reasoning_format !== undefined)
+    return groqInvalid('cannot specify both `include_reasoning` and `reasoning_format`');
+  const efforts = groqEffortsOf(body.model);
+  if (body.reasoning_effort !== undefined && efforts && !efforts.includes(String(body.reasoning_effort)))
+    return groqInvalid(`\`reasoning_effort\` must be one of ${backtickedChoice(efforts)}`);
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0)
     return groqInvalid("'messages' : minimum number of items is 1");

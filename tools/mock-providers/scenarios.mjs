@@ -27,6 +27,15 @@ export const scenarioHelp = {
   'no-cors': 'a normal reply without any CORS header, so a browser refuses it',
   'reasoning-model':
     'OpenAI/Azure: any model acts as a reasoning model (400 for max_tokens, temperature other than 1, top_p, penalties); Claude: as a model with fixed sampling (400 for temperature); then Echo',
+  thinking:
+    'reasoning first, then Echo: Claude thinking and redacted_thinking blocks (when the request turns thinking on), Gemini thought parts (includeThoughts), Groq per reasoning_format, local reasoning_content; OpenAI/Azure count reasoning tokens only',
+  'slow-thinking': 'as thinking, at 150 ms per streamed chunk, so the live thinking can be watched',
+  'think-tags':
+    'local server and Groq: the reasoning inside a leading <think>…</think> in content; others as thinking',
+  length:
+    'a few tokens, then the token limit: finish_reason length, stop_reason max_tokens, finishReason MAX_TOKENS, response.incomplete',
+  unverified:
+    'OpenAI Responses: reasoning.summary gets the unverified-organization 400; without it, Echo (every /v1/responses scenario reasons)',
 };
 
 export const scenarioNames = Object.keys(scenarioHelp);
@@ -39,6 +48,24 @@ export function scenarioOf(key) {
   const name = key.split('.')[0] ?? '';
   return scenarioNames.includes(name) ? name : undefined;
 }
+
+/** Whether a scenario reasons before it answers (the Responses API always does). @param {string} scenario */
+export const thinks = (scenario) =>
+  scenario === 'thinking' || scenario === 'slow-thinking' || scenario === 'think-tags';
+
+/** Reasoning in its own field (not in tags). @param {string} scenario */
+export const thinksApart = (scenario) => scenario === 'thinking' || scenario === 'slow-thinking';
+
+/**
+ * The reasoning streamed before the reply: a few sentences of markdown, the same for the same question.
+ * @param {{ lastUserText: string, messageCount: number }} conversation
+ */
+export function reasoningText({ lastUserText, messageCount }) {
+  return `**Reading the question**\n\nThe user wrote: ${lastUserText}. I will echo it back with the message count (${messageCount}).`;
+}
+
+/** Reasoning inside a leading <think>…</think> in the content, each tag a piece of its own. @param {string[]} reasoning @param {string[]} answer */
+export const inThinkTags = (reasoning, answer) => ['<think>', ...reasoning, '</think>', '\n\n', ...answer];
 
 /** @param {string} scenario @returns {number | undefined} */
 export function httpStatusOf(scenario) {

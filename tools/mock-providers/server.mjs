@@ -9,7 +9,8 @@ import { anthropicMock } from './anthropic.mjs';
 import { geminiMock } from './gemini.mjs';
 import { localMock } from './local.mjs';
 import { azureMock, groqMock, openaiMock } from './openai-family.mjs';
-import { httpStatusOf, replyText, scenarioOf } from './scenarios.mjs';
+import { azureResponsesMock, openaiResponsesMock } from './openai-responses.mjs';
+import { httpStatusOf, reasoningText, replyText, scenarioOf } from './scenarios.mjs';
 import { tokenize } from './tokens.mjs';
 import { anyOriginCors, dropJson, isRecord, parseJson, sendReply, writeStream } from './wire.mjs';
 
@@ -39,6 +40,12 @@ export { tokenize } from './tokens.mjs';
 
 const loopbackHosts = ['127.0.0.1', '::1', 'localhost'];
 
+/** Whether a request sends a header, or its preflight asks to. @param {Record<string, string>} headers @param {string} name */
+function sendsHeader(headers, name) {
+  const requested = (headers['access-control-request-headers'] ?? '').split(',');
+  return name in headers || requested.some((entry) => entry.trim().toLowerCase() === name);
+}
+
 /** @param {string} method @param {string} path @param {Record<string, string>} headers @returns {Route | undefined} */
 function routeOf(method, path, headers) {
   const action =
@@ -54,13 +61,14 @@ function routeOf(method, path, headers) {
   if (local?.[1] && local[2])
     return match(localMock, local[2] === 'models' ? 'models' : 'chat', { key: decodeURIComponent(local[1]) });
   if (path === '/v1/chat/completions') return match(openaiMock, 'chat');
+  if (path === '/v1/responses') return match(openaiResponsesMock, 'chat');
   if (path === '/v1/messages') return match(anthropicMock, 'chat');
-  if (path === '/v1/models') {
-    // One path for OpenAI and Anthropic: Anthropic's requests carry x-api-key.
-    const anthropic =
-      'x-api-key' in headers || (headers['access-control-request-headers'] ?? '').includes('x-api-key');
-    return match(anthropic ? anthropicMock : openaiMock, 'models');
-  }
+  // One path for OpenAI and Anthropic: Anthropic's requests carry x-api-key.
+  if (path === '/v1/models')
+    return match(sendsHeader(headers, 'x-api-key') ? anthropicMock : openaiMock, 'models');
+  // Azure's v1 API shares the /openai/v1 prefix with Groq; its requests carry api-key.
+  if (path === '/openai/v1/responses' && sendsHeader(headers, 'api-key'))
+    return match(azureResponsesMock, 'chat');
   if (path === '/openai/v1/chat/completions') return match(groqMock, 'chat');
   if (path === '/openai/v1/models') return match(groqMock, 'models');
   if (path === '/openai/deployments') return match(azureMock, 'models');
@@ -96,8 +104,9 @@ function flatHeaders(raw) {
  * @param {import('node:http').ServerResponse} res
  * @param {number} tokenDelayMs
  * @param {number} callNumber how many chat calls this key has made, this one included
+ * @param {Set<string>} memory what this key's earlier requests left for later ones
  */
-async function answer(route, request, res, tokenDelayMs, callNumber) {
+async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   const { provider } = route;
   if (route.action === 'preflight') return sendReply(res, provider.preflight(request), {});
   const gate = provider.gate?.(request);
@@ -125,7 +134,9 @@ async function answer(route, request, res, tokenDelayMs, callNumber) {
     scenario,
     model: conversation.model,
     tokens: tokenize(replyText(scenario, conversation, callNumber)),
+    reasoning: tokenize(reasoningText(conversation)),
     inputTokens: tokenize(conversation.promptText).length,
+    memory,
     body,
     request,
   };
@@ -138,7 +149,7 @@ async function answer(route, request, res, tokenDelayMs, callNumber) {
   }
   const frames = provider.streamFrames(plan);
   await writeStream(res, frames, {
-    delayMs: scenario === 'slow' ? 200 : tokenDelayMs,
+    delayMs: scenario === 'slow' ? 200 : scenario === 'slow-thinking' ? 150 : tokenDelayMs,
     headers: cors,
     splitUtf8: scenario === 'utf8',
     ...(scenario === 'drop' && { dropAfter: Math.max(2, Math.floor(frames.length / 2)) }),
@@ -154,6 +165,8 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
   if (!loopbackHosts.includes(host)) throw new Error(`The mock binds loopback addresses only, not ${host}`);
   /** @type {RecordedRequest[]} */
   const requests = [];
+  /** Per key: what its requests left for later ones, forgotten with the recordings. @type {Map<string, Set<string>>} */
+  const memories = new Map();
   const server = createServer((req, res) => {
     handle(req, res).catch((/** @type {unknown} */ error) => {
       if (res.headersSent) return void res.destroy();
@@ -194,13 +207,18 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     }
     const key = route.provider.keyOf(request);
     const callNumber = requests.filter((entry) => entry.key === key && entry.method === 'POST').length;
-    await answer(route, request, res, tokenDelayMs, callNumber);
+    const memory = memories.get(key) ?? new Set();
+    memories.set(key, memory);
+    await answer(route, request, res, tokenDelayMs, callNumber, memory);
   }
   /** @param {string} method @param {URL} url @param {import('node:http').ServerResponse} res */
   function answerRecording(method, url, res) {
     const cors = { ...anyOriginCors(), 'access-control-allow-methods': 'GET, DELETE, OPTIONS' };
     if (method === 'OPTIONS') return sendReply(res, { status: 204, body: '' }, cors);
-    if (method === 'DELETE') requests.length = 0;
+    if (method === 'DELETE') {
+      requests.length = 0;
+      memories.clear();
+    }
     const key = url.searchParams.get('key');
     const body =
       method === 'GET' ? requests.filter((entry) => key === null || entry.key === key) : { cleared: true };

@@ -28,7 +28,9 @@
  * @property {string} scenario
  * @property {string} model
  * @property {string[]} tokens The reply, as the pieces to stream.
+ * @property {string[]} reasoning The reasoning before the reply, as pieces; used by the thinking scenarios and /v1/responses.
  * @property {number} inputTokens
+ * @property {Set<string>} memory What this key's earlier requests left for later ones (Claude's cached prompt prefixes).
  * @property {Record<string, unknown>} body The request JSON.
  * @property {MockRequest} request
  *

@@ -1,0 +1,401 @@
+// @ts-check
+/**
+ * OpenAI's Responses API (POST /v1/responses) and Azure's v1 path to it (POST /openai/v1/responses).
+ * Only reasoning models are called here, so every scenario reasons: a reasoning item comes first,
+ * with its summary when `reasoning.summary` asks for one, then the message.
+ */
+
+import { azureMock, openaiMock } from './openai-family.mjs';
+import { isReasoningModel, openaiInvalid } from './openai-validation.mjs';
+import { encryptedReasoning, isEncryptedReasoning } from './signatures.mjs';
+import { isRecord, mockId, unixNow } from './wire.mjs';
+
+/**
+ * @typedef {import('./wire.mjs').Reply} Reply
+ * @typedef {import('./wire.mjs').ChatPlan} ChatPlan
+ * @typedef {import('./wire.mjs').MockProvider} MockProvider
+ * @typedef {'openai' | 'azure'} Variant
+ */
+
+/** ResponseCreateParams (PROVIDER-FACTS 2026 A3); anything else is an unknown parameter. */
+const responsesKeys = [
+  'background',
+  'conversation',
+  'include',
+  'input',
+  'instructions',
+  'max_output_tokens',
+  'max_tool_calls',
+  'metadata',
+  'model',
+  'parallel_tool_calls',
+  'previous_response_id',
+  'prompt',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'reasoning',
+  'safety_identifier',
+  'service_tier',
+  'store',
+  'stream',
+  'stream_options',
+  'temperature',
+  'text',
+  'tool_choice',
+  'tools',
+  'top_logprobs',
+  'top_p',
+  'truncation',
+  'user',
+];
+
+const userParts = ['input_text', 'input_image', 'input_file'];
+const assistantParts = ['output_text', 'refusal'];
+
+/** 'a' and 'b'; 'a', 'b', and 'c': OpenAI's way of listing supported values. @param {string[]} values */
+function quotedList(values) {
+  const quoted = values.map((value) => `'${value}'`);
+  return quoted.length < 3 ? quoted.join(' and ') : `${quoted.slice(0, -1).join(', ')}, and ${quoted.at(-1)}`;
+}
+
+/**
+ * The reasoning efforts a model accepts (PROVIDER-FACTS 2026 A1); undefined for models the table
+ * does not know, which are not checked.
+ * @param {string} model
+ */
+function effortsOf(model) {
+  if (/^o\d/.test(model)) return ['low', 'medium', 'high'];
+  if (!model.startsWith('gpt-5')) return undefined;
+  if (model.includes('-pro')) return ['medium', 'high', 'xhigh'];
+  const family = model.startsWith('gpt-5.1')
+    ? ['none', 'low', 'medium', 'high']
+    : /^gpt-5\.[2-5]/.test(model)
+      ? ['none', 'low', 'medium', 'high', 'xhigh']
+      : model.startsWith('gpt-5.6')
+        ? ['none', 'low', 'medium', 'high', 'xhigh', 'max']
+        : ['minimal', 'low', 'medium', 'high'];
+  return model.includes('-codex') ? family.filter((effort) => effort !== 'none') : family;
+}
+
+/** @param {unknown} value */
+const typeName = (value) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/** @param {Record<string, unknown>} body */
+const reasoningOf = (body) => (isRecord(body.reasoning) ? body.reasoning : {});
+
+/** @param {Record<string, unknown>} body */
+const summaryAsked = (body) => typeof reasoningOf(body).summary === 'string';
+
+/**
+ * A reasoning item sent back (C): with `store:false` it must carry its encrypted_content, and that
+ * must be one the mock issued. With storage on, the real API looks the id up among stored responses;
+ * the mock stores none and takes the id on trust.
+ * @param {Record<string, unknown>} item @param {number} index @param {Record<string, unknown>} body
+ * @returns {Reply | undefined}
+ */
+function reasoningItemError(item, index, body) {
+  const encrypted = item.encrypted_content;
+  if (encrypted === undefined || encrypted === null) {
+    if (body.store !== false) return undefined;
+    if (typeof item.id !== 'string') {
+      const message = `Missing required parameter: 'input[${index}].encrypted_content'.`;
+      return openaiInvalid(message, {
+        param: `input[${index}].encrypted_content`,
+        code: 'missing_required_parameter',
+      });
+    }
+    const message = `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`;
+    return { ...openaiInvalid(message, { param: 'input' }), status: 404 };
+  }
+  if (isEncryptedReasoning(encrypted)) return undefined;
+  const text = String(encrypted);
+  const shown = text.length > 8 ? `${text.slice(0, 4)}...${text.slice(-4)}` : text;
+  return openaiInvalid(`The encrypted content ${shown} could not be verified.`, {
+    code: 'invalid_encrypted_content',
+  });
+}
+
+/** @param {Record<string, unknown>} item @param {number} index @returns {Reply | undefined} */
+function messageItemError(item, index) {
+  const roles = ['user', 'assistant', 'system', 'developer'];
+  if (!roles.includes(String(item.role))) {
+    const message = `Invalid value: '${String(item.role)}'. Supported values are: ${quotedList(roles)}.`;
+    return openaiInvalid(message, { param: `input[${index}].role`, code: 'invalid_value' });
+  }
+  if (typeof item.content === 'string') return undefined;
+  if (!Array.isArray(item.content)) {
+    const message = `Invalid type for 'input[${index}].content': expected one of a string or array of input content, but got ${typeName(item.content)} instead.`;
+    return openaiInvalid(message, { param: `input[${index}].content`, code: 'invalid_type' });
+  }
+  // Assistant history is output: only output_text and refusal parts (A3).
+  const allowed = item.role === 'assistant' ? assistantParts : userParts;
+  for (const [partIndex, part] of item.content.entries()) {
+    const type = isRecord(part) ? String(part.type) : typeName(part);
+    if (allowed.includes(type)) continue;
+    const message = `Invalid value: '${type}'. Supported values are: ${quotedList(allowed)}.`;
+    return openaiInvalid(message, { param: `input[${index}].content[${partIndex}]`, code: 'invalid_value' });
+  }
+  return undefined;
+}
+
+/**
+ * @param {Record<string, unknown>} body @param {string} scenario
+ * @param {boolean} reasoningModel the model refuses sampling settings
+ * @returns {Reply | undefined}
+ */
+function validate(body, scenario, reasoningModel) {
+  const unknown = Object.keys(body).find((key) => !responsesKeys.includes(key));
+  if (unknown)
+    return openaiInvalid(`Unknown parameter: '${unknown}'.`, { param: unknown, code: 'unknown_parameter' });
+  if (typeof body.model !== 'string') {
+    return openaiInvalid("Missing required parameter: 'model'.", {
+      param: 'model',
+      code: 'missing_required_parameter',
+    });
+  }
+  const maxOutput = body.max_output_tokens;
+  if (typeof maxOutput === 'number' && maxOutput < 16) {
+    const message = `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${maxOutput} instead.`;
+    return openaiInvalid(message, { param: 'max_output_tokens', code: 'integer_below_min_value' });
+  }
+  const input = body.input;
+  if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
+    const message = `Invalid type for 'input': expected one of a string or array of input items, but got ${typeName(input)} instead.`;
+    return openaiInvalid(message, { param: 'input', code: 'invalid_type' });
+  }
+  for (const [index, item] of (Array.isArray(input) ? input : []).entries()) {
+    if (!isRecord(item)) {
+      const message = `Invalid type for 'input[${index}]': expected an input item, but got ${typeName(item)} instead.`;
+      return openaiInvalid(message, { param: `input[${index}]`, code: 'invalid_type' });
+    }
+    const type = item.type ?? 'message';
+    // Other item types (function calls and their outputs) are taken as they come.
+    const error =
+      type === 'message'
+        ? messageItemError(item, index)
+        : type === 'reasoning'
+          ? reasoningItemError(item, index, body)
+          : undefined;
+    if (error) return error;
+  }
+  const sampling = ['temperature', 'top_p'].find((name) => body[name] !== undefined);
+  if (reasoningModel && sampling) {
+    // Unlike Chat Completions, Responses refuses the parameter itself, with code null (A2).
+    return openaiInvalid(`Unsupported parameter: '${sampling}' is not supported with this model.`, {
+      param: sampling,
+    });
+  }
+  const { effort, summary } = reasoningOf(body);
+  const efforts = effortsOf(body.model);
+  if (effort !== undefined && efforts && !efforts.includes(String(effort))) {
+    const message = `Unsupported value: 'reasoning.effort' does not support '${String(effort)}' with this model. Supported values are: ${quotedList(efforts)}.`;
+    return openaiInvalid(message, { param: 'reasoning.effort', code: 'unsupported_value' });
+  }
+  const summaries = ['auto', 'concise', 'detailed'];
+  if (summary !== undefined && summary !== null && !summaries.includes(String(summary))) {
+    const message = `Invalid value: '${String(summary)}'. Supported values are: ${quotedList(summaries)}.`;
+    return openaiInvalid(message, { param: 'reasoning.summary', code: 'invalid_value' });
+  }
+  if (scenario === 'unverified' && summary !== undefined && summary !== null) {
+    const message =
+      'Your organization must be verified to generate reasoning summaries. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to propagate.';
+    return openaiInvalid(message, { param: 'reasoning.summary', code: 'unsupported_value' });
+  }
+  return undefined;
+}
+
+/** Text of a message's content: a string, or its text parts. @param {unknown} content */
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+}
+
+/** @param {Record<string, unknown>} body */
+function conversationOf(body) {
+  const items =
+    typeof body.input === 'string'
+      ? [{ role: 'user', content: body.input }]
+      : Array.isArray(body.input)
+        ? body.input.filter(isRecord)
+        : [];
+  const messages = items.filter((item) => (item.type ?? 'message') === 'message');
+  const instructions = typeof body.instructions === 'string' ? body.instructions : '';
+  return {
+    model: typeof body.model === 'string' ? body.model : '',
+    lastUserText: textOf(messages.filter((message) => message.role === 'user').at(-1)?.content),
+    messageCount: messages.length + (instructions ? 1 : 0),
+    promptText: [instructions, ...messages.map((message) => textOf(message.content))]
+      .filter(Boolean)
+      .join('\n'),
+  };
+}
+
+/** The tokens to send and how the response ends, for a scenario. @param {ChatPlan} plan */
+function scriptOf(plan) {
+  const cut = plan.tokens.slice(0, 3);
+  if (plan.scenario === 'error-event') return { tokens: cut, status: 'failed', reason: null };
+  if (plan.scenario === 'length') return { tokens: cut, status: 'incomplete', reason: 'max_output_tokens' };
+  if (plan.scenario.startsWith('blocked'))
+    return { tokens: cut, status: 'incomplete', reason: 'content_filter' };
+  return { tokens: plan.tokens, status: 'completed', reason: null };
+}
+
+/**
+ * Everything one response needs, made once so streamed events and the final object agree.
+ * @param {Variant} variant @param {ChatPlan} plan
+ */
+function responseParts(variant, plan) {
+  const { body } = plan;
+  const script = scriptOf(plan);
+  const reasoningText = plan.reasoning.join('');
+  const text = script.tokens.join('');
+  const reasoningItem = {
+    id: mockId('rs_'),
+    type: 'reasoning',
+    encrypted_content: encryptedReasoning(reasoningText),
+    summary: summaryAsked(body) ? [{ type: 'summary_text', text: reasoningText }] : [],
+  };
+  const messageItem = {
+    id: mockId('msg_'),
+    type: 'message',
+    status: script.status === 'completed' ? 'completed' : 'incomplete',
+    content: [{ type: 'output_text', annotations: [], logprobs: [], text }],
+    role: 'assistant',
+  };
+  const reasoning = reasoningOf(body);
+  const base = {
+    id: mockId('resp_'),
+    object: 'response',
+    created_at: unixNow(),
+    status: 'in_progress',
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model: plan.model,
+    output: /** @type {unknown[]} */ ([]),
+    parallel_tool_calls: true,
+    previous_response_id: body.previous_response_id ?? null,
+    reasoning: { effort: reasoning.effort ?? 'medium', summary: reasoning.summary ?? null },
+    store: body.store ?? true,
+    temperature: 1,
+    text: { format: { type: 'text' }, verbosity: 'medium' },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: 1,
+    truncation: 'disabled',
+    usage: /** @type {unknown} */ (null),
+    user: null,
+    metadata: {},
+    // Azure adds the content filter results to the response object (B1).
+    ...(variant === 'azure' && { content_filters: null }),
+  };
+  // output_tokens includes the reasoning; input_tokens includes the cached part (E).
+  const outputTokens = script.tokens.length + plan.reasoning.length;
+  const usage = {
+    input_tokens: plan.inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: plan.reasoning.length },
+    total_tokens: plan.inputTokens + outputTokens,
+  };
+  const final = {
+    ...base,
+    status: script.status,
+    incomplete_details: script.reason ? { reason: script.reason } : null,
+    output: [reasoningItem, messageItem],
+    usage,
+  };
+  return { script, reasoningText, text, reasoningItem, messageItem, base, final };
+}
+
+const serverErrorMessage = 'The server had an error while processing your request. Sorry about that!';
+
+/**
+ * The B1 event sequence: `event:` and `data:` lines, `type` equal to the event name, a rising
+ * sequence_number, `obfuscation` padding on deltas, and no [DONE].
+ * @param {Variant} variant @param {ChatPlan} plan @returns {string[]}
+ */
+function streamFrames(variant, plan) {
+  const { script, reasoningText, text, reasoningItem, messageItem, base, final } = responseParts(
+    variant,
+    plan,
+  );
+  let sequence = 0;
+  /** @param {string} type @param {Record<string, unknown>} fields */
+  const event = (type, fields) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
+  const obfuscation = 'm0ck';
+  const frames = [
+    event('response.created', { response: base }),
+    event('response.in_progress', { response: base }),
+    event('response.output_item.added', { output_index: 0, item: { ...reasoningItem, summary: [] } }),
+  ];
+  if (summaryAsked(plan.body)) {
+    const at = { item_id: reasoningItem.id, output_index: 0, summary_index: 0 };
+    const part = { type: 'summary_text', text: reasoningText };
+    frames.push(
+      event('response.reasoning_summary_part.added', { ...at, part: { ...part, text: '' } }),
+      ...plan.reasoning.map((delta) =>
+        event('response.reasoning_summary_text.delta', { ...at, delta, obfuscation }),
+      ),
+      event('response.reasoning_summary_text.done', { ...at, text: reasoningText }),
+      event('response.reasoning_summary_part.done', { ...at, part }),
+    );
+  }
+  const at = { item_id: messageItem.id, output_index: 1, content_index: 0 };
+  const part = { type: 'output_text', annotations: [], logprobs: [], text };
+  frames.push(
+    event('response.output_item.done', { output_index: 0, item: reasoningItem }),
+    event('response.output_item.added', {
+      output_index: 1,
+      item: { ...messageItem, status: 'in_progress', content: [] },
+    }),
+    event('response.content_part.added', { ...at, part: { ...part, text: '' } }),
+    ...script.tokens.map((delta) =>
+      event('response.output_text.delta', { ...at, delta, logprobs: [], obfuscation }),
+    ),
+  );
+  if (script.status === 'failed') {
+    // The nested error shape of the recorded stream (B1), then the failed response.
+    const error = { type: 'server_error', code: 'server_error', message: serverErrorMessage, param: null };
+    const failed = {
+      ...base,
+      status: 'failed',
+      error: { code: 'server_error', message: serverErrorMessage },
+    };
+    return [...frames, event('error', { error }), event('response.failed', { response: failed })];
+  }
+  return [
+    ...frames,
+    event('response.output_text.done', { ...at, text, logprobs: [] }),
+    event('response.content_part.done', { ...at, part }),
+    event('response.output_item.done', { output_index: 1, item: messageItem }),
+    event(`response.${script.status}`, { response: final }),
+  ];
+}
+
+/**
+ * @param {Variant} variant
+ * @param {MockProvider} legacy the Chat Completions provider of the same service, for keys, CORS and errors
+ * @returns {MockProvider}
+ */
+function responsesMock(variant, legacy) {
+  return {
+    ...legacy,
+    // Azure's v1 API needs no monthly api-version (PROVIDER-FACTS 2026 H).
+    gate: () => undefined,
+    validate: (body, _request, scenario) =>
+      validate(body, scenario, isReasoningModel(body.model) || scenario === 'reasoning-model'),
+    conversation: conversationOf,
+    isStream: (body) => body.stream === true,
+    streamFrames: (plan) => streamFrames(variant, plan),
+    reply: (plan) => ({ status: 200, body: responseParts(variant, plan).final }),
+    midStreamErrorStatus: 500,
+  };
+}
+
+export const openaiResponsesMock = responsesMock('openai', openaiMock);
+export const azureResponsesMock = responsesMock('azure', azureMock);

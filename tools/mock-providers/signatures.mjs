@@ -1,0 +1,51 @@
+// @ts-check
+/**
+ * The opaque values providers hand out with reasoning and check when a client sends them back:
+ * Claude's thinking signatures and redacted thinking, OpenAI's encrypted reasoning, Gemini's thought
+ * signatures. The mock derives each from what it sent, so it can check them without keeping state,
+ * and a changed byte or a value made up by the client fails.
+ */
+
+import { createHash } from 'node:crypto';
+
+/** @param {string} text */
+export const digest = (text) => createHash('sha256').update(text).digest('base64');
+
+/** A Claude thinking block's signature: bound to the model and to the thinking text as delivered. */
+export const thinkingSignature = (/** @type {string} */ model, /** @type {string} */ thinking) =>
+  `sig_${digest(`${model}\n${thinking}`)}`;
+
+/** A Gemini thought signature. */
+export const thoughtSignature = (/** @type {string} */ model, /** @type {string} */ thoughts) =>
+  digest(`thought\n${model}\n${thoughts}`);
+
+/**
+ * A value that stands for text the client never sees again (redacted or encrypted reasoning), so it
+ * carries its own seed: `<prefix><seed>.<digest of scope and seed>`. Base64 has no '.', so the
+ * seed can be read back.
+ * @param {string} prefix @param {string} scope @param {string} seed
+ */
+const sealed = (prefix, scope, seed) => `${prefix}${seed}.${digest(`${scope}\n${seed}`)}`;
+
+/** @param {string} text */
+const seedOf = (text) => digest(text).slice(0, 16);
+
+/** @param {string} prefix @param {string} scope @param {unknown} value */
+function isSealed(prefix, scope, value) {
+  if (typeof value !== 'string' || !value.startsWith(prefix)) return false;
+  return value === sealed(prefix, scope, value.slice(prefix.length).split('.')[0] ?? '');
+}
+
+/** Claude's redacted_thinking data, bound to the model as signatures are. */
+export const redactedThinking = (/** @type {string} */ model, /** @type {string} */ thinking) =>
+  sealed('redacted_', model, seedOf(thinking));
+
+export const isRedactedThinking = (/** @type {string} */ model, /** @type {unknown} */ data) =>
+  isSealed('redacted_', model, data);
+
+/** OpenAI's encrypted_content of a reasoning item (real ones are Fernet tokens, hence gAAAA). */
+export const encryptedReasoning = (/** @type {string} */ reasoning) =>
+  sealed('gAAAA', 'openai-reasoning', seedOf(reasoning));
+
+export const isEncryptedReasoning = (/** @type {unknown} */ value) =>
+  isSealed('gAAAA', 'openai-reasoning', value);
