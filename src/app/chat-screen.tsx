@@ -1,8 +1,7 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { ChatPanel } from '../components/chat/chat-panel.tsx';
 import { SettingsPanel } from '../components/settings/settings-panel.tsx';
 import { ConversationSidebar } from '../components/sidebar/conversation-sidebar.tsx';
-import { ImportExportDialog } from '../components/sidebar/import-export-dialog.tsx';
 import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
 import { useChatState } from '../hooks/use-chat-state.ts';
 import { useIsPhone } from '../hooks/use-media-query.ts';
@@ -10,12 +9,20 @@ import { chat } from '../state/chat.ts';
 
 const { setSheet } = chat;
 
+// Import / Export is opened rarely: it loads on first use, outside the chat screen's first load.
+const ImportExportDialog = lazy(() =>
+  import('../components/sidebar/import-export-dialog.tsx').then((module) => ({
+    default: module.ImportExportDialog,
+  })),
+);
+
 let booted: Promise<void> | null = null;
 
 /** The chat screen: sidebar, centre column and settings panel; side panels become sheets on phones. */
 export function ChatScreen() {
   const ready = useChatState((state) => state.ready);
   const sheet = useChatState((state) => state.sheet);
+  const importExportOpen = useChatState((state) => state.importExportOpen);
   const isPhone = useIsPhone();
 
   useEffect(() => {
@@ -57,7 +64,11 @@ export function ChatScreen() {
       )}
       <ChatPanel />
       {!isPhone && <SettingsPanel />}
-      <ImportExportDialog />
+      {importExportOpen && (
+        <Suspense fallback={null}>
+          <ImportExportDialog />
+        </Suspense>
+      )}
     </div>
   );
 }

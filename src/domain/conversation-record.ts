@@ -1,4 +1,5 @@
-import { messageText, type Conversation, type Message } from './conversation.ts';
+import { messageText, reasoningParts, type Conversation, type Message } from './conversation.ts';
+import { usageFields, type ReplyStats } from './reply-stats.ts';
 import { conversationFormatVersion } from './conversation-validation.ts';
 import { activePath, findMessage, newestLeafUnder, pathTo, rootMessage } from './message-tree.ts';
 
@@ -16,6 +17,9 @@ export interface MessageRecord {
   status?: Message['status'];
   error?: string;
   notices?: string[];
+  /** Assistant replies: the thinking before `content`, in order (a 2.0 reader ignores it). */
+  reasoning?: { text: string; signature?: string; redacted?: true }[];
+  stats?: Message['stats'];
 }
 
 /**
@@ -36,10 +40,26 @@ export interface ConversationRecord {
   deletedIds?: string[];
   pin?: Conversation['pin'];
   pinnedAt?: string;
+  effort?: Conversation['effort'];
+  effortAt?: string;
+}
+
+/** The figures in one fixed order, however they were gathered: a record reads back as written. */
+function statsRecord({ usage, firstTokenMs, thinkingMs, totalMs, finishReason }: ReplyStats): ReplyStats {
+  const record: ReplyStats = {};
+  if (usage)
+    record.usage = Object.fromEntries(
+      usageFields.flatMap((field) => (usage[field] === undefined ? [] : [[field, usage[field]]])),
+    );
+  if (firstTokenMs !== undefined) record.firstTokenMs = firstTokenMs;
+  if (thinkingMs !== undefined) record.thinkingMs = thinkingMs;
+  if (totalMs !== undefined) record.totalMs = totalMs;
+  if (finishReason) record.finishReason = finishReason;
+  return record;
 }
 
 function messageRecord(message: Message, onPath: boolean): MessageRecord {
-  const { id, role, createdAt, editedAt, provider, model, status, error, notices, parentId } = message;
+  const { id, role, createdAt, editedAt, provider, model, status, error, notices, stats, parentId } = message;
   const record: MessageRecord = { id, role, content: messageText(message), createdAt };
   if (!onPath && parentId !== null) record.parentId = parentId;
   if (editedAt) record.editedAt = editedAt;
@@ -48,6 +68,14 @@ function messageRecord(message: Message, onPath: boolean): MessageRecord {
   if (status) record.status = status;
   if (error !== undefined) record.error = error;
   if (notices?.length) record.notices = [...notices];
+  const reasoning = reasoningParts(message);
+  if (reasoning.length > 0)
+    record.reasoning = reasoning.map(({ text, signature, redacted }) => ({
+      text,
+      ...(signature && { signature }),
+      ...(redacted && { redacted }),
+    }));
+  if (stats) record.stats = statsRecord(stats);
   return record;
 }
 
@@ -75,6 +103,8 @@ export function conversationRecord(conversation: Conversation): ConversationReco
   if (renamedAt) record.renamedAt = renamedAt;
   if (conversation.pin) record.pin = { ...conversation.pin };
   if (conversation.pinnedAt) record.pinnedAt = conversation.pinnedAt;
+  if (conversation.effort) record.effort = conversation.effort;
+  if (conversation.effortAt) record.effortAt = conversation.effortAt;
   if (deletedIds && deletedIds.length > 0) record.deletedIds = deletedIds;
   return record;
 }

@@ -8,6 +8,7 @@ import {
   type ModelPin,
 } from './conversation.ts';
 import { activePath, appendMessage, childrenOf, replaceMessage, rootMessage } from './message-tree.ts';
+import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 
 function systemMessage(id: string, at: string, content = defaultSystemPrompt): Message {
   return { id, parentId: null, role: 'system', parts: textParts(content), createdAt: at };
@@ -138,6 +139,18 @@ export function isMarkdownLike(text: string): boolean {
 }
 
 /** Pins a provider and model to the conversation, or with null removes the pin (it then follows the saved configuration). */
+/** 'Reasoning effort': null goes back to the model's own default. */
+export function setEffort(
+  conversation: Conversation,
+  effort: ReasoningEffort | null,
+  now: Date,
+): Conversation {
+  const next: Conversation = { ...conversation, effortAt: now.toISOString() };
+  if (effort) next.effort = effort;
+  else delete next.effort;
+  return next;
+}
+
 export function setModelPin(conversation: Conversation, pin: ModelPin | null, now: Date): Conversation {
   const next: Conversation = { ...conversation, pinnedAt: now.toISOString() };
   if (pin) next.pin = pin;

@@ -8,6 +8,7 @@ import {
   treeConversation,
 } from './__fixtures__/conversations.ts';
 import { defaultConfig } from './config.ts';
+import type { Conversation, Message } from './conversation.ts';
 import { conversationRecord } from './conversation-record.ts';
 import { conversationFormatVersion, validateConversation } from './conversation-validation.ts';
 import { buildExport, parseImport } from './export-format.ts';
@@ -435,5 +436,110 @@ describe('pins and notices in the written form', () => {
     expect(read({ ...record, pin: { provider: 'mistral', model: 'large' } }).pin).toBeUndefined();
     expect(read({ ...record, pin: { provider: 'claude', model: '  ' } }).pin).toBeUndefined();
     expect(read({ ...record, pin: 'claude' }).pin).toBeUndefined();
+  });
+});
+
+describe('reasoning, figures and effort in the written form', () => {
+  const thought = treeConversation(
+    'r',
+    [
+      ['root', null, 'system', 'Be brief.'],
+      ['u1', 'root', 'user', 'Why is the sky blue?'],
+      [
+        'a1',
+        'u1',
+        'assistant',
+        'Rayleigh scattering.',
+        {
+          provider: 'claude',
+          model: 'claude-sonnet-4-5',
+          stats: {
+            usage: {
+              inputTokens: 40,
+              cachedInputTokens: 8,
+              outputTokens: 53,
+              reasoningTokens: 41,
+              totalTokens: 93,
+            },
+            firstTokenMs: 420,
+            thinkingMs: 3100,
+            totalMs: 5200,
+            finishReason: 'length',
+          },
+        },
+      ],
+    ],
+    { provider: 'claude' },
+  );
+  const reply = thought.messages[2] as Message;
+  reply.parts = [
+    { type: 'reasoning', text: '**Light** scatters.', signature: 'sig-1' },
+    { type: 'reasoning', text: '', signature: 'data-1', redacted: true },
+    ...reply.parts,
+  ];
+  const withEffort: Conversation = { ...thought, effort: 'high', effortAt: '2024-05-01T00:00:00.000Z' };
+
+  it('keeps reasoning blocks, their signatures, the figures and the effort through a record', () => {
+    const record = written(conversationRecord(withEffort)) as { messages: Record<string, unknown>[] };
+    // A 2.0 reader still finds the answer alone in `content`.
+    expect(record.messages[2]).toMatchObject({
+      content: 'Rayleigh scattering.',
+      reasoning: [
+        { text: '**Light** scatters.', signature: 'sig-1' },
+        { text: '', signature: 'data-1', redacted: true },
+      ],
+    });
+    expect(normalized(read(record))).toEqual(normalized(withEffort));
+  });
+
+  it('writes the figures in one order however they were gathered, so a record reads back as written', () => {
+    const streamedOrder = structuredClone(withEffort);
+    const last = streamedOrder.messages[2] as Message;
+    // As a streaming reply gathers them: the first token's time, then the usage at the end.
+    last.stats = { totalMs: 5200, firstTokenMs: 420, usage: { totalTokens: 93, inputTokens: 40 } };
+    const text = JSON.stringify(conversationRecord(streamedOrder));
+    expect(JSON.stringify(conversationRecord(read(JSON.parse(text))))).toBe(text);
+    expect(text).toContain(
+      '"stats":{"usage":{"inputTokens":40,"totalTokens":93},"firstTokenMs":420,"totalMs":5200}',
+    );
+  });
+
+  it('drops malformed reasoning and figures instead of refusing the file', () => {
+    const record = written(conversationRecord(withEffort)) as { messages: Record<string, unknown>[] };
+    const broken = {
+      ...record,
+      effort: 'ludicrous',
+      messages: record.messages.map((entry, index) =>
+        index === 2
+          ? {
+              ...entry,
+              reasoning: [{ text: 7 }, 'x', { text: '', redacted: true }, { text: 'kept' }],
+              stats: {
+                usage: { inputTokens: -1, outputTokens: 'many', totalTokens: 9 },
+                finishReason: 'bored',
+              },
+            }
+          : entry,
+      ),
+    };
+    const back = read(broken);
+    expect(back.effort).toBeUndefined();
+    expect(activePath(back).at(-1)).toMatchObject({
+      parts: [
+        { type: 'reasoning', text: 'kept' },
+        { type: 'text', text: 'Rayleigh scattering.' },
+      ],
+      stats: { usage: { totalTokens: 9 } },
+    });
+  });
+
+  it('reads no reasoning on a user message', () => {
+    const record = written(conversationRecord(thought)) as { messages: Record<string, unknown>[] };
+    const messages = record.messages.map((entry, index) =>
+      index === 1 ? { ...entry, reasoning: [{ text: 'not mine' }] } : entry,
+    );
+    expect(activePath(read({ ...record, messages }))[1]?.parts).toEqual([
+      { type: 'text', text: 'Why is the sky blue?' },
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
-import { textParts, type Conversation, type Message, type Role } from './conversation.ts';
+import { textParts, type Conversation, type Message, type ReasoningPart, type Role } from './conversation.ts';
+import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
+import { usageFields, type FinishReason, type ReplyStats, type Usage } from './reply-stats.ts';
 import { readOrder } from './conversation-summary.ts';
 import { describeType, isIsoTimestamp, isRecord, ownField, quote, type Validated } from './json-guards.ts';
 
@@ -83,7 +85,52 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
     const texts = notices.filter((notice): notice is string => typeof notice === 'string' && notice !== '');
     if (texts.length > 0) message.notices = texts;
   }
+  if (role === 'assistant') {
+    message.parts = [...readReasoning(ownField(value, 'reasoning')), ...message.parts];
+    const stats = readStats(ownField(value, 'stats'));
+    if (stats) message.stats = stats;
+  }
   return { ok: true, value: { message, id, parentId: parentId ?? undefined } };
+}
+
+/** Reasoning blocks as written; a malformed block is dropped (it is never worth refusing a file over). */
+function readReasoning(value: unknown): ReasoningPart[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((block): ReasoningPart[] => {
+    const text = ownField(block, 'text');
+    if (typeof text !== 'string') return [];
+    const part: ReasoningPart = { type: 'reasoning', text };
+    const signature = ownField(block, 'signature');
+    if (typeof signature === 'string' && signature !== '') part.signature = signature;
+    if (ownField(block, 'redacted') === true && part.signature) part.redacted = true;
+    return part.text !== '' || part.signature ? [part] : [];
+  });
+}
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const finishReasons: readonly unknown[] = ['length', 'content-filter', 'other'] satisfies FinishReason[];
+
+/** A reply's figures as written: only known fields with sane values. */
+function readStats(value: unknown): ReplyStats | undefined {
+  if (!isRecord(value)) return undefined;
+  const stats: ReplyStats = {};
+  const usage = ownField(value, 'usage');
+  if (isRecord(usage)) {
+    const read: Usage = {};
+    for (const field of usageFields) {
+      const figure = ownField(usage, field);
+      if (isCount(figure)) read[field] = figure;
+    }
+    if (Object.keys(read).length > 0) stats.usage = read;
+  }
+  for (const field of ['firstTokenMs', 'thinkingMs', 'totalMs'] as const) {
+    const ms = ownField(value, field);
+    if (isCount(ms)) stats[field] = ms;
+  }
+  const finishReason = ownField(value, 'finishReason');
+  if (finishReasons.includes(finishReason)) stats.finishReason = finishReason as ReplyStats['finishReason'];
+  return Object.keys(stats).length > 0 ? stats : undefined;
 }
 
 function readList(value: unknown, path: string, fallbackTime: string): Validated<ReadMessage[]> {
@@ -261,6 +308,11 @@ export function validateConversation(
   }
   const pinnedAt = ownField(value, 'pinnedAt');
   if (isIsoTimestamp(pinnedAt)) conversation.pinnedAt = pinnedAt;
+  const effort = ownField(value, 'effort');
+  if ((reasoningEfforts as readonly unknown[]).includes(effort))
+    conversation.effort = effort as ReasoningEffort;
+  const effortAt = ownField(value, 'effortAt');
+  if (isIsoTimestamp(effortAt)) conversation.effortAt = effortAt;
   const deletedIds = ownField(value, 'deletedIds');
   if (Array.isArray(deletedIds)) {
     // A deleted id that names a message here would delete it at the next save: it is not one.

@@ -1,4 +1,6 @@
 import type { ProviderId } from './config.ts';
+import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
+import type { ReplyStats } from './reply-stats.ts';
 
 export type Role = 'system' | 'user' | 'assistant';
 
@@ -8,10 +10,24 @@ export interface TextPart {
 }
 
 /**
- * What a message is made of. Reasoning, images and files join this union as new members; a part
- * that a provider needs back unchanged (a reasoning signature) carries it on the part itself.
+ * A model's thinking before its answer: shown apart, never copied as the answer, and sent back
+ * only to the provider and model that wrote it (DECISIONS, Reasoning).
  */
-export type MessagePart = TextPart;
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** Readable thinking (a summary for OpenAI and newer Claude models); empty when redacted. */
+  text: string;
+  /**
+   * What the provider needs back unchanged on the next turn: Claude's signature (or, redacted,
+   * the block's data), OpenAI's encrypted reasoning.
+   */
+  signature?: string;
+  /** Claude redacted this thinking: there is no text, only `signature` to send back. */
+  redacted?: true;
+}
+
+/** What a message is made of. Images and files join this union as new members. */
+export type MessagePart = TextPart | ReasoningPart;
 
 export interface Message {
   /** Unique within its conversation, stable for the message's life (React key, merge key). */
@@ -35,6 +51,8 @@ export interface Message {
   error?: string;
   /** How the reply was obtained, when the user should know (a field the model refused was left out). */
   notices?: string[];
+  /** Assistant replies: the provider's token counts, timings and how the reply ended. */
+  stats?: ReplyStats;
 }
 
 export interface ModelPin {
@@ -68,6 +86,10 @@ export interface Conversation {
   pin?: ModelPin;
   /** When the pin was last set or removed: of two copies, the later change wins a merge. */
   pinnedAt?: string;
+  /** 'Reasoning effort' in 'Conversation settings'; absent: the model's own default. */
+  effort?: ReasoningEffort;
+  /** When the effort was last chosen: of two copies, the later choice wins a merge. */
+  effortAt?: string;
   /**
    * Roots of deleted subtrees: a copy still holding them (another tab) merges without bringing
    * them back. Their descendants go with them, since a message without its parent is dropped.
@@ -79,11 +101,20 @@ export interface Conversation {
 
 export const defaultSystemPrompt = 'You are a helpful assistant.';
 
-/** The text of a message: its text parts, joined. */
+/** The text of a message, its answer without any reasoning: its text parts, joined. */
 export function messageText(message: Message): string {
   let text = '';
   for (const part of message.parts) if (part.type === 'text') text += part.text;
   return text;
+}
+
+/** Whether anything arrived: answer text, or reasoning (text, or a signature to send back). */
+export function hasContent(message: Pick<Message, 'parts'>): boolean {
+  return message.parts.some((part) => part.text !== '' || (part.type === 'reasoning' && part.signature));
+}
+
+export function reasoningParts(message: Message): ReasoningPart[] {
+  return message.parts.filter((part) => part.type === 'reasoning');
 }
 
 export function textParts(text: string): MessagePart[] {

@@ -1,4 +1,4 @@
-import { messageText, type Conversation, type Message } from './conversation.ts';
+import { messageText, reasoningParts, type Conversation, type Message } from './conversation.ts';
 
 /**
  * Pure operations on a conversation's message tree. Each returns a new conversation and leaves
@@ -212,6 +212,12 @@ function isFinal(message: Message): boolean {
  * Of two copies of one message: the later in-place edit, else the longer text (a reply grows as
  * it streams), else the finished one (a reply is saved as 'interrupted' while it streams).
  */
+function reasoningLength(message: Message): number {
+  let length = 0;
+  for (const part of reasoningParts(message)) length += part.text.length + (part.signature?.length ?? 0);
+  return length;
+}
+
 function newerCopy(a: Message, b: Message): Message {
   const editedA = a.editedAt ?? '';
   const editedB = b.editedAt ?? '';
@@ -219,6 +225,10 @@ function newerCopy(a: Message, b: Message): Message {
   const textA = messageText(a);
   const textB = messageText(b);
   if (textA.length !== textB.length) return textA.length > textB.length ? a : b;
+  // While a reply thinks its text stays empty: the copy that thought further is the newer.
+  const thoughtA = reasoningLength(a);
+  const thoughtB = reasoningLength(b);
+  if (thoughtA !== thoughtB) return thoughtA > thoughtB ? a : b;
   if (isFinal(a) !== isFinal(b)) return isFinal(a) ? a : b;
   // Any fixed choice, so the merge does not depend on which copy came first.
   return textA >= textB ? a : b;
@@ -280,6 +290,11 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
   delete merged.pinnedAt;
   if (pinned.pin) merged.pin = pinned.pin;
   if (pinned.pinnedAt) merged.pinnedAt = pinned.pinnedAt;
+  const chose = (other.effortAt ?? '') > (primary.effortAt ?? '') ? other : primary;
+  delete merged.effort;
+  delete merged.effortAt;
+  if (chose.effort) merged.effort = chose.effort;
+  if (chose.effortAt) merged.effortAt = chose.effortAt;
   if (deleted.size > 0) merged.deletedIds = [...deleted];
   merged.activeLeafId = mergedLeaf(merged, primary, other);
   return sameConversation(merged, primary) ? primary : merged;
@@ -293,6 +308,8 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.name === b.name &&
     a.renamedAt === b.renamedAt &&
     a.pin === b.pin &&
+    a.effort === b.effort &&
+    a.effortAt === b.effortAt &&
     a.pinnedAt === b.pinnedAt &&
     a.updatedAt === b.updatedAt &&
     a.createdAt === b.createdAt &&

@@ -65,7 +65,7 @@ describe('anthropic requests', () => {
     });
   });
 
-  it('reads a non-streamed reply by joining its text blocks', async () => {
+  it('reads a non-streamed reply: thinking with its signature, then each text block', async () => {
     const reply = {
       id: 'msg_1',
       type: 'message',
@@ -83,7 +83,10 @@ describe('anthropic requests', () => {
       createChatProvider(config, { fetch }).chat({ messages: conversation, stream: false }),
     );
     expect(result.parts).toEqual([
-      { type: 'text-delta', text: 'One, two.' },
+      { type: 'reasoning-delta', text: 'hmm' },
+      { type: 'reasoning-end', signature: 's' },
+      { type: 'text-delta', text: 'One, ' },
+      { type: 'text-delta', text: 'two.' },
       {
         type: 'finish',
         reason: 'length',
@@ -113,26 +116,31 @@ describe('anthropic requests', () => {
 });
 
 describe('anthropic streams', () => {
-  it.each(chunkSizes)('reads text deltas, skips ping and thinking, at %s-byte chunks', async (size) => {
-    const { fetch } = fakeFetch(() => streamResponse(anthropicStream, size));
-    const result = await drain(createChatProvider(config, { fetch }).chat({ messages: conversation }));
-    expect(result.parts).toEqual([
-      { type: 'text-delta', text: 'Bonjour' },
-      { type: 'text-delta', text: ', ça va ? 😀' },
-      {
-        type: 'finish',
-        reason: 'stop',
-        rawReason: 'end_turn',
-        usage: {
-          inputTokens: 25,
-          cachedInputTokens: 0,
-          cacheWriteTokens: 0,
-          outputTokens: 15,
-          totalTokens: 40,
+  it.each(chunkSizes)(
+    'reads thinking with its signature, then text deltas, skips ping, at %s-byte chunks',
+    async (size) => {
+      const { fetch } = fakeFetch(() => streamResponse(anthropicStream, size));
+      const result = await drain(createChatProvider(config, { fetch }).chat({ messages: conversation }));
+      expect(result.parts).toEqual([
+        { type: 'reasoning-delta', text: 'Let me think about the greeting.' },
+        { type: 'reasoning-end', signature: 'EqQBCgIYAhIM' },
+        { type: 'text-delta', text: 'Bonjour' },
+        { type: 'text-delta', text: ', ça va ? 😀' },
+        {
+          type: 'finish',
+          reason: 'stop',
+          rawReason: 'end_turn',
+          usage: {
+            inputTokens: 25,
+            cachedInputTokens: 0,
+            cacheWriteTokens: 0,
+            outputTokens: 15,
+            totalTokens: 40,
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+  );
 
   it.each([
     ['stop_sequence', 'stop'],

@@ -1,5 +1,6 @@
 import type { Config } from '../domain/config.ts';
 import { capabilitiesOf } from '../domain/provider-catalog.ts';
+import { acceptedEffort, type ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
@@ -25,16 +26,65 @@ export function mapAnthropicStopReason(raw: string | undefined): FinishReason {
   }
 }
 
+/** Claude's own thinking blocks, unchanged and in order: required back while thinking is on. */
+function thinkingBlocks(message: ChatMessage): unknown[] {
+  return (message.reasoning ?? []).flatMap((part): unknown[] => {
+    if (!part.signature) return [];
+    return part.redacted
+      ? [{ type: 'redacted_thinking', data: part.signature }]
+      : [{ type: 'thinking', thinking: part.text, signature: part.signature }];
+  });
+}
+
 /**
  * The Messages API takes the system prompt as a top-level field, rejects empty or whitespace-only
- * content, and expects the conversation to open with a user turn.
+ * content, and expects the conversation to open with a user turn. With thinking on, an assistant
+ * turn carries its signed thinking blocks before its text (with it off they would be a 400).
  */
-function anthropicMessages(messages: readonly ChatMessage[]): { role: string; content: string }[] {
+function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean) {
   const turns = messages
     .filter(({ role, content }) => role !== 'system' && content.trim() !== '')
-    .map(({ role, content }) => ({ role, content }));
+    .map((message) => {
+      const blocks = thinking && message.role === 'assistant' ? thinkingBlocks(message) : [];
+      const content =
+        blocks.length > 0 ? [...blocks, { type: 'text', text: message.content }] : message.content;
+      return { role: message.role, content };
+    });
   const firstUser = turns.findIndex(({ role }) => role === 'user');
   return firstUser > 0 ? turns.slice(firstUser) : turns;
+}
+
+/** Shares of max tokens an effort may spend thinking, on models that take a token budget. */
+const budgetShare: Partial<Record<ReasoningEffort, number>> = { low: 0.25, medium: 0.5, high: 0.75 };
+/** The API's smallest budget; it must also stay below max_tokens (PROVIDER-FACTS 2026 A4). */
+const minimumBudget = 1024;
+
+/**
+ * The thinking fields for this model and effort (PROVIDER-FACTS 2026 A1, A4). Adaptive models
+ * think unless told 'off', with readable summaries asked for explicitly (4.7 on hide them by
+ * default); budget models think only when an effort is chosen and max tokens leave room for it.
+ */
+export function thinkingFields(config: Config, requested: ReasoningEffort | undefined) {
+  const capabilities = capabilitiesOf(config);
+  const effort = acceptedEffort(capabilities, requested);
+  if (capabilities.thinking === 'adaptive') {
+    if (effort === 'off') return { thinking: { type: 'disabled' } };
+    return {
+      thinking: { type: 'adaptive', display: 'summarized' },
+      ...(effort && { output_config: { effort } }),
+    };
+  }
+  const share = effort && budgetShare[effort];
+  if (capabilities.thinking !== 'budget' || !share) return undefined;
+  const budget = Math.max(minimumBudget, Math.floor(config.maxTokens * share));
+  return budget < config.maxTokens ? { thinking: { type: 'enabled', budget_tokens: budget } } : undefined;
+}
+
+/** Below about 1024 tokens (roughly 4 characters each) Claude caches nothing, so the marker is left out. */
+const cacheWorthChars = 4096;
+
+function promptChars(messages: readonly ChatMessage[]): number {
+  return messages.reduce((sum, message) => sum + message.content.length, 0);
 }
 
 /**
@@ -49,7 +99,10 @@ function readUsage(usage: unknown, previous: Usage = {}): Usage {
   const input =
     uncached === undefined ? previous.inputTokens : uncached + (cacheWrite ?? 0) + (cacheRead ?? 0);
   const output = numberAt(usage, 'output_tokens') ?? previous.outputTokens;
+  const reasoning =
+    numberAt(recordAt(usage, 'output_tokens_details'), 'thinking_tokens') ?? previous.reasoningTokens;
   const result: Usage = { inputTokens: input, outputTokens: output };
+  if (reasoning) result.reasoningTokens = reasoning;
   if (cacheRead !== undefined) result.cachedInputTokens = cacheRead;
   if (cacheWrite !== undefined) result.cacheWriteTokens = cacheWrite;
   if (input !== undefined && output !== undefined) result.totalTokens = input + output;
@@ -58,6 +111,26 @@ function readUsage(usage: unknown, previous: Usage = {}): Usage {
 
 function finishPart(rawReason: string | undefined, usage: Usage): FinishPart {
   return { type: 'finish', reason: mapAnthropicStopReason(rawReason), rawReason, usage };
+}
+
+/**
+ * A content block as it starts (streamed) or whole (not streamed): text, thinking with its
+ * signature, or redacted thinking, which arrives whole with no deltas.
+ */
+function* blockParts(block: unknown): Generator<StreamPart> {
+  const type = stringAt(block, 'type');
+  if (type === 'redacted_thinking') {
+    const data = stringAt(block, 'data');
+    if (data) yield { type: 'reasoning-redacted', data };
+    return;
+  }
+  const text = stringAt(block, type === 'thinking' ? 'thinking' : 'text');
+  if (type === 'text' && text) yield { type: 'text-delta', text };
+  if (type === 'thinking') {
+    if (text) yield { type: 'reasoning-delta', text };
+    const signature = stringAt(block, 'signature');
+    if (signature) yield { type: 'reasoning-end', signature };
+  }
 }
 
 function createMessagesDecoder(request: HttpRequest): StreamDecoder {
@@ -71,17 +144,18 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
         case 'message_start':
           usage = readUsage(recordAt(recordAt(data, 'message'), 'usage'), usage);
           break;
-        case 'content_block_start': {
-          const block = recordAt(data, 'content_block');
-          const text = stringAt(block, 'type') === 'text' ? stringAt(block, 'text') : undefined;
-          if (text) yield { type: 'text-delta', text };
+        case 'content_block_start':
+          yield* blockParts(recordAt(data, 'content_block'));
           break;
-        }
         case 'content_block_delta': {
-          // Thinking and signature deltas are not part of the reply text.
           const delta = recordAt(data, 'delta');
-          const text = stringAt(delta, 'type') === 'text_delta' ? stringAt(delta, 'text') : undefined;
-          if (text) yield { type: 'text-delta', text };
+          const type = stringAt(delta, 'type');
+          const text = stringAt(delta, type === 'thinking_delta' ? 'thinking' : 'text');
+          if (type === 'text_delta' && text) yield { type: 'text-delta', text };
+          if (type === 'thinking_delta' && text) yield { type: 'reasoning-delta', text };
+          // The signature arrives just before the thinking block stops: it closes the block.
+          if (type === 'signature_delta')
+            yield { type: 'reasoning-end', signature: stringAt(delta, 'signature') };
           break;
         }
         case 'message_delta':
@@ -127,12 +201,8 @@ function listedModel(item: unknown): ListedModel[] {
 }
 
 function decodeMessagesReply(json: unknown): StreamPart[] {
-  const text = arrayAt(json, 'content')
-    .filter((block) => stringAt(block, 'type') === 'text')
-    .map((block) => stringAt(block, 'text') ?? '')
-    .join('');
-  const finish = finishPart(stringAt(json, 'stop_reason'), readUsage(recordAt(json, 'usage')));
-  return text ? [{ type: 'text-delta', text }, finish] : [finish];
+  const parts = arrayAt(json, 'content').flatMap((block) => [...blockParts(block)]);
+  return [...parts, finishPart(stringAt(json, 'stop_reason'), readUsage(recordAt(json, 'usage')))];
 }
 
 export function createAnthropicProvider(
@@ -157,10 +227,14 @@ export function createAnthropicProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, signal, stream = true }) {
+    chat({ messages, settings, effort, signal, stream = true }) {
       const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const { rejects } = capabilitiesOf(config);
+      const thinking = thinkingFields(config, effort);
+      const thinkingOn = thinking !== undefined && thinking.thinking.type !== 'disabled';
+      // With thinking on, temperature, top_p and top_k are refused (PROVIDER-FACTS 2026 A4).
+      const sendsTemperature = !rejects.includes('temperature') && !thinkingOn;
       const request = { ...target, url: `${base}/v1/messages`, signal };
       return withParameterRetry({
         modelKey: `${definition.id}|${base}|${config.model ?? ''}`,
@@ -172,12 +246,15 @@ export function createAnthropicProvider(
               model: config.model,
               max_tokens: config.maxTokens,
               // The app's slider goes to 2 (the OpenAI range); Anthropic accepts 0 to 1 and rejects more.
-              ...(!rejects.includes('temperature') &&
+              ...(sendsTemperature &&
                 !leftOut.has('temperature') && { temperature: Math.min(1, Math.max(0, config.temperature)) }),
               // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
               ...(system.trim() ? { system } : {}),
-              messages: anthropicMessages(messages),
+              messages: anthropicMessages(messages, thinkingOn),
               stream,
+              ...thinking,
+              // Long chats cost less: the conversation so far is read from Claude's prompt cache.
+              ...(promptChars(messages) >= cacheWorthChars && { cache_control: { type: 'ephemeral' } }),
               // Never top_p: newer models reject temperature and top_p together.
             },
             stream,

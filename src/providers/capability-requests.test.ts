@@ -20,27 +20,50 @@ function configFor(id: ProviderId, overrides: Partial<Config>): Config {
 
 async function send(config: Config) {
   const result = await drain(createChatProvider(config).chat({ messages: conversation }));
-  const bodies = mock()
-    .requests.filter((request) => request.key === config.apiKey)
-    .map((request) => request.body);
+  const requests = mock().requests.filter((request) => request.key === config.apiKey);
+  const bodies = requests.map((request) => request.body);
+  const paths = requests.map((request) => request.path);
   const notices = result.parts.flatMap((part) => (part.type === 'notice' ? [part.text] : []));
-  return { ...result, bodies, notices };
+  return { ...result, bodies, paths, notices };
 }
 
 describe('requests follow the capability table', () => {
   it.each(['o4-mini', 'gpt-5.4', 'o3'])(
-    'OpenAI %s gets max_completion_tokens and no temperature, top_p or penalties',
+    'OpenAI %s is asked through the Responses API with max_output_tokens, a summary and no sampling fields',
     async (model) => {
-      const { error, bodies, notices } = await send(configFor('openai', { model }));
+      const { error, bodies, notices, paths } = await send(configFor('openai', { model }));
       expect(error).toBeUndefined();
-      expect(bodies).toHaveLength(1);
+      expect(paths).toEqual(['/v1/responses']);
       const [body] = bodies;
-      expect(body).toMatchObject({ model, max_completion_tokens: 800, stream: true });
-      for (const field of ['max_tokens', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty'])
+      expect(body).toMatchObject({
+        model,
+        max_output_tokens: 800,
+        reasoning: { summary: 'auto' },
+        store: false,
+        include: ['reasoning.encrypted_content'],
+        stream: true,
+      });
+      for (const field of [
+        'max_tokens',
+        'messages',
+        'temperature',
+        'top_p',
+        'frequency_penalty',
+        'presence_penalty',
+      ])
         expect(body).not.toHaveProperty(field);
       expect(notices).toEqual([]);
     },
   );
+
+  it('an Azure reasoning deployment gets max_completion_tokens and no temperature, top_p or penalties', async () => {
+    const { error, bodies, paths } = await send(configFor('azure', { deploymentName: 'o4-mini' }));
+    expect(error).toBeUndefined();
+    expect(paths).toEqual(['/openai/deployments/o4-mini/chat/completions']);
+    expect(bodies[0]).toMatchObject({ max_completion_tokens: 800, stream: true });
+    for (const field of ['max_tokens', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty'])
+      expect(bodies[0]).not.toHaveProperty(field);
+  });
 
   it("keeps the spec's exact payload for the spec's models and for gpt-5-chat-latest", async () => {
     for (const model of ['gpt-3.5-turbo', 'gpt-4', 'gpt-5-chat-latest']) {

@@ -30,6 +30,8 @@ describe('gemini requests', () => {
             topP: 0.95,
             maxOutputTokens: 800,
             stopSequences: ['END'],
+            // A thinking model (gemini-2.5-flash): its thoughts are asked for, the budget left to it.
+            thinkingConfig: { includeThoughts: true },
           },
         },
       },
@@ -59,7 +61,13 @@ describe('gemini requests', () => {
         { role: 'user', parts: [{ text: 'Hi' }] },
         { role: 'user', parts: [{ text: 'Again' }] },
       ],
-      generationConfig: { temperature: 0.7, topK: 40, topP: 0.95, maxOutputTokens: 800 },
+      generationConfig: {
+        temperature: 0.7,
+        topK: 40,
+        topP: 0.95,
+        maxOutputTokens: 800,
+        thinkingConfig: { includeThoughts: true },
+      },
     });
     expect(result.parts).toEqual([
       { type: 'text-delta', text: 'Sure.' },
@@ -88,17 +96,19 @@ describe('gemini requests', () => {
 });
 
 describe('gemini streams', () => {
-  it.each(chunkSizes)('reads CRLF events, skips thought parts, at %s-byte chunks', async (size) => {
+  it.each(chunkSizes)('reads CRLF events, thought parts as reasoning, at %s-byte chunks', async (size) => {
     const { fetch } = fakeFetch(() => streamResponse(geminiStream, size));
     const result = await drain(createChatProvider(config, { fetch }).chat({ messages: conversation }));
     expect(result.parts).toEqual([
+      { type: 'reasoning-delta', text: 'Weighing the question.' },
       { type: 'text-delta', text: 'Ciao' },
       { type: 'text-delta', text: ' mondo, 你好' },
       {
         type: 'finish',
         reason: 'stop',
         rawReason: 'STOP',
-        usage: { inputTokens: 9, outputTokens: 4, totalTokens: 20 },
+        // The output counts the answer and the thoughts.
+        usage: { inputTokens: 9, outputTokens: 11, reasoningTokens: 7, totalTokens: 20 },
       },
     ]);
   });

@@ -1,4 +1,6 @@
 import type { Config, ProviderId } from '../domain/config.ts';
+import { capabilitiesOf } from '../domain/provider-catalog.ts';
+import { acceptedEffort, type ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, countAt, definedOnly, isRecord, numberAt, recordAt, stringAt } from './json.ts';
@@ -44,14 +46,43 @@ interface ReplyState {
   usage?: Usage;
 }
 
+/** Repeated, cumulative, in every chunk. The prompt count includes the cached tokens; the output is the answer plus the thoughts. */
 function readUsage(chunk: unknown): Usage | undefined {
   const usage = recordAt(chunk, 'usageMetadata');
   if (!usage) return undefined;
-  return {
+  const answer = numberAt(usage, 'candidatesTokenCount');
+  const thoughts = numberAt(usage, 'thoughtsTokenCount');
+  return definedOnly({
     inputTokens: numberAt(usage, 'promptTokenCount'),
-    outputTokens: numberAt(usage, 'candidatesTokenCount'),
+    cachedInputTokens: numberAt(usage, 'cachedContentTokenCount') || undefined,
+    outputTokens:
+      answer === undefined && thoughts === undefined ? undefined : (answer ?? 0) + (thoughts ?? 0),
+    reasoningTokens: thoughts || undefined,
     totalTokens: numberAt(usage, 'totalTokenCount'),
-  };
+  });
+}
+
+/** Token budgets per effort for models that take one (2.5 Flash goes to 24,576, 2.5 Pro further). */
+const thinkingBudget: Partial<Record<ReasoningEffort, number>> = {
+  off: 0,
+  low: 1024,
+  medium: 8192,
+  high: 24_576,
+};
+
+/**
+ * Thoughts are returned only when asked for; a level (Gemini 3) or a budget (2.5) only when the
+ * conversation chose an effort, and never both (a 400; PROVIDER-FACTS 2026 A5).
+ */
+export function thinkingConfig(config: Config, requested: ReasoningEffort | undefined) {
+  const capabilities = capabilitiesOf(config);
+  if (!capabilities.reasoning) return undefined;
+  const effort = acceptedEffort(capabilities, requested);
+  if (effort && capabilities.thinking === 'level') return { includeThoughts: true, thinkingLevel: effort };
+  const budget = effort && capabilities.thinking === 'budget' ? thinkingBudget[effort] : undefined;
+  return budget === undefined
+    ? { includeThoughts: true }
+    : { includeThoughts: budget > 0, thinkingBudget: budget };
 }
 
 function blockedError(provider: ProviderId, message: string): ProviderError {
@@ -65,11 +96,13 @@ function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, v
   if (!candidate && blockReason)
     throw blockedError(state.provider, `Gemini blocked the prompt (${blockReason}).`);
   state.usage = readUsage(chunk) ?? state.usage;
-  const text = arrayAt(recordAt(candidate, 'content'), 'parts')
-    .filter((part) => isRecord(part) && part.thought !== true)
-    .map((part) => stringAt(part, 'text') ?? '')
-    .join('');
-  if (text) yield { type: 'text-delta', text };
+  for (const part of arrayAt(recordAt(candidate, 'content'), 'parts')) {
+    const text = stringAt(part, 'text');
+    if (!text) continue;
+    yield isRecord(part) && part.thought === true
+      ? { type: 'reasoning-delta', text }
+      : { type: 'text-delta', text };
+  }
   const reason = stringAt(candidate, 'finishReason');
   if (reason === undefined) return;
   state.rawReason = reason;
@@ -123,10 +156,11 @@ export function createGeminiProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, signal, stream = true }) {
+    chat({ messages, settings, effort, signal, stream = true }) {
       const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
+      const thinking = thinkingConfig(config, effort);
       const body = {
         contents: geminiContents(messages),
         ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
@@ -136,6 +170,7 @@ export function createGeminiProvider(
           topP: config.topP,
           maxOutputTokens: config.maxTokens,
           ...(stopSequences.length > 0 ? { stopSequences } : {}),
+          ...(thinking && { thinkingConfig: thinking }),
         },
       };
       const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';

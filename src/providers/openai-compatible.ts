@@ -1,12 +1,18 @@
 import type { Config } from '../domain/config.ts';
 import { capabilitiesOf, modelOf } from '../domain/provider-catalog.ts';
-import type { SamplingSetting } from '../domain/provider-definitions/capabilities.ts';
+import {
+  acceptedEffort,
+  type ReasoningEffort,
+  type SamplingSetting,
+} from '../domain/provider-definitions/capabilities.ts';
 import type { CompletionOption, ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
+import type { ResponsesCall } from './openai-responses.ts';
 import { withParameterRetry } from './parameter-retry.ts';
+import { createThinkTagSplitter } from './think-tags.ts';
 import { ProviderError } from './provider-error.ts';
 import type { ChatMessage, ChatProvider, FinishReason, ListedModel, StreamPart, Usage } from './types.ts';
 
@@ -52,15 +58,28 @@ export function mapCompletionFinishReason(raw: string | undefined): FinishReason
   }
 }
 
-/** Usage from the top-level `usage`, or Groq's `x_groq.usage`. */
-function readUsage(chunk: unknown): Usage | undefined {
+/**
+ * Usage from the top-level `usage`, or Groq's `x_groq.usage`. `prompt_tokens` includes the cached
+ * ones and `completion_tokens` the reasoning (DeepSeek-style servers put `reasoning_tokens` at the top).
+ */
+export function readUsage(chunk: unknown): Usage | undefined {
   const usage = recordAt(chunk, 'usage') ?? recordAt(recordAt(chunk, 'x_groq'), 'usage');
   if (!usage) return undefined;
-  return {
+  return definedOnly({
     inputTokens: numberAt(usage, 'prompt_tokens'),
+    cachedInputTokens: numberAt(recordAt(usage, 'prompt_tokens_details'), 'cached_tokens') || undefined,
     outputTokens: numberAt(usage, 'completion_tokens'),
+    reasoningTokens:
+      (numberAt(recordAt(usage, 'completion_tokens_details'), 'reasoning_tokens') ??
+        numberAt(usage, 'reasoning_tokens')) ||
+      undefined,
     totalTokens: numberAt(usage, 'total_tokens'),
-  };
+  });
+}
+
+/** Reasoning as compatible servers stream it: Groq and Ollama `reasoning`, DeepSeek `reasoning_content`. */
+function reasoningOf(message: unknown): string | undefined {
+  return stringAt(message, 'reasoning') ?? stringAt(message, 'reasoning_content');
 }
 
 function finishPart(
@@ -74,10 +93,12 @@ function createCompletionDecoder(request: HttpRequest): StreamDecoder {
   let rawReason: string | undefined;
   let usage: Usage | undefined;
   let done = false;
+  const content = createThinkTagSplitter();
   return {
     *decode(event) {
       if (event.data.trim() === '[DONE]') {
         done = true;
+        yield* content.flush();
         return true;
       }
       const chunk = parseEventJson(request, event.data);
@@ -88,9 +109,13 @@ function createCompletionDecoder(request: HttpRequest): StreamDecoder {
       usage = readUsage(chunk) ?? usage;
       // Chunks with no choices (Azure's prompt filter results, the usage chunk) carry no text.
       const choice = arrayAt(chunk, 'choices')[0];
-      const text = stringAt(recordAt(choice, 'delta'), 'content');
-      if (text) yield { type: 'text-delta', text };
+      const delta = recordAt(choice, 'delta');
+      const reasoning = reasoningOf(delta);
+      if (reasoning) yield { type: 'reasoning-delta', text: reasoning };
+      const text = stringAt(delta, 'content');
+      if (text) yield* content.feed(text);
       rawReason = stringAt(choice, 'finish_reason') ?? rawReason;
+      if (stringAt(choice, 'finish_reason')) yield* content.flush();
       return false;
     },
     finish: () => (done || rawReason !== undefined ? finishPart(rawReason, usage) : undefined),
@@ -99,9 +124,15 @@ function createCompletionDecoder(request: HttpRequest): StreamDecoder {
 
 function decodeCompletionReply(json: unknown): StreamPart[] {
   const choice = arrayAt(json, 'choices')[0];
-  const text = stringAt(recordAt(choice, 'message'), 'content');
-  const finish = finishPart(stringAt(choice, 'finish_reason'), readUsage(json));
-  return text ? [{ type: 'text-delta', text }, finish] : [finish];
+  const message = recordAt(choice, 'message');
+  const reasoning = reasoningOf(message);
+  const content = createThinkTagSplitter();
+  return [
+    ...(reasoning ? [{ type: 'reasoning-delta', text: reasoning } as const] : []),
+    ...content.feed(stringAt(message, 'content') ?? ''),
+    ...content.flush(),
+    finishPart(stringAt(choice, 'finish_reason'), readUsage(json)),
+  ];
 }
 
 type ChatCompletionsApi = Extract<ProviderDefinition['api'], { kind: 'chat-completions' }>;
@@ -122,6 +153,8 @@ const droppable = [
   'presence_penalty',
   'stop',
   'stream_options',
+  'reasoning_effort',
+  'reasoning_format',
 ];
 
 /**
@@ -134,8 +167,12 @@ function completionBody(
   messages: readonly ChatMessage[],
   stream: boolean,
   leftOut: ReadonlySet<string>,
+  requestedEffort: ReasoningEffort | undefined,
 ) {
-  const { rejects, tokenLimitField } = capabilitiesOf(config);
+  const capabilities = capabilitiesOf(config);
+  const { rejects, tokenLimitField } = capabilities;
+  const effort =
+    capabilities.thinking === 'effort' ? acceptedEffort(capabilities, requestedEffort) : undefined;
   const sends = (field: CompletionOption | 'temperature', setting?: SamplingSetting) =>
     (field === 'temperature' || api.sends.includes(field)) &&
     !leftOut.has(field) &&
@@ -153,7 +190,17 @@ function completionBody(
     ...(sends('stop') && stop.length > 0 && { stop }),
     stream,
     ...(stream && sends('stream_options') && { stream_options: { include_usage: true } }),
+    // Reasoning fields only for models that take them, so other models' bodies stay the spec's.
+    ...(effort &&
+      !leftOut.has('reasoning_effort') && { reasoning_effort: effort === 'off' ? 'none' : effort }),
+    ...(capabilities.reasoningFormat && !leftOut.has('reasoning_format') && { reasoning_format: 'parsed' }),
   };
+}
+
+/** The Responses client loads on the first reasoning-model request: the chat screen does not need it. */
+async function* viaResponses(call: ResponsesCall): AsyncGenerator<StreamPart> {
+  const { responsesChat } = await import('./openai-responses.ts');
+  yield* responsesChat(call);
 }
 
 export function createChatCompletionsProvider(
@@ -171,8 +218,19 @@ export function createChatCompletionsProvider(
   const target = { provider: definition.id, fetch, headers: { ...auth, 'Content-Type': 'application/json' } };
   return {
     id: definition.id,
-    chat({ messages, settings, signal, stream = true }) {
+    chat({ messages, settings, effort, signal, stream = true }) {
       const config: Config = { ...connection, ...settings };
+      if (api.responsesPath && capabilitiesOf(config).reasoning)
+        return viaResponses({
+          ...target,
+          url: `${base}${api.responsesPath}`,
+          signal,
+          config,
+          messages,
+          stream,
+          effort,
+          keyId: `${base}|${key}`,
+        });
       const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };
       return withParameterRetry({
         modelKey: `${definition.id}|${base}|${modelOf(config)}`,
@@ -181,7 +239,7 @@ export function createChatCompletionsProvider(
         call: (leftOut) =>
           runChat({
             ...request,
-            body: completionBody(api, config, messages, stream, leftOut),
+            body: completionBody(api, config, messages, stream, leftOut, effort),
             stream,
             createDecoder: () => createCompletionDecoder(request),
             decodeReply: decodeCompletionReply,

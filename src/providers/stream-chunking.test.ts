@@ -16,6 +16,16 @@ import {
   openaiErrorStream,
   openaiStream,
 } from './__fixtures__/streams.ts';
+import {
+  anthropicRedactedStream,
+  deepseekReasoningStream,
+  geminiThoughtStream,
+  groqReasoningStream,
+  openaiResponsesErrorStream,
+  openaiResponsesIncompleteStream,
+  openaiResponsesStream,
+  thinkTagStream,
+} from './__fixtures__/reasoning-streams.ts';
 import { isProviderError } from './provider-error.ts';
 import { createChatProvider } from './registry.ts';
 
@@ -30,6 +40,8 @@ interface Fixture {
   name: string;
   provider: ProviderId;
   stream: string;
+  /** When the provider's test configuration's model would not read this stream (a reasoning model). */
+  model?: string;
 }
 
 const fixtures: Fixture[] = [
@@ -74,6 +86,35 @@ const fixtures: Fixture[] = [
     provider: 'gemini',
     stream: cutBefore(geminiStream, 'data: {"candidates":[{"content":{"parts":[{"text":" mondo'),
   },
+  {
+    name: 'OpenAI Responses with a reasoning summary',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiResponsesStream,
+  },
+  {
+    name: 'OpenAI Responses error event after text',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiResponsesErrorStream,
+  },
+  {
+    name: 'OpenAI Responses incomplete at the token limit',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiResponsesIncompleteStream,
+  },
+  {
+    name: 'OpenAI Responses cut mid-reply',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: cutBefore(openaiResponsesStream, 'event: response.completed'),
+  },
+  { name: 'Groq parsed reasoning', provider: 'groq', stream: groqReasoningStream },
+  { name: 'Groq raw reasoning in think tags', provider: 'groq', stream: thinkTagStream },
+  { name: 'DeepSeek reasoning_content on Azure', provider: 'azure', stream: deepseekReasoningStream },
+  { name: 'Claude signed and redacted thinking', provider: 'claude', stream: anthropicRedactedStream },
+  { name: 'Gemini 3 thought and signature, CRLF', provider: 'gemini', stream: geminiThoughtStream },
 ];
 
 const encoder = new TextEncoder();
@@ -110,7 +151,7 @@ function awkwardOffsets(bytes: Uint8Array): number[] {
 }
 
 /** What a reader sees: the parts in order, then the error as data. */
-async function readChunks(provider: ProviderId, chunks: Uint8Array[]) {
+async function readChunks(provider: ProviderId, chunks: Uint8Array[], model?: string) {
   const { fetch } = fakeFetch(() => {
     const queue = [...chunks];
     const body = new ReadableStream<Uint8Array>({
@@ -123,7 +164,9 @@ async function readChunks(provider: ProviderId, chunks: Uint8Array[]) {
     return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
   });
   const { parts, error } = await drain(
-    createChatProvider(testConfigs[provider], { fetch }).chat({ messages: conversation }),
+    createChatProvider({ ...testConfigs[provider], ...(model && { model }) }, { fetch }).chat({
+      messages: conversation,
+    }),
   );
   const failure = isProviderError(error)
     ? { kind: error.kind, status: error.status, message: error.message, retryable: error.retryable }
@@ -131,10 +174,11 @@ async function readChunks(provider: ProviderId, chunks: Uint8Array[]) {
   return { parts, failure };
 }
 
-describe.each(fixtures)('$name', ({ provider, stream }) => {
+describe.each(fixtures)('$name', ({ provider, stream, model }) => {
   describe.each(['\n', '\r\n'] as const)('with line ends %j', (lineEnd) => {
     const bytes = encoder.encode(withLineEnds(stream, lineEnd));
-    const reference = readChunks(provider, splitAt(bytes, eventBounds(bytes)));
+    const read = (chunks: Uint8Array[]) => readChunks(provider, chunks, model);
+    const reference = read(splitAt(bytes, eventBounds(bytes)));
 
     it('reads the same at random splits', async () => {
       const expected = await reference;
@@ -142,7 +186,7 @@ describe.each(fixtures)('$name', ({ provider, stream }) => {
         fc.asyncProperty(
           fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 40 }),
           async (offsets) => {
-            expect(await readChunks(provider, splitAt(bytes, offsets))).toEqual(expected);
+            expect(await read(splitAt(bytes, offsets))).toEqual(expected);
           },
         ),
         { numRuns: 60 },
@@ -153,18 +197,117 @@ describe.each(fixtures)('$name', ({ provider, stream }) => {
       const expected = await reference;
       const everyByte = Array.from({ length: bytes.length - 1 }, (_, index) => index + 1);
       for (const offsets of [everyByte, [], awkwardOffsets(bytes)]) {
-        expect(await readChunks(provider, splitAt(bytes, offsets))).toEqual(expected);
+        expect(await read(splitAt(bytes, offsets))).toEqual(expected);
       }
     });
   });
 });
 
 describe('what the fixtures must read as', () => {
-  async function read(provider: ProviderId, stream: string) {
-    return readChunks(provider, [encoder.encode(stream)]);
+  async function read(provider: ProviderId, stream: string, model?: string) {
+    return readChunks(provider, [encoder.encode(stream)], model);
   }
-  const textOf = (parts: Awaited<ReturnType<typeof read>>['parts']) =>
+  type Parts = Awaited<ReturnType<typeof read>>['parts'];
+  const textOf = (parts: Parts) =>
     parts.map((part) => (part.type === 'text-delta' ? part.text : '')).join('');
+  /** The reasoning parts only, each delta's text joined into the block it belongs to. */
+  const reasoningOf = (parts: Parts) =>
+    parts.reduce<(string | { end: string | undefined } | { redacted: string })[]>((blocks, part) => {
+      const last = blocks.at(-1);
+      if (part.type === 'reasoning-delta') {
+        if (typeof last === 'string') blocks[blocks.length - 1] = last + part.text;
+        else blocks.push(part.text);
+      }
+      if (part.type === 'reasoning-end') blocks.push({ end: part.signature });
+      if (part.type === 'reasoning-redacted') blocks.push({ redacted: part.data });
+      return blocks;
+    }, []);
+
+  it('reads an OpenAI reasoning summary as one block of paragraphs, its encrypted item, and the usage', async () => {
+    const { parts, failure } = await read('openai', openaiResponsesStream, 'gpt-5.4');
+    expect(failure).toBeUndefined();
+    expect(reasoningOf(parts)).toEqual([
+      '**Checking** the sky — it is “blue” 🌤\n\n**Answering** briefly',
+      { end: 'gAAA-final' },
+    ]);
+    expect(textOf(parts)).toBe('Blue, mostly.');
+    expect(parts.at(-1)).toEqual({
+      type: 'finish',
+      reason: 'stop',
+      rawReason: 'completed',
+      usage: {
+        inputTokens: 1501,
+        cachedInputTokens: 1024,
+        outputTokens: 314,
+        reasoningTokens: 100,
+        totalTokens: 1815,
+      },
+    });
+  });
+
+  it('fails an OpenAI Responses stream at its error event, after the text before it', async () => {
+    const { parts, failure } = await read('openai', openaiResponsesErrorStream, 'gpt-5.4');
+    expect(textOf(parts)).toBe('Half');
+    expect(failure).toMatchObject({ kind: 'server', message: 'The server had an error.', retryable: true });
+  });
+
+  it('reads response.incomplete at the token limit as cut off', async () => {
+    const { parts } = await read('openai', openaiResponsesIncompleteStream, 'gpt-5.4');
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', reason: 'length', rawReason: 'max_output_tokens' });
+  });
+
+  it.each([
+    ['groq', groqReasoningStream, ['Okay, the user says “hi” 👋.'], 'Hi there.'],
+    [
+      'groq',
+      thinkTagStream,
+      ['Weigh “hi” 👋 carefully.', { end: undefined }],
+      'Hi <think> is just text here.',
+    ],
+    ['azure', deepseekReasoningStream, ['Two plus two is four.'], '4'],
+  ] as const)('reads %s reasoning apart from the answer', async (provider, stream, reasoning, text) => {
+    const { parts, failure } = await read(provider, stream);
+    expect(failure).toBeUndefined();
+    expect(reasoningOf(parts)).toEqual(reasoning);
+    expect(textOf(parts)).toBe(text);
+  });
+
+  it('counts reasoning tokens from Groq usage and from the top-level DeepSeek field', async () => {
+    const groq = await read('groq', groqReasoningStream);
+    expect(groq.parts.at(-1)).toMatchObject({
+      usage: { inputTokens: 18, outputTokens: 9, reasoningTokens: 6, totalTokens: 27 },
+    });
+    const deepseek = await read('azure', deepseekReasoningStream);
+    expect(deepseek.parts.at(-1)).toMatchObject({
+      usage: { inputTokens: 10, outputTokens: 12, reasoningTokens: 8, totalTokens: 22 },
+    });
+  });
+
+  it('reads Claude thinking with its signature and redacted thinking whole, and the thinking tokens', async () => {
+    const { parts } = await read('claude', anthropicRedactedStream);
+    expect(reasoningOf(parts)).toEqual([
+      'The user wants a “short” answer ✓',
+      { end: 'EvQBCkYI' },
+      { redacted: 'EmwKAhgB' },
+    ]);
+    expect(textOf(parts)).toBe('Short.');
+    expect(parts.at(-1)).toMatchObject({ usage: { outputTokens: 53, reasoningTokens: 41 } });
+  });
+
+  it('reads a Gemini 3 thought as reasoning; output counts the thoughts', async () => {
+    const { parts } = await read('gemini', geminiThoughtStream);
+    expect(reasoningOf(parts)).toEqual(['**Processing** the “request” ✓']);
+    expect(textOf(parts)).toBe('Done.');
+    expect(parts.at(-1)).toMatchObject({
+      usage: {
+        inputTokens: 9,
+        cachedInputTokens: 4,
+        outputTokens: 325,
+        reasoningTokens: 302,
+        totalTokens: 334,
+      },
+    });
+  });
 
   it('keeps Gemini text that arrived in the same read as a bare error, and retries a CANCELLED', async () => {
     const { parts, failure } = await read('gemini', geminiCancelledStream);
@@ -207,8 +350,8 @@ describe('what the fixtures must read as', () => {
 
   it.each(fixtures.filter(({ name }) => name.endsWith('cut mid-reply')))(
     'fails $name as a lost connection, never a complete reply',
-    async ({ provider, stream }) => {
-      const { parts, failure } = await read(provider, stream);
+    async ({ provider, stream, model }) => {
+      const { parts, failure } = await read(provider, stream, model);
       expect(parts.some((part) => part.type === 'finish')).toBe(false);
       expect(failure).toMatchObject({
         kind: 'network',

@@ -1,30 +1,30 @@
 import type { Config, ProviderId, RequestSettings } from '../domain/config.ts';
-import type { Role } from '../domain/conversation.ts';
-import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
+import type { ReasoningPart, Role } from '../domain/conversation.ts';
+import type { ModelCapabilities, ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
+import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+
+export type { FinishReason, Usage };
 
 /** One message as sent to a provider. */
 export interface ChatMessage {
   role: Role;
   content: string;
-}
-
-export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
-
-/** A reply's token counts, as the provider reported them. */
-export interface Usage {
-  /** Every input token, cached or not (Anthropic reports three figures; this is their sum). */
-  inputTokens?: number;
-  /** Of the input, the tokens read from the provider's prompt cache. */
-  cachedInputTokens?: number;
-  /** Of the input, the tokens written to the prompt cache (Anthropic). */
-  cacheWriteTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
+  /**
+   * An assistant turn's reasoning, only when this provider and model wrote it: the client sends
+   * back what its API takes (Claude's signed blocks, OpenAI's encrypted items) and drops the rest.
+   */
+  reasoning?: ReasoningPart[];
 }
 
 /** What a provider yields while a reply arrives. */
 export type StreamPart =
   | { type: 'text-delta'; text: string }
+  /** More reasoning text; it extends the reasoning block in progress, or starts one after a closed block. */
+  | { type: 'reasoning-delta'; text: string }
+  /** Closes the reasoning block in progress with what the provider needs back (a signature). */
+  | { type: 'reasoning-end'; signature?: string }
+  /** A whole block of reasoning the provider hid: only its data, to send back (Claude). */
+  | { type: 'reasoning-redacted'; data: string }
   /** Something the user should know about how the reply was obtained (a field left out and retried). */
   | { type: 'notice'; text: string }
   | { type: 'finish'; reason: FinishReason; rawReason?: string; usage?: Usage };
@@ -34,6 +34,8 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /** This request's model and sampling settings, over the connection's own (a conversation's pinned model). */
   settings?: Partial<RequestSettings>;
+  /** How hard the model should think; absent: the model's own default. */
+  effort?: ReasoningEffort;
   signal?: AbortSignal;
   /** Default true. False makes one non-streamed call and yields the whole reply as one delta. */
   stream?: boolean;

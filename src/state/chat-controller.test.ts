@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, type Config } from '../domain/config.ts';
-import { messageText, type Conversation } from '../domain/conversation.ts';
+import { messageText, type Conversation, type Message } from '../domain/conversation.ts';
 import { activePath, siblingsOf } from '../domain/message-tree.ts';
 import { ProviderError } from '../providers/provider-error.ts';
 import type { ChatMessage, ChatProvider, ChatRequest, StreamPart } from '../providers/types.ts';
@@ -9,14 +9,17 @@ import { openConversationDb, type ConversationStore } from '../storage/conversat
 import { createTabSync, type TabSync } from '../storage/tab-sync.ts';
 import { createChatController, type ChatController } from './chat-controller.ts';
 import { targetConfig } from './chat-store.ts';
+import { continuePrompt } from './message-commands.ts';
 import type { Notifier } from './notify.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
 class ScriptedReply {
-  readonly pieces: (string | Error)[] = [];
+  readonly pieces: (string | Error | StreamPart)[] = [];
+  /** The finish part the reply ends with. */
+  finish: StreamPart = { type: 'finish', reason: 'stop' };
   private wake: (() => void) | null = null;
   private ended = false;
-  push(piece: string | Error) {
+  push(piece: string | Error | StreamPart) {
     this.pieces.push(piece);
     this.wake?.();
   }
@@ -30,8 +33,12 @@ class ScriptedReply {
         throw new ProviderError({ provider: 'openai', kind: 'aborted', message: 'aborted' });
       const piece = this.pieces.shift();
       if (piece instanceof Error) throw piece;
-      if (piece !== undefined) {
+      if (typeof piece === 'string') {
         yield { type: 'text-delta', text: piece };
+        continue;
+      }
+      if (piece !== undefined) {
+        yield piece;
         continue;
       }
       if (this.ended) break;
@@ -41,7 +48,7 @@ class ScriptedReply {
       });
       this.wake = null;
     }
-    yield { type: 'finish', reason: 'stop' };
+    yield this.finish;
   }
 }
 
@@ -51,12 +58,14 @@ function fakeProvider() {
   const sent: ChatMessage[][] = [];
   /** Each request's own settings (the pinned model, ...). */
   const settings: (ChatRequest['settings'] | undefined)[] = [];
+  const efforts: ChatRequest['effort'][] = [];
   /** The connections services were built for. */
   const built: Config[] = [];
   const provider: ChatProvider = {
     id: 'openai',
-    chat({ messages, signal, settings: requestSettings }) {
+    chat({ messages, signal, settings: requestSettings, effort }) {
       sent.push(messages);
+      efforts.push(effort);
       settings.push(requestSettings);
       const reply = replies.shift() ?? new ScriptedReply();
       return reply.stream(signal);
@@ -73,7 +82,7 @@ function fakeProvider() {
     replies.push(reply);
     return reply;
   }
-  return { provider, sent, settings, built, next };
+  return { provider, sent, settings, efforts, built, next };
 }
 
 function recordingNotifier() {
@@ -607,5 +616,106 @@ describe('every provider at once', () => {
     expect(latest).toMatchObject({ provider: 'claude', model: 'claude-haiku-4-5' });
     expect(siblingsOf(active(tab), latest?.id ?? '').siblings).toHaveLength(2);
     expect(active(tab).pin).toBeUndefined();
+  });
+});
+
+describe('reasoning and the figures of a reply', () => {
+  const thinkingReply = () => {
+    const reply = tab.provider.next();
+    reply.push({ type: 'reasoning-delta', text: 'Adding ' });
+    reply.push({ type: 'reasoning-delta', text: 'two and two.' });
+    reply.push({ type: 'reasoning-end', signature: 'sig-1' });
+    reply.push({ type: 'reasoning-redacted', data: 'hidden-1' });
+    reply.push('4');
+    reply.finish = {
+      type: 'finish',
+      reason: 'length',
+      usage: { inputTokens: 120, outputTokens: 30, reasoningTokens: 20, totalTokens: 150 },
+    };
+    reply.end();
+  };
+
+  it('keeps the reasoning apart from the answer, with its signature, figures and how it ended', async () => {
+    thinkingReply();
+    expect(await tab.chat.send('2+2?')).toBe(true);
+    await idle(tab);
+    const reply = activePath(active(tab)).at(-1);
+    expect(reply?.parts).toEqual([
+      { type: 'reasoning', text: 'Adding two and two.', signature: 'sig-1' },
+      { type: 'reasoning', text: '', signature: 'hidden-1', redacted: true },
+      { type: 'text', text: '4' },
+    ]);
+    expect(messageText(reply as Message)).toBe('4');
+    expect(reply?.stats).toMatchObject({
+      usage: { inputTokens: 120, outputTokens: 30, reasoningTokens: 20, totalTokens: 150 },
+      finishReason: 'length',
+    });
+    // The fake clock moves one millisecond per reading: thinking took the readings between.
+    expect(reply?.stats?.firstTokenMs).toBeGreaterThan(0);
+    expect(reply?.stats?.thinkingMs).toBeGreaterThan(0);
+    expect(reply?.stats?.totalMs).toBeGreaterThan(reply?.stats?.firstTokenMs ?? 0);
+    // Stored as it was shown, and read back the same.
+    await vi.waitFor(async () => expect(activePath(await stored(tab)).at(-1)).toEqual(reply));
+  });
+
+  it('sends reasoning back only to the model that wrote it', async () => {
+    thinkingReply();
+    await tab.chat.send('2+2?');
+    await idle(tab);
+    await sendAndWait(tab, 'Sure?', 'Yes');
+    expect(tab.provider.sent[1]?.[2]).toEqual({
+      role: 'assistant',
+      content: '4',
+      reasoning: [
+        { type: 'reasoning', text: 'Adding two and two.', signature: 'sig-1' },
+        { type: 'reasoning', text: '', signature: 'hidden-1', redacted: true },
+      ],
+    });
+    await tab.chat.pinModel(active(tab).id, { provider: 'openai', model: 'gpt-4.1' });
+    await sendAndWait(tab, 'Another model?', 'Still 4');
+    expect(tab.provider.sent[2]?.[2]).toEqual({ role: 'assistant', content: '4' });
+  });
+
+  it("asks with the conversation's reasoning effort, and without one after going back to the default", async () => {
+    const id = active(tab).id;
+    await tab.chat.setReasoningEffort(id, 'high');
+    await sendAndWait(tab, 'Think hard', 'Done');
+    expect((await stored(tab)).effort).toBe('high');
+    await tab.chat.setReasoningEffort(id, null);
+    await sendAndWait(tab, 'Now quickly', 'Done again');
+    expect(tab.provider.efforts).toEqual(['high', undefined]);
+  });
+
+  it('Continue asks the model to go on under a reply cut off at the token limit', async () => {
+    thinkingReply();
+    await tab.chat.send('Write a lot');
+    await idle(tab);
+    const cut = activePath(active(tab)).at(-1);
+    tab.provider.next('…and the rest.');
+    await tab.chat.continueReply(active(tab).id, cut?.id ?? '');
+    await idle(tab);
+    expect(shown(tab).slice(-3)).toEqual([
+      'assistant: 4',
+      `user: ${continuePrompt}`,
+      'assistant: …and the rest.',
+    ]);
+  });
+
+  it('keeps reasoning that arrived before a Stop, with no answer yet', async () => {
+    const reply = tab.provider.next();
+    reply.push({ type: 'reasoning-delta', text: 'Still thinking' });
+    await tab.chat.send('Hard question');
+    await vi.waitFor(() =>
+      expect(activePath(active(tab)).at(-1)?.parts[0]).toEqual({ type: 'reasoning', text: 'Still thinking' }),
+    );
+    tab.chat.stop();
+    await idle(tab);
+    expect(activePath(active(tab)).at(-1)).toMatchObject({
+      status: 'stopped',
+      parts: [
+        { type: 'reasoning', text: 'Still thinking' },
+        { type: 'text', text: '' },
+      ],
+    });
   });
 });

@@ -2,7 +2,10 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import type { Conversation, ModelPin } from '../domain/conversation.ts';
 import type { ListedModel } from '../providers/types.ts';
-import { providerDefaults, withModel } from '../domain/provider-catalog.ts';
+import { activePath } from '../domain/message-tree.ts';
+import { capabilitiesOf, modelOf, providerDefaults, withModel } from '../domain/provider-catalog.ts';
+import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
+import { lastInputTokens } from '../domain/reply-stats.ts';
 
 export type Theme = 'light' | 'dark' | 'system';
 
@@ -110,6 +113,26 @@ export function targetConfig(state: ChatState, conversationId: string | null, ov
     connectionOf(state, connectionIdOf(pin)) ??
     providerDefaults(pin.provider, { apiKey: '', temperature, maxTokens });
   return withModel(connection, pin.model);
+}
+
+/** What a configuration's model can do: the provider's table, overruled by its live model list. */
+export function modelCapabilities(state: ConnectionState, config: Config): ModelCapabilities {
+  const model = modelOf(config);
+  const listed = liveModelsOf(state, connectionIdOf(config))?.find(({ id }) => id === model);
+  return capabilitiesOf(config, listed?.capabilities);
+}
+
+/**
+ * How full the context window of the model a conversation asks next is, in whole percent: the
+ * last request's input tokens (as the provider counted them) against the window. Null when
+ * either is unknown.
+ */
+export function contextPercent(state: ChatState, conversationId: string): number | null {
+  const conversation = state.loaded[conversationId];
+  if (!conversation) return null;
+  const input = lastInputTokens(activePath(conversation));
+  const window = modelCapabilities(state, targetConfig(state, conversationId)).contextWindow;
+  return input === undefined || !window ? null : Math.round((input / window) * 100);
 }
 
 /** Which connection a live model list belongs to: provider, host and key. */

@@ -1,4 +1,5 @@
 import type { Conversation, ModelPin } from '../domain/conversation.ts';
+import type { ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import {
   clearConversation as clearRule,
   conversationAsText,
@@ -6,6 +7,7 @@ import {
   pickActiveId,
   renameConversation as renameRule,
   setSystemPrompt as setSystemPromptRule,
+  setEffort,
   setModelPin,
 } from '../domain/conversation-rules.ts';
 import { saveActiveId } from '../storage/local-settings.ts';
@@ -110,6 +112,11 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     await change(id, (conversation) => setModelPin(conversation, pin, ctx.now()));
   }
 
+  /** 'Reasoning effort' in 'Conversation settings'; null: the model's own default. */
+  async function setReasoningEffort(id: string, effort: ReasoningEffort | null): Promise<void> {
+    await change(id, (conversation) => setEffort(conversation, effort, ctx.now()));
+  }
+
   async function setSystemPrompt(id: string, prompt: string): Promise<void> {
     await change(id, (conversation) => setSystemPromptRule(conversation, prompt, ctx.now()));
   }
@@ -144,6 +151,7 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     renameConversation,
     clearConversation,
     setSystemPrompt,
+    setReasoningEffort,
     pinModel,
     deleteConversation,
     copyConversation,

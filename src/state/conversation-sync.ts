@@ -1,4 +1,4 @@
-import { messageText, type Conversation } from '../domain/conversation.ts';
+import { hasContent, type Conversation } from '../domain/conversation.ts';
 import { findMessage, mergeConversations, replaceMessage } from '../domain/message-tree.ts';
 import { whenIdle } from '../lib/when-idle.ts';
 import type { StorageResult } from '../storage/result.ts';
@@ -75,14 +75,14 @@ export function createConversationSync(ctx: ChatContext) {
 
   /**
    * The copy to store: a reply still streaming is stored as interrupted, in case the tab dies;
-   * before its first text it is not stored at all (a question without a reply, as the spec keeps it).
+   * before anything arrived it is not stored at all (a question without a reply, as the spec keeps it).
    */
   function storable(conversation: Conversation): Conversation {
     const streaming = ctx.get().streaming;
     if (streaming?.conversationId !== conversation.id) return conversation;
     const reply = findMessage(conversation, streaming.messageId);
     if (!reply) return conversation;
-    if (messageText(reply) !== '') return replaceMessage(conversation, { ...reply, status: 'interrupted' });
+    if (hasContent(reply)) return replaceMessage(conversation, { ...reply, status: 'interrupted' });
     const messages = conversation.messages.filter((message) => message !== reply);
     return { ...conversation, messages, activeLeafId: reply.parentId ?? conversation.activeLeafId };
   }

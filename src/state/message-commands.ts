@@ -18,6 +18,9 @@ import type { ConversationCommands } from './conversation-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { ReplyRunner } from './reply-runner.ts';
 
+/** What 'Continue' sends. */
+export const continuePrompt = 'Continue exactly where your previous reply stopped.';
+
 /**
  * What the user does to messages: send, edit, regenerate, retry, switch versions, delete and
  * branch. Each is a small change to the tree followed by one reply run where a reply is asked for.
@@ -132,6 +135,18 @@ export function createMessageCommands(
     else if (last.role === 'user') await askAgain(conversationId, last.id);
   }
 
+  /**
+   * 'Continue' under a reply cut off at the token limit: asks the model, in a new turn, to go on
+   * from where it stopped.
+   */
+  async function continueReply(conversationId: string, replyId: string): Promise<void> {
+    const conversation = await conversations.ensureLoaded(conversationId);
+    if (!conversation || activePath(conversation).at(-1)?.id !== replyId) return;
+    const target = readyTarget(conversationId);
+    if (!target) return;
+    await ask(conversationId, replyId, continuePrompt, target);
+  }
+
   /** 'Previous version' (-1) and 'Next version' (+1): shows that version with its own path below it. */
   async function showVersion(conversationId: string, messageId: string, step: -1 | 1): Promise<void> {
     if (isStreamingIn(ctx.get(), conversationId)) return;
@@ -193,6 +208,7 @@ export function createMessageCommands(
     edit,
     regenerate,
     retry,
+    continueReply,
     showVersion,
     deleteMessage,
     branchFrom,

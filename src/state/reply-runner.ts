@@ -1,11 +1,22 @@
 import { splitConfig } from '../domain/config.ts';
-import { messageText, textParts, type Conversation, type Message } from '../domain/conversation.ts';
+import type { Config } from '../domain/config.ts';
+import {
+  hasContent,
+  messageText,
+  reasoningParts,
+  textParts,
+  type Conversation,
+  type Message,
+  type MessagePart,
+  type ReasoningPart,
+} from '../domain/conversation.ts';
+import type { ReplyStats } from '../domain/reply-stats.ts';
 import { addMessage, newMessage } from '../domain/conversation-rules.ts';
 import { deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError } from '../providers/provider-error.ts';
-import type { ChatMessage } from '../providers/types.ts';
+import type { ChatMessage, StreamPart } from '../providers/types.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
@@ -16,11 +27,95 @@ const streamingSaveIntervalMs = 1000;
 /** Streamed text is shown at most every 25 ms: each other frame at 60 Hz, 40 times a second at 120 Hz. */
 const streamedTextIntervalMs = 25;
 
-/** What is sent: the path up to the question, as role and content; an empty system prompt sends none. */
-export function historyFor(conversation: Conversation, questionId: string): ChatMessage[] {
+/**
+ * What is sent: the path up to the question, as role and content; an empty system prompt sends
+ * none. A reply's reasoning goes along only to the provider and model that wrote it: signatures
+ * belong to one vendor and model (DECISIONS, Reasoning; PROVIDER-FACTS 2026 C).
+ */
+export function historyFor(conversation: Conversation, questionId: string, config: Config): ChatMessage[] {
   return pathTo(conversation, questionId)
     .filter((message) => !(message.role === 'system' && messageText(message) === ''))
-    .map((message) => ({ role: message.role, content: messageText(message) }));
+    .map((message) => {
+      const sent: ChatMessage = { role: message.role, content: messageText(message) };
+      const reasoning = reasoningParts(message);
+      if (reasoning.length > 0 && message.provider === config.provider && message.model === modelOf(config))
+        sent.reasoning = reasoning;
+      return sent;
+    });
+}
+
+/** A reply as it arrives: its reasoning blocks, its text and its figures. */
+function createReplyDraft(startedAt: number) {
+  const reasoning: ReasoningPart[] = [];
+  let open = false;
+  let text = '';
+  const stats: ReplyStats = {};
+  let thinkingFrom: number | undefined;
+
+  function tokenAt(at: number) {
+    stats.firstTokenMs ??= at - startedAt;
+  }
+
+  return {
+    /** Applies one stream part at time `at` (ms); true when what is shown changed. */
+    apply(part: StreamPart, at: number): boolean {
+      switch (part.type) {
+        case 'reasoning-delta': {
+          tokenAt(at);
+          thinkingFrom ??= at;
+          const last = reasoning.at(-1);
+          if (open && last) last.text += part.text;
+          else reasoning.push({ type: 'reasoning', text: part.text });
+          open = true;
+          return true;
+        }
+        case 'reasoning-end': {
+          const last = reasoning.at(-1);
+          if (open && last) {
+            if (part.signature) last.signature = part.signature;
+          } else if (part.signature) {
+            reasoning.push({ type: 'reasoning', text: '', signature: part.signature });
+          }
+          open = false;
+          return false;
+        }
+        case 'reasoning-redacted':
+          tokenAt(at);
+          thinkingFrom ??= at;
+          reasoning.push({ type: 'reasoning', text: '', signature: part.data, redacted: true });
+          open = false;
+          return true;
+        case 'text-delta':
+          tokenAt(at);
+          if (thinkingFrom !== undefined) stats.thinkingMs ??= at - thinkingFrom;
+          open = false;
+          text += part.text;
+          return true;
+        case 'finish':
+          if (part.usage && Object.keys(part.usage).length > 0) stats.usage = part.usage;
+          if (part.reason !== 'stop') stats.finishReason = part.reason;
+          return false;
+        case 'notice':
+          return false;
+      }
+    },
+    get text() {
+      return text;
+    },
+    /** Fresh objects each time: the list re-renders what changed by reference. */
+    parts(): MessagePart[] {
+      return [...reasoning.map((part) => ({ ...part })), ...textParts(text)];
+    },
+    /** The figures so far; at the end, with the total time. */
+    stats(endedAt?: number): ReplyStats | undefined {
+      const result: ReplyStats = { ...stats };
+      if (endedAt !== undefined) {
+        if (thinkingFrom !== undefined) result.thinkingMs ??= endedAt - thinkingFrom;
+        if (result.firstTokenMs !== undefined) result.totalMs = endedAt - startedAt;
+      }
+      return Object.keys(result).length > 0 ? result : undefined;
+    },
+  };
 }
 
 export interface ReplyRunner {
@@ -42,7 +137,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const start = ctx.get().loaded[conversationId];
     const { config, service } = target;
     if (!start || !findMessage(start, questionId) || !service) return;
-    const history = historyFor(start, questionId);
+    const history = historyFor(start, questionId, config);
     const controller = new AbortController();
     const reply: Message = {
       ...newMessage('assistant', '', { id: ctx.newId(), parentId: questionId, now: ctx.now() }),
@@ -52,7 +147,14 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     if (model) reply.model = model;
     // The connection's service, asked with this conversation's model and settings.
     const { settings } = splitConfig(config);
-    let text = '';
+    const startedAt = ctx.now().getTime();
+    const draft = createReplyDraft(startedAt);
+    const current = (): Message => {
+      const message: Message = { ...reply, parts: draft.parts() };
+      const stats = draft.stats();
+      if (stats) message.stats = stats;
+      return message;
+    };
 
     // The reply as it stands, written into the latest copy of the conversation (other changes,
     // a rename or another tab's branch, may have arrived meanwhile).
@@ -60,10 +162,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
       const latest = ctx.get().loaded[conversationId];
       if (latest) commitConversation(ctx.store, replaceMessage(latest, message));
     };
-    const render = createFrameBatcher(
-      () => commit({ ...reply, parts: textParts(text) }),
-      streamedTextIntervalMs,
-    );
+    const render = createFrameBatcher(() => commit(current()), streamedTextIntervalMs);
     const periodicSave = createThrottle(() => void sync.save(conversationId), streamingSaveIntervalMs);
 
     active = { conversationId, controller };
@@ -71,20 +170,38 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     ctx.store.setState({ streaming: { conversationId, messageId: reply.id } });
 
     let final: Message | null;
+    const noFailure = Symbol('no failure');
+    let failure: unknown = noFailure;
     const providerName = connectionLabel(config);
     try {
-      for await (const part of service.chat({ messages: history, settings, signal: controller.signal })) {
+      const effort = start.effort;
+      const parts = service.chat({ messages: history, settings, effort, signal: controller.signal });
+      for await (const part of parts) {
         if (part.type === 'notice') reply.notices = [...(reply.notices ?? []), part.text];
-        if (part.type !== 'text-delta') continue;
-        text += part.text;
+        if (!draft.apply(part, ctx.now().getTime())) continue;
         render.schedule();
         periodicSave.call();
       }
-      final = { ...reply, parts: textParts(text) };
     } catch (error) {
+      failure = error;
+    } finally {
+      periodicSave.cancel();
+    }
+    const ended = ctx.now().getTime();
+    const kept = (extra: Partial<Message> = {}): Message | null => {
+      const message: Message = { ...reply, parts: draft.parts(), ...extra };
+      if (!hasContent(message)) return null;
+      const stats = draft.stats(ended);
+      if (stats) message.stats = stats;
+      return message;
+    };
+    if (failure === noFailure) {
+      final = kept();
+    } else {
+      const error = failure;
       const aborted = controller.signal.aborted || (isProviderError(error) && error.kind === 'aborted');
       if (aborted) {
-        final = text ? { ...reply, parts: textParts(text), status: 'stopped' } : null;
+        final = kept({ status: 'stopped' });
       } else {
         console.error(`Error calling ${providerName} API`, error);
         const description = isProviderError(error)
@@ -96,10 +213,8 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
           label: 'Retry',
           onClick: onRetry,
         });
-        final = text ? { ...reply, parts: textParts(text), status: 'interrupted', error: description } : null;
+        final = kept({ status: 'interrupted', error: description });
       }
-    } finally {
-      periodicSave.cancel();
     }
     // The final state is committed below in one render.
     render.cancel();

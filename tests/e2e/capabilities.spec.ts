@@ -2,7 +2,7 @@ import { expect, mockConfig, mockKey, recordedRequests, test } from './fixtures.
 
 /** Requests built from what the model can do; the panel says what a model ignores; a refused field is dropped once. */
 
-test('a reasoning model is sent max_completion_tokens without sampling settings; the panel greys them out', async ({
+test('a reasoning model is asked through the Responses API without sampling settings; the panel greys them out', async ({
   chat,
   page,
 }) => {
@@ -28,7 +28,8 @@ test('a reasoning model is sent max_completion_tokens without sampling settings;
   await expect(chat.messages('assistant').getByTestId('message-model')).toHaveText('o4-mini');
 
   const [request] = await recordedRequests(key);
-  expect(request?.body).toMatchObject({ model: 'o4-mini', max_completion_tokens: 800, stream: true });
+  expect(request?.path).toBe('/v1/responses');
+  expect(request?.body).toMatchObject({ model: 'o4-mini', max_output_tokens: 800, stream: true });
   for (const field of ['max_tokens', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty'])
     expect(request?.body).not.toHaveProperty(field);
 

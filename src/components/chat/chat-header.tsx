@@ -6,6 +6,7 @@ import { useTheme } from '../../hooks/use-theme.ts';
 import { chat } from '../../state/chat.ts';
 import { isStreamingIn, targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
+import { ContextMeter } from './context-meter.tsx';
 import { ConversationSettingsDialog } from './conversation-settings-dialog.tsx';
 import { ModelPicker } from './model-picker.tsx';
 
@@ -45,6 +46,7 @@ export function ChatHeader() {
         {provider}
       </span>
       {activeId && <ModelPicker conversationId={activeId} />}
+      {activeId && <ContextMeter conversationId={activeId} />}
       <div className="ml-auto flex items-center gap-1">
         <Button
           variant="ghost"

@@ -1,6 +1,6 @@
 import { Check, Copy, GitBranch, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
 import { memo, useState, type ReactNode } from 'react';
-import { messageText, type Message } from '../../domain/conversation.ts';
+import { messageText, reasoningParts, type Message } from '../../domain/conversation.ts';
 import { isMarkdownLike } from '../../domain/conversation-rules.ts';
 import { useCopy } from '../../hooks/use-copy.ts';
 import { cn } from '../../lib/cn.ts';
@@ -9,6 +9,8 @@ import { Markdown } from './lazy-markdown.tsx';
 import { MessageEditForm } from './message-edit-form.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { MessageVersions } from './message-versions.tsx';
+import { ReasoningBlock } from './reasoning-block.tsx';
+import { ReplyFooter } from './reply-footer.tsx';
 import { RegenerateWith } from './regenerate-with.tsx';
 
 interface MessageItemProps {
@@ -66,6 +68,7 @@ export const MessageItem = memo(function MessageItem({
   const [editing, setEditing] = useState(false);
   const isUser = message.role === 'user';
   const text = messageText(message);
+  const reasoning = reasoningParts(message);
   const showRetry = isLast && !busy && message.role === 'assistant' && message.status === 'interrupted';
 
   return (
@@ -139,6 +142,13 @@ export const MessageItem = memo(function MessageItem({
           </div>
         </div>
       </div>
+      {reasoning.length > 0 && (
+        <ReasoningBlock
+          parts={reasoning}
+          thinking={streaming && text === ''}
+          thinkingMs={message.stats?.thinkingMs}
+        />
+      )}
       <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
         {editing ? (
           <MessageEditForm
@@ -158,6 +168,14 @@ export const MessageItem = memo(function MessageItem({
         )}
         {streaming && <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />}
       </div>
+      {message.stats && !streaming && (
+        <ReplyFooter
+          stats={message.stats}
+          conversationId={conversationId}
+          messageId={message.id}
+          canContinue={isLast && !busy}
+        />
+      )}
       {message.notices?.map((notice) => (
         <p key={notice} className="mt-2 text-xs text-gray-500 dark:text-gray-400">
           {notice}

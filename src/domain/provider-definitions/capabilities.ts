@@ -3,6 +3,17 @@
 /** Sampling settings a model may refuse (by their Config names). */
 export type SamplingSetting = 'temperature' | 'topP' | 'topK' | 'frequencyPenalty' | 'presencePenalty';
 
+/** How hard a model thinks, in the words the APIs share; 'off' where a model can stop thinking. */
+export const reasoningEfforts = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type ReasoningEffort = (typeof reasoningEfforts)[number];
+
+/**
+ * Which request fields steer a model's reasoning: an effort field (OpenAI, Groq), Claude's
+ * adaptive thinking with an effort or its older token budget, Gemini 2.5's thinking budget or
+ * Gemini 3's thinking level.
+ */
+export type ThinkingControl = 'effort' | 'adaptive' | 'budget' | 'level';
+
 export interface ModelCapabilities {
   /** Input plus output tokens, when known. */
   contextWindow?: number;
@@ -17,6 +28,12 @@ export interface ModelCapabilities {
   tokenLimitField: 'max_tokens' | 'max_completion_tokens';
   /** Why the panel greys out what `rejects` lists, e.g. 'reasoning model'. */
   rejectsBecause?: string;
+  /** How reasoning is steered; absent when it cannot be (or the model does not reason). */
+  thinking?: ThinkingControl;
+  /** The efforts the model accepts, in order: what 'Reasoning effort' offers besides the default. */
+  efforts?: readonly ReasoningEffort[];
+  /** Groq: the model takes `reasoning_format` (qwen3 does; gpt-oss streams `reasoning` without it). */
+  reasoningFormat?: boolean;
 }
 
 /** For a model nobody told us about: send what the spec sends, claim nothing. */
@@ -27,6 +44,14 @@ export const unknownModel: ModelCapabilities = {
   rejects: [],
   tokenLimitField: 'max_tokens',
 };
+
+/** The effort to ask for: the conversation's choice when the model accepts it, else the model's default. */
+export function acceptedEffort(
+  capabilities: ModelCapabilities,
+  effort: ReasoningEffort | undefined,
+): ReasoningEffort | undefined {
+  return effort !== undefined && capabilities.efforts?.includes(effort) ? effort : undefined;
+}
 
 export interface CapabilityRow {
   /** Matched against the model id, without any `models/` prefix. */

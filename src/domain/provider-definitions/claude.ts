@@ -1,26 +1,47 @@
 import { capabilityTable, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
 
-const reasoning: Partial<ModelCapabilities> = { reasoning: true };
+/** Extended thinking with a token budget (3.7 to 4.5); the efforts map to shares of max tokens. */
+const budgetThinking: Partial<ModelCapabilities> = {
+  reasoning: true,
+  thinking: 'budget',
+  efforts: ['off', 'low', 'medium', 'high'],
+};
+/** Adaptive thinking, steered by `output_config.effort` (4.6 on). */
+const adaptiveThinking: Partial<ModelCapabilities> = {
+  reasoning: true,
+  thinking: 'adaptive',
+  efforts: ['off', 'low', 'medium', 'high', 'max'],
+};
 /** Models released after Opus 4.6 take temperature only at 1 and top_p only at 0.99 or more: send neither. */
 const fixedSampling: Partial<ModelCapabilities> = {
-  reasoning: true,
+  ...adaptiveThinking,
+  efforts: ['off', 'low', 'medium', 'high', 'xhigh', 'max'],
   rejects: ['temperature', 'topP', 'topK'],
   rejectsBecause: 'fixed sampling on this model',
 };
 
 /** Anthropic's /v1/models reports limits per key; this table covers the rest (PROVIDER-FACTS A1, A4). */
 const claudeCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 200_000 }, [
+  // Fable 5 and Mythos 5 always think: 'disabled' is a 400 (PROVIDER-FACTS 2026 A1).
   {
-    match: /^claude-(opus-4-[7-9]|opus-5|sonnet-5|fable|mythos)/,
+    match: /^claude-(fable|mythos)/,
+    capabilities: {
+      ...fixedSampling,
+      efforts: ['low', 'medium', 'high', 'xhigh', 'max'],
+      maxOutput: 128_000,
+    },
+  },
+  {
+    match: /^claude-(opus-4-[7-9]|opus-5|sonnet-5)/,
     capabilities: { ...fixedSampling, maxOutput: 128_000 },
   },
-  { match: /^claude-opus-4-6/, capabilities: { ...reasoning, maxOutput: 128_000 } },
+  { match: /^claude-(opus|sonnet)-4-6/, capabilities: { ...adaptiveThinking, maxOutput: 128_000 } },
   {
     match: /^claude-(sonnet-4|haiku-4|opus-4-5|3-7-sonnet)/,
-    capabilities: { ...reasoning, maxOutput: 64_000 },
+    capabilities: { ...budgetThinking, maxOutput: 64_000 },
   },
-  { match: /^claude-opus-4/, capabilities: { ...reasoning, maxOutput: 32_000 } },
+  { match: /^claude-opus-4/, capabilities: { ...budgetThinking, maxOutput: 32_000 } },
   { match: /^claude-3-5/, capabilities: { maxOutput: 8192 } },
   { match: /^claude-3-/, capabilities: { pdfs: false, maxOutput: 4096 } },
   { match: /^claude-2/, capabilities: { images: false, pdfs: false, maxOutput: 4096 } },

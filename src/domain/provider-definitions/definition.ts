@@ -34,6 +34,8 @@ export type ProviderApi =
       host?: string;
       chatPath: string;
       modelsPath: string;
+      /** The Responses API, used for the reasoning models: their reasoning summary comes only there (OpenAI). */
+      responsesPath?: string;
       /** `Authorization: Bearer` or Azure's `api-key` header. */
       auth: 'bearer' | 'api-key';
       sends: readonly CompletionOption[];

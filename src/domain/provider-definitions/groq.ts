@@ -3,8 +3,26 @@ import { fields, requireKey, requireModel, type ProviderDefinition } from './def
 
 /** Groq's /models reports context and output limits per key; this table covers the rest. */
 const groqCapabilities = capabilityTable({ contextWindow: 131_072 }, [
-  { match: /^openai\/gpt-oss/, capabilities: { reasoning: true, maxOutput: 65_536 } },
-  { match: /^qwen\/qwen3/, capabilities: { reasoning: true, maxOutput: 40_960 } },
+  // Efforts per PROVIDER-FACTS 2026 A6: gpt-oss low to high; qwen3 on (its default) or off.
+  {
+    match: /^openai\/gpt-oss/,
+    capabilities: {
+      reasoning: true,
+      thinking: 'effort',
+      efforts: ['low', 'medium', 'high'],
+      maxOutput: 65_536,
+    },
+  },
+  {
+    match: /^qwen\/qwen3/,
+    capabilities: {
+      reasoning: true,
+      thinking: 'effort',
+      efforts: ['off'],
+      reasoningFormat: true,
+      maxOutput: 40_960,
+    },
+  },
   { match: /^meta-llama\/llama-4/, capabilities: { images: true, maxOutput: 8192 } },
   { match: /^llama-3\.3-70b/, capabilities: { maxOutput: 32_768 } },
 ]);

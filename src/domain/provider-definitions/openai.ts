@@ -4,18 +4,28 @@ import { fields, requireKey, requireModel, type ProviderDefinition } from './def
 /** o-series and gpt-5 family: `max_completion_tokens`, and no temperature, top_p or penalties. */
 const reasoningModel: Partial<ModelCapabilities> = {
   reasoning: true,
+  thinking: 'effort',
+  efforts: ['low', 'medium', 'high'],
   rejects: ['temperature', 'topP', 'frequencyPenalty', 'presencePenalty'],
   rejectsBecause: 'reasoning model',
   tokenLimitField: 'max_completion_tokens',
 };
 
+const gpt5: Partial<ModelCapabilities> = { ...reasoningModel, contextWindow: 400_000, maxOutput: 128_000 };
+
 /** OpenAI lists no capabilities: this table is from its model pages (PROVIDER-FACTS 2026 A1, A2). */
 export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, [
   // gpt-5-chat-latest and the like: the chat variants without a minor version do not reason.
   { match: /^gpt-\d+-chat/, capabilities: { contextWindow: 128_000, maxOutput: 16_384 } },
+  // Efforts per model (PROVIDER-FACTS 2026 A1); 'off' is OpenAI's 'none'.
+  { match: /^gpt-\d+(\.\d+)?-pro/, capabilities: { ...gpt5, efforts: ['medium', 'high', 'xhigh'] } },
+  { match: /^gpt-\d+(\.\d+)?-codex/, capabilities: { ...gpt5, efforts: ['low', 'medium', 'high', 'xhigh'] } },
+  { match: /^gpt-5(-|$)/, capabilities: { ...gpt5, efforts: ['minimal', 'low', 'medium', 'high'] } },
+  { match: /^gpt-5\.1/, capabilities: { ...gpt5, efforts: ['off', 'low', 'medium', 'high'] } },
+  { match: /^gpt-5\.[2-5]/, capabilities: { ...gpt5, efforts: ['off', 'low', 'medium', 'high', 'xhigh'] } },
   {
     match: /^gpt-([5-9]|[1-9]\d)/,
-    capabilities: { ...reasoningModel, contextWindow: 400_000, maxOutput: 128_000 },
+    capabilities: { ...gpt5, efforts: ['off', 'low', 'medium', 'high', 'xhigh', 'max'] },
   },
   {
     match: /^o\d-mini$/,
@@ -81,6 +91,7 @@ export const openai: ProviderDefinition = {
     kind: 'chat-completions',
     host: 'https://api.openai.com',
     chatPath: '/v1/chat/completions',
+    responsesPath: '/v1/responses',
     modelsPath: '/v1/models',
     auth: 'bearer',
     sends: ['top_p', 'frequency_penalty', 'presence_penalty', 'stream_options'],

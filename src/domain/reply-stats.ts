@@ -1,0 +1,98 @@
+/** What a reply cost and how fast it came: the provider's own figures and the app's clock. */
+
+export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
+
+/** A reply's token counts, as the provider reported them; a figure it did not report is absent. */
+export interface Usage {
+  /** Every input token, cached or not (Anthropic reports three figures; this is their sum). */
+  inputTokens?: number;
+  /** Of the input, the tokens read from the provider's prompt cache. */
+  cachedInputTokens?: number;
+  /** Of the input, the tokens written to the prompt cache (Anthropic). */
+  cacheWriteTokens?: number;
+  /** Every output token, reasoning included. */
+  outputTokens?: number;
+  /** Of the output, the model's reasoning. */
+  reasoningTokens?: number;
+  totalTokens?: number;
+}
+
+export const usageFields = [
+  'inputTokens',
+  'cachedInputTokens',
+  'cacheWriteTokens',
+  'outputTokens',
+  'reasoningTokens',
+  'totalTokens',
+] as const satisfies readonly (keyof Usage)[];
+
+export interface ReplyStats {
+  usage?: Usage;
+  /** From sending the request to the first token, reasoning or answer. */
+  firstTokenMs?: number;
+  /** From the first reasoning token to the first answer token (or the end). */
+  thinkingMs?: number;
+  /** From sending the request to the last token. */
+  totalMs?: number;
+  /** How the reply ended, when the provider said so and it was not a normal stop. */
+  finishReason?: Exclude<FinishReason, 'stop'>;
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** 'Thought for 12 s': whole seconds, at least 1, as the header of a finished reasoning block. */
+export function thoughtFor(ms: number): string {
+  return `Thought for ${Math.max(1, Math.round(ms / 1000))} s`;
+}
+
+/**
+ * Output tokens per second over the time they streamed (after the first token). Only from the
+ * provider's own count: nothing when it reported none or the stream was too short to measure.
+ */
+export function tokensPerSecond(stats: ReplyStats): number | undefined {
+  const output = stats.usage?.outputTokens;
+  if (output === undefined || stats.totalMs === undefined) return undefined;
+  const streamingMs = stats.totalMs - (stats.firstTokenMs ?? 0);
+  if (streamingMs < 50 || output < 2) return undefined;
+  return output / (streamingMs / 1000);
+}
+
+/** The footer's figures, each a short phrase: '1,204 in (1,024 cached)', '310 out (100 reasoning)', … */
+export function statsPhrases(stats: ReplyStats): string[] {
+  const { usage = {} } = stats;
+  const phrases: string[] = [];
+  if (usage.inputTokens !== undefined) {
+    const cached = usage.cachedInputTokens ? ` (${count.format(usage.cachedInputTokens)} cached)` : '';
+    phrases.push(`${count.format(usage.inputTokens)} in${cached}`);
+  }
+  if (usage.outputTokens !== undefined) {
+    const reasoning = usage.reasoningTokens ? ` (${count.format(usage.reasoningTokens)} reasoning)` : '';
+    phrases.push(`${count.format(usage.outputTokens)} out${reasoning}`);
+  }
+  if (stats.firstTokenMs !== undefined) phrases.push(`${seconds(stats.firstTokenMs)} to first token`);
+  const speed = tokensPerSecond(stats);
+  if (speed !== undefined) phrases.push(`${speed < 10 ? speed.toFixed(1) : Math.round(speed)} tokens/s`);
+  return phrases;
+}
+
+export const finishReasonText: Record<Exclude<FinishReason, 'stop'>, string> = {
+  length: 'cut off at the token limit',
+  'content-filter': 'stopped by the content filter',
+  other: 'ended early',
+};
+
+/** The input tokens of the latest reply on a path that reported them: how big the last request was. */
+export function lastInputTokens(path: readonly { stats?: ReplyStats }[]): number | undefined {
+  for (let index = path.length - 1; index >= 0; index--) {
+    const input = path[index]?.stats?.usage?.inputTokens;
+    if (input !== undefined) return input;
+  }
+  return undefined;
+}
+
+/** From this fraction on the header warns that the conversation is near the model's limit. */
+export const contextWarningAt = 0.8;
