@@ -52,6 +52,7 @@ const cases = new Set((onlyArg ? onlyArg.slice(7) : 'stream,switch,cold,bundle')
 const settings = {
   tokenDelayMs: 20,
   apiKey: quick ? 'markdown.bench' : 'long.bench',
+  thinkingKey: 'long-thinking.bench',
   replyTokens: quick ? 1500 : 6000,
   prior: quick ? 50 : 200,
   switchMessages: 1000,

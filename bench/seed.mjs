@@ -50,10 +50,21 @@ const questions = [
 ];
 
 /**
- * The app's config pointing at the mock.
- * @param {string} mockUrl @param {string} apiKey
+ * The app's config pointing at the mock; `thinking`: a reasoning model that streams its thinking
+ * (Groq's qwen3, asked for parsed reasoning).
+ * @param {string} mockUrl @param {string} apiKey @param {boolean} [thinking]
  */
-export function mockConfig(mockUrl, apiKey) {
+export function mockConfig(mockUrl, apiKey, thinking = false) {
+  if (thinking)
+    return JSON.stringify({
+      provider: 'groq',
+      apiKey,
+      model: 'qwen/qwen3-32b',
+      temperature: 0.7,
+      maxTokens: 8000,
+      topP: 0.95,
+      baseUrl: mockUrl,
+    });
   return JSON.stringify({
     provider: 'openai',
     apiKey,
@@ -69,10 +80,13 @@ export function mockConfig(mockUrl, apiKey) {
 
 /**
  * localStorage for the app: the config and the active conversation.
- * @param {string} mockUrl @param {string} apiKey @param {string} activeId
+ * @param {string} mockUrl @param {string} apiKey @param {string} activeId @param {boolean} [thinking]
  */
-export function appStorage(mockUrl, apiKey, activeId) {
-  return { 'ai-chat-config': mockConfig(mockUrl, apiKey), 'ai-chat-active-conversation': activeId };
+export function appStorage(mockUrl, apiKey, activeId, thinking = false) {
+  return {
+    'ai-chat-config': mockConfig(mockUrl, apiKey, thinking),
+    'ai-chat-active-conversation': activeId,
+  };
 }
 
 /**

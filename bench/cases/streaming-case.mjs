@@ -12,7 +12,7 @@ import { measureStream } from './streaming.mjs';
 
 /**
  * @param {import('../report.mjs').CaseContext} ctx
- * @param {{ apiKey: string, replyTokens: number, tokenDelayMs: number, prior: number }} settings
+ * @param {{ apiKey: string, thinkingKey: string, replyTokens: number, tokenDelayMs: number, prior: number }} settings
  */
 export async function streamingCase(ctx, settings) {
   const env = {
@@ -22,6 +22,7 @@ export async function streamingCase(ctx, settings) {
     referenceUrl: ctx.referenceUrl,
     errors: ctx.errors,
     apiKey: settings.apiKey,
+    thinkingKey: settings.thinkingKey,
     replyTokens: settings.replyTokens,
     tokenDelayMs: settings.tokenDelayMs,
   };
@@ -31,6 +32,8 @@ export async function streamingCase(ctx, settings) {
   const app0 = [];
   /** @type {import('./streaming.mjs').StreamResult[]} */
   const appN = [];
+  /** The same length of stream, a third of it thinking (2000 tokens, then a 4000-token answer). @type {import('./streaming.mjs').StreamResult[]} */
+  const appThinking = [];
   for (let run = 1; run <= ctx.runs; run++) {
     ctx.progress(`case 1, run ${run}/${ctx.runs}: reference page`);
     ref.push(await measureStream(env, { kind: 'reference' }));
@@ -38,12 +41,15 @@ export async function streamingCase(ctx, settings) {
     app0.push(await measureStream(env, { kind: 'app', prior: 0 }));
     ctx.progress(`case 1, run ${run}/${ctx.runs}: app, ${settings.prior} prior messages`);
     appN.push(await measureStream(env, { kind: 'app', prior: settings.prior }));
+    ctx.progress(`case 1, run ${run}/${ctx.runs}: app, 2000 tokens of thinking then the answer`);
+    appThinking.push(await measureStream(env, { kind: 'app', prior: 0, thinking: true }));
   }
   const N = settings.prior;
   /** @type {[string, string, import('./streaming.mjs').StreamResult[]][]} */
   const targets = [
     ['app0', 'app, 0 prior', app0],
     [`app${N}`, `app, ${N} prior`, appN],
+    ['appThinking', 'app, thinking first', appThinking],
     ['reference', 'reference', ref],
   ];
   /** @type {import('../report.mjs').Row[]} */
@@ -85,6 +91,13 @@ export async function streamingCase(ctx, settings) {
       label: `busy share, app ${N} prior / reference`,
       values: ratios(appN, ref, (r) => r.busy),
       digits: 2,
+    },
+    {
+      key: 'stream.thinkingRatio',
+      label: 'busy share, app thinking first / reference',
+      values: ratios(appThinking, ref, (r) => r.busy),
+      digits: 2,
+      target: atMost(1.5),
     },
     {
       key: 'stream.historyRatio',

@@ -47,7 +47,9 @@ import { percentile, sleep, sum } from '../stats.mjs';
  * @property {number} tokenDelayMs
  * @property {string[]} errors
  *
- * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number }} StreamTarget
+ * @property {string} thinkingKey The mock key of the thinking variant (`long-thinking.*`).
+ *
+ * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number, thinking?: boolean }} StreamTarget
  *
  * @typedef {object} StreamResult
  * @property {number} streamMs
@@ -137,7 +139,9 @@ async function openTarget(context, env, target) {
     };
   }
   await seed(context, env.appUrl, {
-    localStorage: appStorage(env.mockUrl, env.apiKey, conversationId),
+    localStorage: target.thinking
+      ? appStorage(env.mockUrl, env.thinkingKey, conversationId, true)
+      : appStorage(env.mockUrl, env.apiKey, conversationId),
     conversations: [{ id: conversationId, name: 'Streaming benchmark', messageCount: target.prior, seed: 1 }],
   });
   const page = await context.newPage();
@@ -205,7 +209,10 @@ export async function measureStream(env, target) {
         () => false,
       );
     if (!rendered) {
-      const label = target.kind === 'reference' ? 'reference' : `app, ${target.prior} prior`;
+      const label =
+        target.kind === 'reference'
+          ? 'reference'
+          : `app, ${target.prior} prior${target.thinking ? ', thinking' : ''}`;
       env.errors.push(
         `${label}: the final text was not in the page 30 s after the last byte (reply out of view?)`,
       );

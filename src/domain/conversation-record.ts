@@ -1,5 +1,5 @@
 import { messageText, reasoningParts, type Conversation, type Message } from './conversation.ts';
-import { usageFields, type ReplyStats } from './reply-stats.ts';
+import { timingFields, usageFields, type ReplyStats } from './reply-stats.ts';
 import { conversationFormatVersion } from './conversation-validation.ts';
 import { activePath, findMessage, newestLeafUnder, pathTo, rootMessage } from './message-tree.ts';
 
@@ -45,15 +45,13 @@ export interface ConversationRecord {
 }
 
 /** The figures in one fixed order, however they were gathered: a record reads back as written. */
-function statsRecord({ usage, firstTokenMs, thinkingMs, totalMs, finishReason }: ReplyStats): ReplyStats {
+function statsRecord({ usage, finishReason, ...timings }: ReplyStats): ReplyStats {
   const record: ReplyStats = {};
   if (usage)
     record.usage = Object.fromEntries(
       usageFields.flatMap((field) => (usage[field] === undefined ? [] : [[field, usage[field]]])),
     );
-  if (firstTokenMs !== undefined) record.firstTokenMs = firstTokenMs;
-  if (thinkingMs !== undefined) record.thinkingMs = thinkingMs;
-  if (totalMs !== undefined) record.totalMs = totalMs;
+  for (const field of timingFields) if (timings[field] !== undefined) record[field] = timings[field];
   if (finishReason) record.finishReason = finishReason;
   return record;
 }

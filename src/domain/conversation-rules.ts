@@ -138,7 +138,6 @@ export function isMarkdownLike(text: string): boolean {
   return markdownMarkers.some((marker) => text.includes(marker));
 }
 
-/** Pins a provider and model to the conversation, or with null removes the pin (it then follows the saved configuration). */
 /** 'Reasoning effort': null goes back to the model's own default. */
 export function setEffort(
   conversation: Conversation,
@@ -151,6 +150,7 @@ export function setEffort(
   return next;
 }
 
+/** Pins a provider and model to the conversation, or with null removes the pin (it then follows the saved configuration). */
 export function setModelPin(conversation: Conversation, pin: ModelPin | null, now: Date): Conversation {
   const next: Conversation = { ...conversation, pinnedAt: now.toISOString() };
   if (pin) next.pin = pin;

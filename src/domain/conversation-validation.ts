@@ -1,7 +1,7 @@
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
 import { textParts, type Conversation, type Message, type ReasoningPart, type Role } from './conversation.ts';
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
-import { usageFields, type FinishReason, type ReplyStats, type Usage } from './reply-stats.ts';
+import { finishReasons, timingFields, usageFields, type ReplyStats, type Usage } from './reply-stats.ts';
 import { readOrder } from './conversation-summary.ts';
 import { describeType, isIsoTimestamp, isRecord, ownField, quote, type Validated } from './json-guards.ts';
 
@@ -109,7 +109,6 @@ function readReasoning(value: unknown): ReasoningPart[] {
 
 const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0;
-const finishReasons: readonly unknown[] = ['length', 'content-filter', 'other'] satisfies FinishReason[];
 
 /** A reply's figures as written: only known fields with sane values. */
 function readStats(value: unknown): ReplyStats | undefined {
@@ -124,12 +123,13 @@ function readStats(value: unknown): ReplyStats | undefined {
     }
     if (Object.keys(read).length > 0) stats.usage = read;
   }
-  for (const field of ['firstTokenMs', 'thinkingMs', 'totalMs'] as const) {
+  for (const field of timingFields) {
     const ms = ownField(value, field);
     if (isCount(ms)) stats[field] = ms;
   }
   const finishReason = ownField(value, 'finishReason');
-  if (finishReasons.includes(finishReason)) stats.finishReason = finishReason as ReplyStats['finishReason'];
+  if (finishReason !== 'stop' && (finishReasons as readonly unknown[]).includes(finishReason))
+    stats.finishReason = finishReason as ReplyStats['finishReason'];
   return Object.keys(stats).length > 0 ? stats : undefined;
 }
 

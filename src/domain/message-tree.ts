@@ -208,16 +208,17 @@ function isFinal(message: Message): boolean {
   return message.status !== 'interrupted';
 }
 
-/**
- * Of two copies of one message: the later in-place edit, else the longer text (a reply grows as
- * it streams), else the finished one (a reply is saved as 'interrupted' while it streams).
- */
 function reasoningLength(message: Message): number {
   let length = 0;
   for (const part of reasoningParts(message)) length += part.text.length + (part.signature?.length ?? 0);
   return length;
 }
 
+/**
+ * Of two copies of one message: the later in-place edit, else the longer text (a reply grows as
+ * it streams), else the longer reasoning (it grows before the text), else the finished one (a
+ * reply is saved as 'interrupted' while it streams).
+ */
 function newerCopy(a: Message, b: Message): Message {
   const editedA = a.editedAt ?? '';
   const editedB = b.editedAt ?? '';

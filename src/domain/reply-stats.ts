@@ -1,7 +1,5 @@
 /** What a reply cost and how fast it came: the provider's own figures and the app's clock. */
 
-export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
-
 /** A reply's token counts, as the provider reported them; a figure it did not report is absent. */
 export interface Usage {
   /** Every input token, cached or not (Anthropic reports three figures; this is their sum). */
@@ -17,6 +15,9 @@ export interface Usage {
   totalTokens?: number;
 }
 
+export const finishReasons = ['stop', 'length', 'content-filter', 'other'] as const;
+export type FinishReason = (typeof finishReasons)[number];
+
 export const usageFields = [
   'inputTokens',
   'cachedInputTokens',
@@ -25,6 +26,8 @@ export const usageFields = [
   'reasoningTokens',
   'totalTokens',
 ] as const satisfies readonly (keyof Usage)[];
+
+export const timingFields = ['firstTokenMs', 'thinkingMs', 'totalMs'] as const;
 
 export interface ReplyStats {
   usage?: Usage;
@@ -53,9 +56,11 @@ export function thoughtFor(ms: number): string {
  * Output tokens per second over the time they streamed (after the first token). Only from the
  * provider's own count: nothing when it reported none or the stream was too short to measure.
  */
-export function tokensPerSecond(stats: ReplyStats): number | undefined {
-  const output = stats.usage?.outputTokens;
-  if (output === undefined || stats.totalMs === undefined) return undefined;
+function tokensPerSecond(stats: ReplyStats): number | undefined {
+  const { outputTokens, reasoningTokens = 0 } = stats.usage ?? {};
+  if (outputTokens === undefined || stats.totalMs === undefined) return undefined;
+  // Reasoning that was not streamed (hidden, or no summary) was spent before the first token.
+  const output = stats.thinkingMs === undefined ? outputTokens - reasoningTokens : outputTokens;
   const streamingMs = stats.totalMs - (stats.firstTokenMs ?? 0);
   if (streamingMs < 50 || output < 2) return undefined;
   return output / (streamingMs / 1000);

@@ -1,13 +1,18 @@
 import type { Config } from '../domain/config.ts';
 import { capabilitiesOf } from '../domain/provider-catalog.ts';
-import { acceptedEffort, type ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
+import {
+  acceptedEffort,
+  thinkingOutputLimit,
+  type ReasoningEffort,
+} from '../domain/provider-definitions/capabilities.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { withParameterRetry } from './parameter-retry.ts';
-import type { ChatMessage, ChatProvider, FinishReason, ListedModel, StreamPart, Usage } from './types.ts';
+import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -54,30 +59,35 @@ function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean) 
   return firstUser > 0 ? turns.slice(firstUser) : turns;
 }
 
-/** Shares of max tokens an effort may spend thinking, on models that take a token budget. */
-const budgetShare: Partial<Record<ReasoningEffort, number>> = { low: 0.25, medium: 0.5, high: 0.75 };
-/** The API's smallest budget; it must also stay below max_tokens (PROVIDER-FACTS 2026 A4). */
+/** The API's smallest budget (PROVIDER-FACTS 2026 A4). */
 const minimumBudget = 1024;
 
 /**
  * The thinking fields for this model and effort (PROVIDER-FACTS 2026 A1, A4). Adaptive models
  * think unless told 'off', with readable summaries asked for explicitly (4.7 on hide them by
- * default); budget models think only when an effort is chosen and max tokens leave room for it.
+ * default); budget models think only when an effort is chosen. Thinking comes on top of the
+ * answer: max_tokens grows by its allowance (within the model's output limit), so Max Tokens
+ * still bounds the answer and thinking does not crowd it out.
  */
-export function thinkingFields(config: Config, requested: ReasoningEffort | undefined) {
+function thinkingFields(config: Config, requested: ReasoningEffort | undefined) {
   const capabilities = capabilitiesOf(config);
   const effort = acceptedEffort(capabilities, requested);
-  if (capabilities.thinking === 'adaptive') {
-    if (effort === 'off') return { thinking: { type: 'disabled' } };
+  if (effort === 'off' && capabilities.thinking === 'adaptive') return { thinking: { type: 'disabled' } };
+  // Budget models think only when asked to.
+  if (capabilities.thinking === 'budget' ? !effort || effort === 'off' : capabilities.thinking !== 'adaptive')
+    return undefined;
+  const maxTokens = thinkingOutputLimit(capabilities, config.maxTokens, effort);
+  if (capabilities.thinking === 'adaptive')
     return {
+      max_tokens: maxTokens,
       thinking: { type: 'adaptive', display: 'summarized' },
       ...(effort && { output_config: { effort } }),
     };
-  }
-  const share = effort && budgetShare[effort];
-  if (capabilities.thinking !== 'budget' || !share) return undefined;
-  const budget = Math.max(minimumBudget, Math.floor(config.maxTokens * share));
-  return budget < config.maxTokens ? { thinking: { type: 'enabled', budget_tokens: budget } } : undefined;
+  // The budget must be at least 1024 and below max_tokens.
+  const budget = maxTokens - config.maxTokens;
+  return budget >= minimumBudget
+    ? { max_tokens: maxTokens, thinking: { type: 'enabled', budget_tokens: budget } }
+    : undefined;
 }
 
 /** Below about 1024 tokens (roughly 4 characters each) Claude caches nothing, so the marker is left out. */

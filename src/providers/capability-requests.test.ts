@@ -37,7 +37,8 @@ describe('requests follow the capability table', () => {
       const [body] = bodies;
       expect(body).toMatchObject({
         model,
-        max_output_tokens: 800,
+        // Max Tokens (800) for the answer, and the default effort's 8192 on top for the reasoning.
+        max_output_tokens: 800 + 8192,
         reasoning: { summary: 'auto' },
         store: false,
         include: ['reasoning.encrypted_content'],
@@ -60,7 +61,7 @@ describe('requests follow the capability table', () => {
     const { error, bodies, paths } = await send(configFor('azure', { deploymentName: 'o4-mini' }));
     expect(error).toBeUndefined();
     expect(paths).toEqual(['/openai/deployments/o4-mini/chat/completions']);
-    expect(bodies[0]).toMatchObject({ max_completion_tokens: 800, stream: true });
+    expect(bodies[0]).toMatchObject({ max_completion_tokens: 800 + 8192, stream: true });
     for (const field of ['max_tokens', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty'])
       expect(bodies[0]).not.toHaveProperty(field);
   });

@@ -6,7 +6,8 @@ import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, countAt, definedOnly, isRecord, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { ProviderError } from './provider-error.ts';
-import type { ChatMessage, ChatProvider, FinishReason, ListedModel, StreamPart, Usage } from './types.ts';
+import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -74,7 +75,7 @@ const thinkingBudget: Partial<Record<ReasoningEffort, number>> = {
  * Thoughts are returned only when asked for; a level (Gemini 3) or a budget (2.5) only when the
  * conversation chose an effort, and never both (a 400; PROVIDER-FACTS 2026 A5).
  */
-export function thinkingConfig(config: Config, requested: ReasoningEffort | undefined) {
+function thinkingConfig(config: Config, requested: ReasoningEffort | undefined) {
   const capabilities = capabilitiesOf(config);
   if (!capabilities.reasoning) return undefined;
   const effort = acceptedEffort(capabilities, requested);
@@ -165,7 +166,7 @@ export function createGeminiProvider(
         contents: geminiContents(messages),
         ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
         generationConfig: {
-          temperature: config.temperature,
+          ...(!capabilitiesOf(config).rejects.includes('temperature') && { temperature: config.temperature }),
           topK: config.topK,
           topP: config.topP,
           maxOutputTokens: config.maxTokens,

@@ -2,6 +2,7 @@ import type { Config } from '../domain/config.ts';
 import { capabilitiesOf, modelOf } from '../domain/provider-catalog.ts';
 import {
   acceptedEffort,
+  thinkingOutputLimit,
   type ReasoningEffort,
   type SamplingSetting,
 } from '../domain/provider-definitions/capabilities.ts';
@@ -14,7 +15,8 @@ import type { ResponsesCall } from './openai-responses.ts';
 import { withParameterRetry } from './parameter-retry.ts';
 import { createThinkTagSplitter } from './think-tags.ts';
 import { ProviderError } from './provider-error.ts';
-import type { ChatMessage, ChatProvider, FinishReason, ListedModel, StreamPart, Usage } from './types.ts';
+import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 
 /**
  * A /models item. OpenAI and Azure report no limits; Groq reports `context_window` and
@@ -62,7 +64,7 @@ export function mapCompletionFinishReason(raw: string | undefined): FinishReason
  * Usage from the top-level `usage`, or Groq's `x_groq.usage`. `prompt_tokens` includes the cached
  * ones and `completion_tokens` the reasoning (DeepSeek-style servers put `reasoning_tokens` at the top).
  */
-export function readUsage(chunk: unknown): Usage | undefined {
+function readUsage(chunk: unknown): Usage | undefined {
   const usage = recordAt(chunk, 'usage') ?? recordAt(recordAt(chunk, 'x_groq'), 'usage');
   if (!usage) return undefined;
   return definedOnly({
@@ -183,7 +185,10 @@ function completionBody(
     model: modelOf(config),
     messages: completionMessages(messages),
     ...(sends('temperature', 'temperature') && { temperature: config.temperature }),
-    [tokenField]: config.maxTokens,
+    // A reasoning model's limit covers its reasoning too: the answer keeps Max Tokens, thinking gets room on top.
+    [tokenField]: capabilities.reasoning
+      ? thinkingOutputLimit(capabilities, config.maxTokens, effort)
+      : config.maxTokens,
     ...(sends('top_p', 'topP') && { top_p: config.topP }),
     ...(sends('frequency_penalty', 'frequencyPenalty') && { frequency_penalty: config.frequencyPenalty }),
     ...(sends('presence_penalty', 'presencePenalty') && { presence_penalty: config.presencePenalty }),

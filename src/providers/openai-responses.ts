@@ -1,12 +1,17 @@
 import type { Config } from '../domain/config.ts';
 import { capabilitiesOf, modelOf } from '../domain/provider-catalog.ts';
-import { acceptedEffort, type ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
+import {
+  acceptedEffort,
+  thinkingOutputLimit,
+  type ReasoningEffort,
+} from '../domain/provider-definitions/capabilities.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import type { HttpRequest } from './http.ts';
 import { arrayAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { isProviderError } from './provider-error.ts';
-import type { ChatMessage, FinishReason, StreamPart, Usage } from './types.ts';
+import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+import type { ChatMessage, StreamPart } from './types.ts';
 
 /**
  * OpenAI's Responses API, used for its reasoning models: the only way to get their reasoning
@@ -29,7 +34,7 @@ export const unverifiedNotice =
  * The input items: system text goes in `instructions`; an assistant turn's own encrypted reasoning
  * goes back before its text, as a reasoning item (only reasoning this model wrote reaches here).
  */
-export function responsesInput(messages: readonly ChatMessage[]): unknown[] {
+function responsesInput(messages: readonly ChatMessage[]): unknown[] {
   return messages.flatMap((message): unknown[] => {
     if (message.role === 'system') return [];
     if (message.role === 'user') return [{ role: 'user', content: message.content }];
@@ -40,13 +45,12 @@ export function responsesInput(messages: readonly ChatMessage[]): unknown[] {
         encrypted_content: part.signature,
         summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
       }));
-    return message.content === ''
-      ? reasoning
-      : [...reasoning, { role: 'assistant', content: message.content }];
+    // A reasoning item must be followed by its output: a turn without text goes without it.
+    return message.content === '' ? [] : [...reasoning, { role: 'assistant', content: message.content }];
   });
 }
 
-export function responsesBody(
+function responsesBody(
   config: Config,
   messages: readonly ChatMessage[],
   options: { stream: boolean; summary: boolean; effort?: ReasoningEffort },
@@ -62,7 +66,11 @@ export function responsesBody(
     model: modelOf(config),
     ...(system.trim() && { instructions: system }),
     input: responsesInput(messages),
-    max_output_tokens: Math.max(minimumOutputTokens, config.maxTokens),
+    // It covers the reasoning too: Max Tokens is the answer's, thinking gets room on top.
+    max_output_tokens: Math.max(
+      minimumOutputTokens,
+      thinkingOutputLimit(capabilities, config.maxTokens, effort),
+    ),
     ...(Object.keys(reasoning).length > 0 && { reasoning }),
     store: false,
     include: ['reasoning.encrypted_content'],

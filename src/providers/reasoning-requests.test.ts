@@ -45,16 +45,18 @@ describe('Claude thinking', () => {
     ]);
   });
 
-  it('thinks on a budget model only when an effort is chosen, within max tokens, without temperature', async () => {
+  it('thinks on a budget model only when an effort is chosen, on top of max tokens, without temperature', async () => {
     const off = await bodyOf(claude('claude-sonnet-4-5'), anthropicStream, signedHistory);
     expect(off).not.toHaveProperty('thinking');
     expect(off).toMatchObject({ temperature: 0.7 });
     const medium = await bodyOf(claude('claude-sonnet-4-5'), anthropicStream, signedHistory, 'medium');
-    expect(medium).toMatchObject({ max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } });
+    // The answer keeps its 4096 tokens; thinking gets its own 8192 on top.
+    expect(medium).toMatchObject({ max_tokens: 12288, thinking: { type: 'enabled', budget_tokens: 8192 } });
+    expect(Object.keys(medium).slice(0, 2)).toEqual(['model', 'max_tokens']);
     expect(medium).not.toHaveProperty('temperature');
-    // The smallest budget (1024) must stay below max tokens: no room, no thinking.
+    // Within the model's 64,000 output tokens there is no room for the smallest budget (1024).
     const cramped = await bodyOf(
-      claude('claude-sonnet-4-5', { maxTokens: 1024 }),
+      claude('claude-sonnet-4-5', { maxTokens: 63_500 }),
       anthropicStream,
       conversation,
       'low',
@@ -81,12 +83,15 @@ describe('Claude thinking', () => {
   it('asks adaptive models for summarized thinking, with an effort when chosen, and can turn it off', async () => {
     const model = claude('claude-opus-4-8');
     const byDefault = await bodyOf(model, anthropicStream);
-    expect(byDefault).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' } });
+    expect(byDefault).toMatchObject({
+      max_tokens: 4096 + 8192,
+      thinking: { type: 'adaptive', display: 'summarized' },
+    });
     expect(byDefault).not.toHaveProperty('output_config');
     const xhigh = await bodyOf(model, anthropicStream, conversation, 'xhigh');
-    expect(xhigh).toMatchObject({ output_config: { effort: 'xhigh' } });
+    expect(xhigh).toMatchObject({ max_tokens: 4096 + 32_768, output_config: { effort: 'xhigh' } });
     const off = await bodyOf(model, anthropicStream, signedHistory, 'off');
-    expect(off).toMatchObject({ thinking: { type: 'disabled' } });
+    expect(off).toMatchObject({ max_tokens: 4096, thinking: { type: 'disabled' } });
     // With thinking off, thinking blocks in history are a 400: the text alone goes.
     expect((off.messages as unknown[])[1]).toEqual({ role: 'assistant', content: 'Hello!' });
   });
@@ -133,6 +138,14 @@ describe('Gemini thinking', () => {
     // 2.5 Pro cannot stop thinking: 'off' is not offered and not sent.
     expect(await thinkingOf('gemini-2.5-pro', 'off')).toEqual({ includeThoughts: true });
     expect(await thinkingOf('gemini-pro')).toBeUndefined();
+    expect(await thinkingOf('gemini-flash-latest', 'off')).toEqual({ includeThoughts: true });
+  });
+
+  it('leaves Gemini 3 at its default temperature, as Google advises', async () => {
+    const config = await bodyOf(gemini('gemini-3.5-flash'), geminiStream);
+    expect(config.generationConfig).not.toHaveProperty('temperature');
+    const older = await bodyOf(gemini('gemini-2.5-flash'), geminiStream);
+    expect(older.generationConfig).toMatchObject({ temperature: 0.7 });
   });
 });
 
@@ -188,7 +201,8 @@ describe('OpenAI reasoning models through the Responses API', () => {
         { role: 'assistant', content: 'Hello!' },
         { role: 'user', content: 'And now?' },
       ],
-      max_output_tokens: 800,
+      // xhigh sets 32,768 tokens aside for the reasoning, on top of Max Tokens.
+      max_output_tokens: 800 + 32_768,
       reasoning: { effort: 'xhigh', summary: 'auto' },
       store: false,
       include: ['reasoning.encrypted_content'],

@@ -3,8 +3,6 @@ import type { ReasoningPart, Role } from '../domain/conversation.ts';
 import type { ModelCapabilities, ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 
-export type { FinishReason, Usage };
-
 /** One message as sent to a provider. */
 export interface ChatMessage {
   role: Role;

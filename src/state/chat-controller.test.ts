@@ -701,6 +701,19 @@ describe('reasoning and the figures of a reply', () => {
     ]);
   });
 
+  it('keeps a reply that ended normally with nothing in it, with its figures (filtered, or all hidden reasoning)', async () => {
+    const reply = tab.provider.next();
+    reply.finish = { type: 'finish', reason: 'length', usage: { outputTokens: 800, reasoningTokens: 800 } };
+    reply.end();
+    await tab.chat.send('Think forever');
+    await idle(tab);
+    expect(activePath(active(tab)).at(-1)).toMatchObject({
+      role: 'assistant',
+      parts: [{ type: 'text', text: '' }],
+      stats: { usage: { outputTokens: 800, reasoningTokens: 800 }, finishReason: 'length' },
+    });
+  });
+
   it('keeps reasoning that arrived before a Stop, with no answer yet', async () => {
     const reply = tab.provider.next();
     reply.push({ type: 'reasoning-delta', text: 'Still thinking' });

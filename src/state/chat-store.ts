@@ -128,12 +128,20 @@ export function modelCapabilities(state: ConnectionState, config: Config): Model
  * either is unknown.
  */
 export function contextPercent(state: ChatState, conversationId: string): number | null {
+  // A streaming reply reports its usage when it ends: until then the figure stands, and is not
+  // worked out again on every streamed frame.
+  const known = lastContextPercent.get(conversationId);
+  if (known !== undefined && isStreamingIn(state, conversationId)) return known;
   const conversation = state.loaded[conversationId];
   if (!conversation) return null;
   const input = lastInputTokens(activePath(conversation));
   const window = modelCapabilities(state, targetConfig(state, conversationId)).contextWindow;
-  return input === undefined || !window ? null : Math.round((input / window) * 100);
+  const percent = input === undefined || !window ? null : Math.round((input / window) * 100);
+  lastContextPercent.set(conversationId, percent);
+  return percent;
 }
+
+const lastContextPercent = new Map<string, number | null>();
 
 /** Which connection a live model list belongs to: provider, host and key. */
 export function modelListKey(config: Config): string {

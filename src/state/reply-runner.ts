@@ -72,7 +72,8 @@ function createReplyDraft(startedAt: number) {
         case 'reasoning-end': {
           const last = reasoning.at(-1);
           if (open && last) {
-            if (part.signature) last.signature = part.signature;
+            // Replaced, not changed: a closed block keeps one identity from here on.
+            if (part.signature) reasoning[reasoning.length - 1] = { ...last, signature: part.signature };
           } else if (part.signature) {
             reasoning.push({ type: 'reasoning', text: '', signature: part.signature });
           }
@@ -102,9 +103,16 @@ function createReplyDraft(startedAt: number) {
     get text() {
       return text;
     },
-    /** Fresh objects each time: the list re-renders what changed by reference. */
+    /**
+     * The block still growing is copied (it is changed in place); closed blocks keep their identity,
+     * so a finished thinking block is not rendered again while the answer streams.
+     */
     parts(): MessagePart[] {
-      return [...reasoning.map((part) => ({ ...part })), ...textParts(text)];
+      const last = reasoning.length - 1;
+      return [
+        ...reasoning.map((part, index) => (open && index === last ? { ...part } : part)),
+        ...textParts(text),
+      ];
     },
     /** The figures so far; at the end, with the total time. */
     stats(endedAt?: number): ReplyStats | undefined {
@@ -188,15 +196,20 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
       periodicSave.cancel();
     }
     const ended = ctx.now().getTime();
-    const kept = (extra: Partial<Message> = {}): Message | null => {
+    const whole = (extra: Partial<Message> = {}): Message => {
       const message: Message = { ...reply, parts: draft.parts(), ...extra };
-      if (!hasContent(message)) return null;
       const stats = draft.stats(ended);
       if (stats) message.stats = stats;
       return message;
     };
+    // A failed or stopped reply is kept only if something arrived; one that ended normally is
+    // kept even when empty (a reply filtered, or spent on hidden reasoning), with its figures.
+    const kept = (extra: Partial<Message>) => {
+      const message = whole(extra);
+      return hasContent(message) ? message : null;
+    };
     if (failure === noFailure) {
-      final = kept();
+      final = whole();
     } else {
       const error = failure;
       const aborted = controller.signal.aborted || (isProviderError(error) && error.kind === 'aborted');

@@ -29,7 +29,8 @@ test('a reasoning model is asked through the Responses API without sampling sett
 
   const [request] = await recordedRequests(key);
   expect(request?.path).toBe('/v1/responses');
-  expect(request?.body).toMatchObject({ model: 'o4-mini', max_output_tokens: 800, stream: true });
+  // Max Tokens is the answer's; the reasoning gets room on top (8192 at the default effort).
+  expect(request?.body).toMatchObject({ model: 'o4-mini', max_output_tokens: 800 + 8192, stream: true });
   for (const field of ['max_tokens', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty'])
     expect(request?.body).not.toHaveProperty(field);
 

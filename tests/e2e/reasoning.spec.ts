@@ -11,6 +11,14 @@ function reasoningToggle(page: Page) {
     .getByRole('button', { name: /^(Thinking…|Thought for \d+ s)$/ });
 }
 
+/** The thinking's text, named by its toggle. */
+function reasoningRegion(page: Page) {
+  return page
+    .getByTestId('message')
+    .last()
+    .getByRole('region', { name: /^(Thinking…|Thought for \d+ s)$/ });
+}
+
 async function askAndWait(chat: ChatPage, text: string) {
   await chat.send(text);
   await chat.waitForReplyDone();
@@ -48,7 +56,7 @@ for (const { provider, model, thought } of cases) {
     const toggle = reasoningToggle(page);
     await expect(toggle).toHaveText('Thinking…');
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    const region = page.getByRole('region', { name: 'Reasoning' });
+    const region = reasoningRegion(page);
     await expect(region).toContainText(thought);
 
     // The answer starts: the thinking folds away to its duration.
@@ -67,7 +75,7 @@ for (const { provider, model, thought } of cases) {
     const after = reasoningToggle(page);
     await expect(after).toHaveText(/^Thought for \d+ s$/);
     await after.click();
-    await expect(page.getByRole('region', { name: 'Reasoning' })).toContainText(thought);
+    await expect(reasoningRegion(page)).toContainText(thought);
     await expect(chat.messages('assistant')).toContainText('Echo: Why is the sky blue?');
   });
 }
@@ -82,7 +90,7 @@ test("Claude's second turn sends the signed and redacted thinking back unchanged
   await askAndWait(chat, 'First');
   await expect(page.getByTestId('reasoning')).toHaveCount(1);
   await reasoningToggle(page).click();
-  await expect(page.getByRole('region', { name: 'Reasoning' })).toContainText('redacted');
+  await expect(reasoningRegion(page)).toContainText('redacted');
 
   await askAndWait(chat, 'Second');
   await expect(chat.messages('assistant').nth(1)).toContainText('Echo: Second');

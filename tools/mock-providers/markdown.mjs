@@ -161,8 +161,22 @@ function section(index) {
  * @returns {string}
  */
 export function markdownReply(tokenCount) {
+  return `${markdownSections(tokenCount)}That is all.\n`;
+}
+
+/**
+ * Long markdown reasoning of at least `tokenCount` tokens, not ending as a reply does (the bench
+ * waits for the reply's last sentence).
+ * @param {number} tokenCount
+ */
+export function markdownReasoning(tokenCount) {
+  return `${markdownSections(tokenCount)}Now to write the answer.\n`;
+}
+
+/** @param {number} tokenCount */
+function markdownSections(tokenCount) {
   let text =
     '# Markdown reply\n\nA long reply with **bold**, _italic_, `inline code` and several code blocks.\n\n';
   for (let index = 0; tokenize(text).length < tokenCount; index += 1) text += section(index);
-  return `${text}That is all.\n`;
+  return text;
 }

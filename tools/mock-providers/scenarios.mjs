@@ -1,7 +1,7 @@
 // @ts-check
 /** Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. */
 
-import { markdownReply } from './markdown.mjs';
+import { markdownReasoning, markdownReply } from './markdown.mjs';
 
 /** @type {Readonly<Record<string, string>>} */
 export const scenarioHelp = {
@@ -30,6 +30,8 @@ export const scenarioHelp = {
   thinking:
     'reasoning first, then Echo: Claude thinking and redacted_thinking blocks (when the request turns thinking on), Gemini thought parts (includeThoughts), Groq per reasoning_format, local reasoning_content; OpenAI/Azure count reasoning tokens only',
   'slow-thinking': 'as thinking, at 150 ms per streamed chunk, so the live thinking can be watched',
+  'long-thinking':
+    'as thinking, with ~2000 tokens of markdown reasoning, then a ~4000-token markdown reply (bench)',
   'think-tags':
     'local server and Groq: the reasoning inside a leading <think>…</think> in content; others as thinking',
   length:
@@ -50,17 +52,18 @@ export function scenarioOf(key) {
 }
 
 /** Whether a scenario reasons before it answers (the Responses API always does). @param {string} scenario */
-export const thinks = (scenario) =>
-  scenario === 'thinking' || scenario === 'slow-thinking' || scenario === 'think-tags';
+export const thinks = (scenario) => thinksApart(scenario) || scenario === 'think-tags';
 
 /** Reasoning in its own field (not in tags). @param {string} scenario */
-export const thinksApart = (scenario) => scenario === 'thinking' || scenario === 'slow-thinking';
+export const thinksApart = (scenario) =>
+  scenario === 'thinking' || scenario === 'slow-thinking' || scenario === 'long-thinking';
 
 /**
  * The reasoning streamed before the reply: a few sentences of markdown, the same for the same question.
  * @param {{ lastUserText: string, messageCount: number }} conversation
  */
-export function reasoningText({ lastUserText, messageCount }) {
+export function reasoningText({ lastUserText, messageCount }, scenario = '') {
+  if (scenario === 'long-thinking') return markdownReasoning(2000);
   return `**Reading the question**\n\nThe user wrote: ${lastUserText}. I will echo it back with the message count (${messageCount}).`;
 }
 
@@ -130,6 +133,8 @@ export function replyText(scenario, { lastUserText, messageCount }, callNumber) 
       return markdownReply(1500);
     case 'long':
       return markdownReply(6000);
+    case 'long-thinking':
+      return markdownReply(4000);
     case 'utf8':
       return utf8Reply;
     case 'hostile':

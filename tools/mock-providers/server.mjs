@@ -134,7 +134,7 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
     scenario,
     model: conversation.model,
     tokens: tokenize(replyText(scenario, conversation, callNumber)),
-    reasoning: tokenize(reasoningText(conversation)),
+    reasoning: tokenize(reasoningText(conversation, scenario)),
     inputTokens: tokenize(conversation.promptText).length,
     memory,
     body,

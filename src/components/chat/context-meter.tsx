@@ -7,6 +7,8 @@ import { contextPercent } from '../../state/chat-store.ts';
  * How full the model's context window is, from the last request's input tokens as the provider
  * counted them; amber with a warning from 80%.
  */
+const nearlyFull = 'The conversation is close to what the model can read: older messages may soon not fit.';
+
 export function ContextMeter({ conversationId }: { conversationId: string }) {
   const percent = useChatState((state) => contextPercent(state, conversationId));
   if (percent === null) return null;
@@ -19,12 +21,8 @@ export function ContextMeter({ conversationId }: { conversationId: string }) {
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={Math.min(percent, 100)}
-      aria-valuetext={`${percent}% of the model's context window used by the last request`}
-      title={
-        warn
-          ? 'The conversation is close to what the model can read: older messages may soon not fit.'
-          : "The last request's share of the model's context window."
-      }
+      aria-valuetext={`${percent}% of the model's context window used by the last request${warn ? `. ${nearlyFull}` : ''}`}
+      title={warn ? nearlyFull : "The last request's share of the model's context window."}
       className={cn(
         'shrink-0 rounded px-1.5 py-0.5 text-xs',
         // On a phone only the warning takes header room.

@@ -1,5 +1,5 @@
 import { ChevronRight } from 'lucide-react';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import type { ReasoningPart } from '../../domain/conversation.ts';
 import { thoughtFor } from '../../domain/reply-stats.ts';
 import { cn } from '../../lib/cn.ts';
@@ -16,9 +16,14 @@ interface ReasoningBlockProps {
  * A reply's thinking: open while it streams under 'Thinking…', closed to 'Thought for N s' once
  * the answer starts, unless the user opened or closed it (their choice then stays).
  */
-export function ReasoningBlock({ parts, thinking, thinkingMs }: ReasoningBlockProps) {
+export const ReasoningBlock = memo(function ReasoningBlock({
+  parts,
+  thinking,
+  thinkingMs,
+}: ReasoningBlockProps) {
   const [chosen, setChosen] = useState<boolean | null>(null);
   const regionId = useId();
+  const toggleId = useId();
   const text = parts
     .map((part) => part.text)
     .filter(Boolean)
@@ -31,6 +36,7 @@ export function ReasoningBlock({ parts, thinking, thinkingMs }: ReasoningBlockPr
   return (
     <div data-testid="reasoning" className="mb-2">
       <button
+        id={toggleId}
         type="button"
         aria-expanded={open}
         aria-controls={regionId}
@@ -38,12 +44,12 @@ export function ReasoningBlock({ parts, thinking, thinkingMs }: ReasoningBlockPr
         className="inline-flex items-center gap-1 rounded text-xs font-medium text-gray-600 hover:text-gray-900 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-gray-400 dark:hover:text-gray-100"
       >
         <ChevronRight aria-hidden className={cn('size-3.5 transition-transform', open && 'rotate-90')} />
-        <span className={cn(thinking && 'animate-pulse')}>{label}</span>
+        <span className={cn(thinking && 'motion-safe:animate-pulse')}>{label}</span>
       </button>
       <div
         id={regionId}
         role="region"
-        aria-label="Reasoning"
+        aria-labelledby={toggleId}
         hidden={!open}
         className="reasoning mt-1 border-l-2 border-gray-300 pl-3 text-xs leading-relaxed text-gray-600 dark:border-gray-700 dark:text-gray-400"
       >
@@ -51,5 +57,15 @@ export function ReasoningBlock({ parts, thinking, thinkingMs }: ReasoningBlockPr
         {open && redacted && <p className="italic">Part of this thinking was redacted by the provider.</p>}
       </div>
     </div>
+  );
+}, sameBlock);
+
+/** While the answer streams, finished blocks keep their identity: nothing here is rendered again. */
+function sameBlock(before: ReasoningBlockProps, after: ReasoningBlockProps): boolean {
+  return (
+    before.thinking === after.thinking &&
+    before.thinkingMs === after.thinkingMs &&
+    before.parts.length === after.parts.length &&
+    before.parts.every((part, index) => part === after.parts[index])
   );
 }

@@ -53,6 +53,29 @@ export function acceptedEffort(
   return effort !== undefined && capabilities.efforts?.includes(effort) ? effort : undefined;
 }
 
+/** Tokens set aside for thinking per effort; the model's own default effort is counted as medium. */
+export const thinkingAllowance: Record<ReasoningEffort, number> = {
+  off: 0,
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16_384,
+  xhigh: 32_768,
+  max: 65_536,
+};
+
+/**
+ * The output limit to ask of a model that thinks: Max Tokens is the answer's, and thinking gets
+ * its allowance on top (within the model's own limit), so it does not crowd the answer out.
+ */
+export function thinkingOutputLimit(
+  capabilities: ModelCapabilities,
+  maxTokens: number,
+  effort: ReasoningEffort | undefined,
+): number {
+  return Math.min(maxTokens + thinkingAllowance[effort ?? 'medium'], capabilities.maxOutput ?? Infinity);
+}
+
 export interface CapabilityRow {
   /** Matched against the model id, without any `models/` prefix. */
   match: RegExp;

@@ -8,16 +8,27 @@ function thinksBy(
   return { reasoning: true, thinking, efforts, maxOutput: 65_536 };
 }
 
+/** Google: keep Gemini 3 at its default temperature of 1.0; lower values may loop (PROVIDER-FACTS 2026 A5). */
+const gemini3: Partial<ModelCapabilities> = {
+  rejects: ['temperature'],
+  rejectsBecause: 'Google advises its default of 1.0',
+};
+
 /** Gemini's models.list reports token limits per key; this table covers the rest. */
 const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 1_048_576 }, [
   // PROVIDER-FACTS 2026 A5: Gemini 3 takes a thinking level (3 Pro only low and high), 2.5 a
   // token budget (2.5 Pro cannot stop thinking).
-  { match: /^gemini-3(\.\d+)?-pro/, capabilities: { ...thinksBy('level', ['low', 'high']) } },
-  { match: /^gemini-3/, capabilities: { ...thinksBy('level', ['minimal', 'low', 'medium', 'high']) } },
-  { match: /^gemini-2\.5-pro/, capabilities: { ...thinksBy('budget', ['low', 'medium', 'high']) } },
+  { match: /^gemini-3(\.\d+)?-pro/, capabilities: { ...thinksBy('level', ['low', 'high']), ...gemini3 } },
   {
-    match: /^gemini-2\.5|^gemini-(pro|flash|flash-lite)-latest$/,
-    capabilities: { ...thinksBy('budget', ['off', 'low', 'medium', 'high']) },
+    match: /^gemini-3/,
+    capabilities: { ...thinksBy('level', ['minimal', 'low', 'medium', 'high']), ...gemini3 },
+  },
+  { match: /^gemini-2\.5-pro/, capabilities: { ...thinksBy('budget', ['low', 'medium', 'high']) } },
+  { match: /^gemini-2\.5/, capabilities: { ...thinksBy('budget', ['off', 'low', 'medium', 'high']) } },
+  // The aliases move between 2.5 and 3, Flash and Pro: a budget all of them take, never 'off'.
+  {
+    match: /^gemini-(pro|flash|flash-lite)-latest$/,
+    capabilities: { ...thinksBy('budget', ['low', 'medium', 'high']) },
   },
   { match: /^gemini-(2\.0|1\.5)/, capabilities: { maxOutput: 8192 } },
   { match: /^gemini-pro-vision/, capabilities: { pdfs: false, contextWindow: 16_384, maxOutput: 2048 } },
