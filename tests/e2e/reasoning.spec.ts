@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test';
-import { expect, mockConfig, mockKey, recordedRequests, test, type ChatPage } from './fixtures.ts';
+import {
+  expect,
+  exportSnapshot,
+  importFile,
+  mockConfig,
+  mockKey,
+  recordedRequests,
+  test,
+  type ChatPage,
+} from './fixtures.ts';
 import { mockUrl } from './ports.ts';
 
 /** Thinking shown live and kept, sent back where the provider needs it; each reply's figures. */
@@ -22,6 +31,13 @@ function reasoningRegion(page: Page) {
 async function askAndWait(chat: ChatPage, text: string) {
   await chat.send(text);
   await chat.waitForReplyDone();
+}
+
+async function setSystemPrompt(page: Page, prompt: string) {
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
+  await page.getByRole('textbox', { name: 'System prompt' }).fill(prompt);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 }
 
 /** The figures the mock reports for a request: the same body asked again without streaming. */
@@ -233,4 +249,58 @@ test("'Reasoning effort' offers only the model's values and is sent with the nex
   await page.getByRole('button', { name: 'Save Configuration' }).click();
   await page.getByRole('button', { name: 'Conversation settings' }).click();
   await expect(page.getByRole('combobox', { name: 'Reasoning effort' })).toHaveCount(0);
+});
+
+test('thinking travels with the reply through export and import; Copy of the conversation leaves it out', async ({
+  chat,
+  page,
+}) => {
+  await chat.open({ ...mockConfig('gemini', mockKey('thinking')), model: 'gemini-2.5-flash' });
+  await chat.newConversation();
+  await askAndWait(chat, 'Keep my thoughts');
+  await expect(reasoningToggle(page)).toHaveText(/^Thought for \d+ s$/);
+
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(chat.toast('Conversation copied to clipboard')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('Echo: Keep my thoughts');
+  expect(copied).not.toContain('Reading the question');
+
+  const exported = await exportSnapshot(page);
+  expect(exported).toContain('"reasoning"');
+  expect(exported).toContain('Reading the question');
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(chat.messages()).toHaveCount(0);
+  await importFile(page, JSON.parse(exported));
+  await reasoningToggle(page).click();
+  await expect(reasoningRegion(page)).toContainText('Reading the question');
+  await expect(chat.messages('assistant')).toContainText('Echo: Keep my thoughts');
+});
+
+test('a long Claude conversation is read from the prompt cache: the footer shows the cached tokens', async ({
+  chat,
+}) => {
+  const key = mockKey('ok');
+  await chat.open(mockConfig('claude', key));
+  await chat.newConversation();
+  // A long system prompt makes the prefix worth caching; the mock echoes only the last question.
+  await setSystemPrompt(chat.page, 'All work and no play makes a long prompt. '.repeat(120));
+  await askAndWait(chat, 'Once');
+  await askAndWait(chat, 'And again');
+  const bodies = (await recordedRequests(key)).map((request) => request.body as Record<string, unknown>);
+  expect(bodies.map((body) => body.cache_control)).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral' }]);
+  await expect(chat.messages('assistant').nth(1).getByTestId('reply-stats')).toContainText(
+    /\(\d[\d,]* cached\)/,
+  );
+});
+
+test('the header warns when the last request filled 80% of the context window', async ({ chat, page }) => {
+  // gpt-4 reads 8192 tokens; the mock counts a token per word here, so 7000 words fill 85%.
+  await chat.open({ ...mockConfig('openai', mockKey('ok')), model: 'gpt-4' });
+  await chat.newConversation();
+  await setSystemPrompt(page, 'w '.repeat(7000));
+  await askAndWait(chat, 'How full?');
+  const meter = page.getByRole('meter', { name: 'Context window used' });
+  await expect(meter).toHaveText(/^Context (8\d|9\d)% full$/);
+  await expect(meter).toHaveAttribute('aria-valuetext', /close to what the model can read/);
 });
