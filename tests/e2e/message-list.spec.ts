@@ -99,3 +99,41 @@ test('tall messages, measured after they render, still open pinned to the latest
   await expect(chat.messages().last().getByText('End of part 30.')).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
 });
+
+test("a streamed reply's off-screen containment is lifted only when some block was never painted", async ({
+  page,
+}) => {
+  test.slow();
+  await page.setViewportSize({ width: 1000, height: 420 });
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('markdown')));
+  await chat.newConversation();
+  const contained = page.getByTestId('message').last().locator('.markdown-skip-offscreen');
+  // A markdown reply of some 1500 tokens streams for about half a minute.
+  const idle = () =>
+    page.evaluate(
+      () => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 3000 })),
+    );
+
+  // Followed to the end: every block was painted as it arrived, so nothing is lifted.
+  await chat.send('First');
+  await expect(page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 60_000 });
+  await idle();
+  await idle();
+  await expect(contained).toHaveCount(1);
+
+  // Read from its top while it streams: the blocks arriving far below were never painted, so
+  // the containment goes once the stream ends and they get their real size.
+  await chat.newConversation();
+  await chat.send('Second');
+  const reply = chat.messages('assistant');
+  await expect
+    .poll(() => reply.evaluate((element) => element.getBoundingClientRect().height), { timeout: 30_000 })
+    .toBeGreaterThan(2500);
+  await page.getByTestId('message-list').hover();
+  await page.mouse.wheel(0, -100_000);
+  await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+  await expect(page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 60_000 });
+  await expect(reply.locator('.markdown')).toHaveCount(1);
+  await expect(reply.locator('.markdown-skip-offscreen')).toHaveCount(0);
+});

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState, type ReactElement } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
@@ -93,18 +93,36 @@ export default function MarkdownRenderer({ text, live = false }: { text: string;
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
   const lastIndex = blocks.length - 1;
   const openFence = live ? parseOpenFence(blocks[lastIndex] ?? '') : null;
-  // While a reply streams in, its blocks out of view are not painted again (see styles.css). The
-  // containment is lifted in idle time after the stream, not with its last commit, so the final
-  // text shows at once; then blocks never painted (the reader had scrolled up, the tab was
-  // hidden) get their real size back. A reply that opens finished renders plainly.
+  // While a reply streams in, its blocks out of view are not painted again (see styles.css). A
+  // block painted once keeps its size; blocks never painted (the reader had scrolled up, the tab
+  // was hidden) get their real size back when the containment is lifted, in idle time after the
+  // stream. Lifting it restyles and lays out the whole reply (a long task of some 50 ms at 6000
+  // tokens), so it is done only when some block was never painted. A reply that opens finished
+  // renders plainly.
   const [skipOffscreen, setSkipOffscreen] = useState(live);
   if (live && !skipOffscreen) setSkipOffscreen(true);
+  const container = useRef<HTMLDivElement>(null);
+  const painted = useRef(new WeakSet<Element>());
+  useEffect(() => {
+    const element = container.current;
+    if (!skipOffscreen || !element) return;
+    // Not a bubbling event: heard in the capture phase, for every block.
+    const seen = (event: Event) => {
+      if (!(event as ContentVisibilityAutoStateChangeEvent).skipped && event.target instanceof Element)
+        painted.current.add(event.target);
+    };
+    element.addEventListener('contentvisibilityautostatechange', seen, true);
+    return () => element.removeEventListener('contentvisibilityautostatechange', seen, true);
+  }, [skipOffscreen]);
   useEffect(() => {
     if (live || !skipOffscreen) return;
-    return whenIdle(() => setSkipOffscreen(false));
+    return whenIdle(() => {
+      const blocks = Array.from(container.current?.children ?? []);
+      if (!blocks.every((block) => painted.current.has(block))) setSkipOffscreen(false);
+    });
   }, [live, skipOffscreen]);
   return (
-    <div className={skipOffscreen ? 'markdown markdown-skip-offscreen' : 'markdown'}>
+    <div ref={container} className={skipOffscreen ? 'markdown markdown-skip-offscreen' : 'markdown'}>
       {blocks.map((block, index) =>
         index === lastIndex && openFence ? (
           <CodeBlock key={index} code={openFence.code} language={openFence.language} live />
