@@ -87,6 +87,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
         },
       ],
     });
+    // The import's toast fades out after 4 s: checked mid-fade, its text would fail contrast.
+    await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
     const reply = chat.messages('assistant').first();
     await expect(reply.getByTestId('message-version')).toHaveText('2 / 2');
     await reply.hover();
