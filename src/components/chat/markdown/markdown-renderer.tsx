@@ -6,6 +6,8 @@ import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock, textOf } from './code-block.tsx';
 import { RemoteImage } from './remote-image.tsx';
+import { loadMath, useMathPlugins, type MathPlugins } from './lazy-math.ts';
+import { hasMath, normalizeMath } from './math-source.ts';
 import { sanitizeSchema } from './sanitize-schema.ts';
 import { parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
@@ -45,21 +47,29 @@ const components: Components = {
 const renderedBlocks = new Map<string, ReactElement>();
 const renderedBlocksLimit = 400;
 
-function renderBlock(text: string, remember: boolean): ReactElement {
+/**
+ * A block as elements. A block with a formula is parsed with the math plugins once they are
+ * loaded (until then it shows its source and is not kept); KaTeX runs after the sanitizer.
+ */
+function renderBlock(text: string, remember: boolean, math: MathPlugins | null): ReactElement {
   const cached = renderedBlocks.get(text);
   if (cached) {
     renderedBlocks.delete(text);
     renderedBlocks.set(text, cached);
     return cached;
   }
+  const normalized = text.includes('$') || text.includes('\\') ? normalizeMath(text) : text;
+  const withMath = hasMath(normalized);
+  if (withMath && !math) loadMath();
+  const rehype = text.includes('<') ? withRawHtml : withoutRawHtml;
   // react-markdown's Markdown is a plain function of its props (no hooks): its result can be kept.
   const element = ReactMarkdown({
-    children: text,
-    remarkPlugins,
-    rehypePlugins: text.includes('<') ? withRawHtml : withoutRawHtml,
+    children: withMath && math ? normalized : text,
+    remarkPlugins: withMath && math ? [...remarkPlugins, math.remarkPlugin] : remarkPlugins,
+    rehypePlugins: withMath && math ? [...rehype, math.rehypePlugin] : rehype,
     components,
   });
-  if (remember) {
+  if (remember && (!withMath || math)) {
     if (renderedBlocks.size >= renderedBlocksLimit) {
       const oldest = renderedBlocks.keys().next().value;
       if (oldest !== undefined) renderedBlocks.delete(oldest);
@@ -75,14 +85,14 @@ function renderBlock(text: string, remember: boolean): ReactElement {
  */
 export const MarkdownBlock = memo(
   function MarkdownBlock({ text, growing }: { text: string; growing: boolean }) {
-    return renderBlock(text, !growing);
+    return renderBlock(text, !growing, useMathPlugins());
   },
   (before, after) => before.text === after.text,
 );
 
 /** Parses replies that may be shown next (the other versions of those in view) ahead of time. */
 export function prepareMarkdown(texts: readonly string[]): void {
-  for (const text of texts) for (const block of splitMarkdownBlocks(text)) renderBlock(block, true);
+  for (const text of texts) for (const block of splitMarkdownBlocks(text)) renderBlock(block, true, null);
 }
 
 /**

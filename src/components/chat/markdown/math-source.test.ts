@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { hasMath, normalizeMath } from './math-source.ts';
+
+describe('normalizeMath', () => {
+  it.each([
+    ['inline dollars', 'Euler: $e^{i\\pi}+1=0$.', 'Euler: $e^{i\\pi}+1=0$.'],
+    ['display dollars', '$$\n\\int_0^1 x\\,dx\n$$', '$$\n\\int_0^1 x\\,dx\n$$'],
+    ['\\( \\) becomes inline', 'So \\(a^2+b^2=c^2\\) holds.', 'So $a^2+b^2=c^2$ holds.'],
+    ['\\[ \\] becomes display', '\\[\nx = \\frac{1}{2}\n\\]', '$$\nx = \\frac{1}{2}\n$$'],
+    ['prices stay prices', 'It costs $5 and $10.', 'It costs \\$5 and \\$10.'],
+    ['a closing dollar before a digit is no formula', 'Pay $x$5 now', 'Pay \\$x\\$5 now'],
+    ['code is left alone', 'Run `echo $HOME $PATH` and ```$x$```', 'Run `echo $HOME $PATH` and ```$x$```'],
+    ['escaped dollars stay escaped', 'A \\$ sign and $y$', 'A \\$ sign and $y$'],
+  ])('%s', (_name, source, expected) => {
+    expect(normalizeMath(source)).toBe(expected);
+  });
+
+  it('shows a formula still streaming as text until it closes', () => {
+    expect(normalizeMath('Let $x^2 + ')).toBe('Let \\$x^2 + ');
+    expect(normalizeMath('$$\n\\sum_i')).toBe('\\$\\$\n\\sum_i');
+    expect(normalizeMath('Then \\(a + ')).toBe('Then \\\\(a + ');
+    expect(normalizeMath('\\[\nx')).toBe('\\\\[\nx');
+    expect(hasMath(normalizeMath('Let $x^2 + '))).toBe(false);
+    expect(hasMath(normalizeMath('Let $x^2$'))).toBe(true);
+  });
+
+  it('finds no math in prices, code or plain text', () => {
+    for (const text of ['It costs $5 and $10.', '`$a$`', 'No math here.', 'A \\$ sign'])
+      expect(hasMath(normalizeMath(text))).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+import { ChatPage, expect, importConversation, test } from './fixtures.ts';
+
+/** Math in replies: the four delimiters models write, KaTeX loaded on first use, never unsafe. */
+
+const reply = [
+  '## Formulas',
+  '',
+  'Inline: $e^{i\\pi} + 1 = 0$ and \\(a^2 + b^2 = c^2\\).',
+  '',
+  '$$',
+  '\\int_0^1 x^2\\,dx = \\frac{1}{3}',
+  '$$',
+  '',
+  '\\[',
+  '\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}',
+  '\\]',
+  '',
+  'A price stays a price: it costs $5 and $10.',
+  '',
+  'Broken: $\\frac{1}{$ and a link attempt $\\href{javascript:alert(1)}{click}$.',
+].join('\n');
+
+test('formulas in all four forms render with KaTeX; prices, broken formulas and links stay text', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  const mathChunk = page.waitForRequest(/math-plugins-.*\.js$/);
+  await chat.open();
+  await importConversation(page, reply);
+  await mathChunk;
+  const message = chat.messages('assistant');
+  // Two inline and two display formulas, and the \href one typeset without its link (KaTeX's
+  // `trust` is off); the MathML keeps each formula's source for readers.
+  await expect(message.locator('.katex')).toHaveCount(5);
+  await expect(message.locator('.katex-display')).toHaveCount(2);
+  await expect(message.locator('annotation[encoding="application/x-tex"]').first()).toHaveText(
+    'e^{i\\pi} + 1 = 0',
+  );
+  await expect(message).toContainText('it costs $5 and $10.');
+  // A formula KaTeX cannot parse shows its source, not an error box.
+  await expect(message.locator('.katex-error').first()).toContainText('\\frac{1}{');
+  await expect(message.locator('a[href^="javascript:"]')).toHaveCount(0);
+  await expect(message.locator('a')).toHaveCount(0);
+});
+
+test('a reply without formulas does not fetch the math renderer', async ({ page }) => {
+  const chat = new ChatPage(page);
+  const fetched: string[] = [];
+  page.on('request', (request) => fetched.push(request.url()));
+  await chat.open();
+  await importConversation(page, '## Plain\n\nNo formulas here, only **markdown** and a price of $5.');
+  await expect(chat.messages('assistant').locator('h2')).toHaveText('Plain');
+  // The markdown renderer is in; had the block asked for math, its chunk request would precede this.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
+  expect(fetched.filter((url) => url.includes('math-plugins'))).toEqual([]);
+});
