@@ -8,6 +8,7 @@ import { CodeBlock, textOf } from './code-block.tsx';
 import { RemoteImage } from './remote-image.tsx';
 import { loadMath, useMathPlugins, type MathPlugins } from './lazy-math.ts';
 import { hasMath, normalizeMath } from './math-source.ts';
+import { MermaidDiagram } from './mermaid-diagram.tsx';
 import { sanitizeSchema } from './sanitize-schema.ts';
 import { parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
@@ -35,7 +36,10 @@ const components: Components = {
       return (
         <code className="rounded bg-gray-100 px-1 py-0.5 text-[0.9em] dark:bg-gray-800">{children}</code>
       );
-    return <CodeBlock code={text.replace(/\n$/, '')} language={language?.toLowerCase()} />;
+    const code = text.replace(/\n$/, '');
+    // A fence that has closed (a streaming one is a CodeBlock until then) can be drawn.
+    if (language?.toLowerCase() === 'mermaid') return <MermaidDiagram source={code} />;
+    return <CodeBlock code={code} language={language?.toLowerCase()} />;
   },
 };
 

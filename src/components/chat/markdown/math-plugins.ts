@@ -11,4 +11,8 @@ type Pluggable = NonNullable<Options['remarkPlugins']>[number];
  * off, so no \href or \includegraphics), and a formula it cannot parse shows its source.
  */
 export const remarkPlugin: Pluggable = [remarkMath, { singleDollarTextMath: true }];
-export const rehypePlugin: Pluggable = [rehypeKatex, { strict: 'ignore', throwOnError: false }];
+// A formula KaTeX cannot parse keeps the text's colour (red fails contrast on dark), underlined.
+export const rehypePlugin: Pluggable = [
+  rehypeKatex,
+  { strict: 'ignore', throwOnError: false, errorColor: 'inherit' },
+];

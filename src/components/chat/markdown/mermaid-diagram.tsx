@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'react';
+import { useTheme } from '../../../hooks/use-theme.ts';
+import { whenIdle } from '../../../lib/when-idle.ts';
+import { CodeBlock } from './code-block.tsx';
+import type { DiagramResult } from './mermaid-render.ts';
+
+const toggleButton =
+  'rounded border border-gray-300 px-2 py-0.5 text-xs text-gray-700 hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-gray-700 dark:text-gray-300 dark:hover:bg-gray-800';
+
+/**
+ * A closed ```mermaid fence: drawn in idle time (Mermaid loads on the first one), with a toggle
+ * between the diagram and its source. One that fails shows its source and the parser's message.
+ */
+export function MermaidDiagram({ source }: { source: string }) {
+  const dark = useTheme().resolved === 'dark';
+  const [drawn, setDrawn] = useState<{ key: string; result: DiagramResult } | null>(null);
+  const [showSource, setShowSource] = useState(false);
+  const key = `${dark ? 'dark' : 'light'}\n${source}`;
+
+  useEffect(() => {
+    let current = true;
+    const cancel = whenIdle(() => {
+      void import('./mermaid-render.ts')
+        .then(({ renderDiagram }) => renderDiagram(source, dark))
+        .catch((error: unknown) => ({ error: `The diagram renderer could not load (${String(error)}).` }))
+        .then((result) => {
+          if (current) setDrawn({ key, result });
+        });
+    });
+    return () => {
+      current = false;
+      cancel();
+    };
+  }, [key, source, dark]);
+
+  const result = drawn?.key === key ? drawn.result : null;
+  const failed = result !== null && 'error' in result;
+  return (
+    <div data-testid="mermaid" className="my-3">
+      {result !== null && !failed && (
+        <div className="mb-1 flex justify-end">
+          <button type="button" className={toggleButton} onClick={() => setShowSource(!showSource)}>
+            {showSource ? 'Show diagram' : 'Show source'}
+          </button>
+        </div>
+      )}
+      {result !== null && !failed && !showSource ? (
+        <img
+          alt="Diagram"
+          className="mx-auto max-w-full rounded-md bg-white p-2 dark:bg-gray-900"
+          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(result.svg)}`}
+        />
+      ) : (
+        <CodeBlock code={source} language="mermaid" />
+      )}
+      {failed && (
+        <p role="note" className="text-xs text-amber-700 dark:text-amber-400">
+          The diagram could not be drawn: {result.error}
+        </p>
+      )}
+    </div>
+  );
+}
