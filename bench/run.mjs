@@ -53,6 +53,7 @@ const settings = {
   tokenDelayMs: 20,
   apiKey: quick ? 'markdown.bench' : 'long.bench',
   thinkingKey: 'long-thinking.bench',
+  richKey: 'long-rich.bench',
   replyTokens: quick ? 1500 : 6000,
   prior: quick ? 50 : 200,
   switchMessages: 1000,

@@ -12,7 +12,7 @@ import { measureStream } from './streaming.mjs';
 
 /**
  * @param {import('../report.mjs').CaseContext} ctx
- * @param {{ apiKey: string, thinkingKey: string, replyTokens: number, tokenDelayMs: number, prior: number }} settings
+ * @param {{ apiKey: string, thinkingKey: string, richKey: string, replyTokens: number, tokenDelayMs: number, prior: number }} settings
  */
 export async function streamingCase(ctx, settings) {
   const env = {
@@ -23,6 +23,7 @@ export async function streamingCase(ctx, settings) {
     errors: ctx.errors,
     apiKey: settings.apiKey,
     thinkingKey: settings.thinkingKey,
+    richKey: settings.richKey,
     replyTokens: settings.replyTokens,
     tokenDelayMs: settings.tokenDelayMs,
   };
@@ -34,6 +35,8 @@ export async function streamingCase(ctx, settings) {
   const appN = [];
   /** The same length of stream, a third of it thinking (2000 tokens, then a 4000-token answer). @type {import('./streaming.mjs').StreamResult[]} */
   const appThinking = [];
+  /** The reply opens with 20 formulas and two Mermaid diagrams. @type {import('./streaming.mjs').StreamResult[]} */
+  const appRich = [];
   for (let run = 1; run <= ctx.runs; run++) {
     ctx.progress(`case 1, run ${run}/${ctx.runs}: reference page`);
     ref.push(await measureStream(env, { kind: 'reference' }));
@@ -42,7 +45,9 @@ export async function streamingCase(ctx, settings) {
     ctx.progress(`case 1, run ${run}/${ctx.runs}: app, ${settings.prior} prior messages`);
     appN.push(await measureStream(env, { kind: 'app', prior: settings.prior }));
     ctx.progress(`case 1, run ${run}/${ctx.runs}: app, 2000 tokens of thinking then the answer`);
-    appThinking.push(await measureStream(env, { kind: 'app', prior: 0, thinking: true }));
+    appThinking.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'thinking' }));
+    ctx.progress(`case 1, run ${run}/${ctx.runs}: app, 20 formulas and two diagrams in the reply`);
+    appRich.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'rich' }));
   }
   const N = settings.prior;
   /** @type {[string, string, import('./streaming.mjs').StreamResult[]][]} */
@@ -50,6 +55,7 @@ export async function streamingCase(ctx, settings) {
     ['app0', 'app, 0 prior', app0],
     [`app${N}`, `app, ${N} prior`, appN],
     ['appThinking', 'app, thinking first', appThinking],
+    ['appRich', 'app, formulas and diagrams', appRich],
     ['reference', 'reference', ref],
   ];
   /** @type {import('../report.mjs').Row[]} */
@@ -96,6 +102,13 @@ export async function streamingCase(ctx, settings) {
       key: 'stream.thinkingRatio',
       label: 'busy share, app thinking first / reference',
       values: ratios(appThinking, ref, (r) => r.busy),
+      digits: 2,
+      target: atMost(1.5),
+    },
+    {
+      key: 'stream.richRatio',
+      label: 'busy share, app formulas and diagrams / reference',
+      values: ratios(appRich, ref, (r) => r.busy),
       digits: 2,
       target: atMost(1.5),
     },

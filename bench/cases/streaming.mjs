@@ -48,8 +48,9 @@ import { percentile, sleep, sum } from '../stats.mjs';
  * @property {string[]} errors
  *
  * @property {string} thinkingKey The mock key of the thinking variant (`long-thinking.*`).
+ * @property {string} richKey The mock key of the variant with formulas and diagrams (`long-rich.*`).
  *
- * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number, thinking?: boolean }} StreamTarget
+ * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number, variant?: 'thinking' | 'rich' }} StreamTarget
  *
  * @typedef {object} StreamResult
  * @property {number} streamMs
@@ -139,9 +140,10 @@ async function openTarget(context, env, target) {
     };
   }
   await seed(context, env.appUrl, {
-    localStorage: target.thinking
-      ? appStorage(env.mockUrl, env.thinkingKey, conversationId, true)
-      : appStorage(env.mockUrl, env.apiKey, conversationId),
+    localStorage:
+      target.variant === 'thinking'
+        ? appStorage(env.mockUrl, env.thinkingKey, conversationId, true)
+        : appStorage(env.mockUrl, target.variant === 'rich' ? env.richKey : env.apiKey, conversationId),
     conversations: [{ id: conversationId, name: 'Streaming benchmark', messageCount: target.prior, seed: 1 }],
   });
   const page = await context.newPage();
@@ -212,7 +214,7 @@ export async function measureStream(env, target) {
       const label =
         target.kind === 'reference'
           ? 'reference'
-          : `app, ${target.prior} prior${target.thinking ? ', thinking' : ''}`;
+          : `app, ${target.prior} prior${target.variant ? `, ${target.variant}` : ''}`;
       env.errors.push(
         `${label}: the final text was not in the page 30 s after the last byte (reply out of view?)`,
       );

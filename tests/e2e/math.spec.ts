@@ -1,4 +1,4 @@
-import { ChatPage, expect, importConversation, test } from './fixtures.ts';
+import { ChatPage, expect, importConversation, mockConfig, mockKey, test } from './fixtures.ts';
 
 /** Math in replies: the four delimiters models write, KaTeX loaded on first use, never unsafe. */
 
@@ -53,4 +53,34 @@ test('a reply without formulas does not fetch the math renderer', async ({ page 
   // The markdown renderer is in; had the block asked for math, its chunk request would precede this.
   await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
   expect(fetched.filter((url) => url.includes('math-plugins'))).toEqual([]);
+});
+
+test('while a reply streams, a formula not yet closed shows as text and a diagram as its code; then both render', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('rich')));
+  await chat.newConversation();
+  // Watches every change while the reply streams: what the reader saw before the end.
+  await page.evaluate(() => {
+    const seen = { openFormula: false, fenceAsCode: false };
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    new MutationObserver(() => {
+      if (!document.querySelector('[data-testid=streaming-cursor]')) return;
+      const reply = [...document.querySelectorAll('[data-testid=message][data-role=assistant]')].at(-1);
+      const text = reply?.textContent ?? '';
+      if (/\$\\sum_\{k=1\}\^\{\d\} k = \\fr?a?c?[^$]*$/.test(text)) seen.openFormula = true;
+      if ([...(reply?.querySelectorAll('pre') ?? [])].some((pre) => pre.textContent?.includes('graph TD')))
+        seen.fenceAsCode = true;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await chat.send('Show me math');
+  await chat.waitForReplyDone();
+  const reply = chat.messages('assistant');
+  await expect(reply.locator('.katex')).toHaveCount(20);
+  await expect(reply.locator('.katex-display')).toHaveCount(10);
+  await expect(reply.getByRole('img', { name: 'Diagram' })).toHaveCount(2, { timeout: 20_000 });
+  await expect(reply).toContainText('A price is not a formula: $5 and $10.');
+  const seen = await page.evaluate(() => (window as unknown as { __seen: Record<string, boolean> }).__seen);
+  expect(seen).toMatchObject({ openFormula: true, fenceAsCode: true });
 });

@@ -165,6 +165,51 @@ export function markdownReply(tokenCount) {
 }
 
 /**
+ * A reply with 20 formulas in the four ways models write them and two Mermaid diagrams, ending
+ * as the long replies do (the bench waits for that sentence).
+ * @returns {string}
+ */
+export function richReply(filler = 0) {
+  const formulas = [];
+  for (let n = 1; n <= 5; n += 1) {
+    formulas.push(
+      `- Inline ${n}: $\\sum_{k=1}^{${n}} k = \\frac{${n}(${n}+1)}{2}$ and \\(x_${n}^2 + y_${n}^2 = r^2\\).`,
+      '',
+      '$$',
+      `\\int_0^{${n}} t^${n}\\,dt = \\frac{${n}^{${n + 1}}}{${n + 1}}`,
+      '$$',
+      '',
+      '\\[',
+      `e^{i\\pi ${n}} = (-1)^{${n}}`,
+      '\\]',
+      '',
+    );
+  }
+  const diagram = (/** @type {string} */ name) => [
+    '```mermaid',
+    'graph TD',
+    `  A[${name} start] --> B{Check}`,
+    '  B -->|yes| C[Done]',
+    '  B -->|no| A',
+    '```',
+    '',
+  ];
+  return [
+    '# Math and diagrams',
+    '',
+    ...formulas.slice(0, 20),
+    ...diagram('First'),
+    ...formulas.slice(20),
+    ...diagram('Second'),
+    'A price is not a formula: $5 and $10.',
+    '',
+    ...(filler > 0 ? [markdownSections(filler)] : []),
+    'That is all.',
+    '',
+  ].join('\n');
+}
+
+/**
  * Long markdown reasoning of at least `tokenCount` tokens, not ending as a reply does (the bench
  * waits for the reply's last sentence).
  * @param {number} tokenCount

@@ -1,7 +1,7 @@
 // @ts-check
 /** Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. */
 
-import { markdownReasoning, markdownReply } from './markdown.mjs';
+import { markdownReasoning, markdownReply, richReply } from './markdown.mjs';
 
 /** @type {Readonly<Record<string, string>>} */
 export const scenarioHelp = {
@@ -30,6 +30,8 @@ export const scenarioHelp = {
   thinking:
     'reasoning first, then Echo: Claude thinking and redacted_thinking blocks (when the request turns thinking on), Gemini thought parts (includeThoughts), Groq per reasoning_format, local reasoning_content; OpenAI/Azure count reasoning tokens only',
   'slow-thinking': 'as thinking, at 150 ms per streamed chunk, so the live thinking can be watched',
+  'long-rich': 'as rich, followed by ~5000 tokens of markdown (bench)',
+  rich: '20 formulas ($…$, $$…$$, \\(…\\), \\[…\\]) and two Mermaid diagrams, then "That is all."',
   'long-thinking':
     'as thinking, with ~2000 tokens of markdown reasoning, then a ~4000-token markdown reply (bench)',
   'think-tags':
@@ -135,6 +137,10 @@ export function replyText(scenario, { lastUserText, messageCount }, callNumber) 
       return markdownReply(6000);
     case 'long-thinking':
       return markdownReply(4000);
+    case 'rich':
+      return richReply();
+    case 'long-rich':
+      return richReply(5000);
     case 'utf8':
       return utf8Reply;
     case 'hostile':
