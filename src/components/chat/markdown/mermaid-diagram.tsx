@@ -7,6 +7,18 @@ import type { DiagramResult } from './mermaid-render.ts';
 const toggleButton =
   'rounded border border-gray-300 px-2 py-0.5 text-xs text-gray-700 hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-gray-700 dark:text-gray-300 dark:hover:bg-gray-800';
 
+/** Diagrams drawn, by theme and source: a message scrolled back into view is not drawn again. */
+const drawnDiagrams = new Map<string, DiagramResult>();
+const drawnDiagramsLimit = 50;
+
+function remember(key: string, result: DiagramResult): void {
+  if (drawnDiagrams.size >= drawnDiagramsLimit) {
+    const oldest = drawnDiagrams.keys().next().value;
+    if (oldest !== undefined) drawnDiagrams.delete(oldest);
+  }
+  drawnDiagrams.set(key, result);
+}
+
 /**
  * A closed ```mermaid fence: drawn in idle time (Mermaid loads on the first one), with a toggle
  * between the diagram and its source. One that fails shows its source and the parser's message.
@@ -18,11 +30,19 @@ export function MermaidDiagram({ source }: { source: string }) {
   const key = `${dark ? 'dark' : 'light'}\n${source}`;
 
   useEffect(() => {
+    if (drawnDiagrams.has(key)) return;
     let current = true;
     const cancel = whenIdle(() => {
       void import('./mermaid-render.ts')
         .then(({ renderDiagram }) => renderDiagram(source, dark))
-        .catch((error: unknown) => ({ error: `The diagram renderer could not load (${String(error)}).` }))
+        .then(
+          (result) => {
+            remember(key, result);
+            return result;
+          },
+          // Not kept: the next time (back online) it is tried again.
+          (error: unknown) => ({ error: `The diagram renderer could not load (${String(error)}).` }),
+        )
         .then((result) => {
           if (current) setDrawn({ key, result });
         });
@@ -33,7 +53,7 @@ export function MermaidDiagram({ source }: { source: string }) {
     };
   }, [key, source, dark]);
 
-  const result = drawn?.key === key ? drawn.result : null;
+  const result = drawnDiagrams.get(key) ?? (drawn?.key === key ? drawn.result : null);
   const failed = result !== null && 'error' in result;
   return (
     <div data-testid="mermaid" className="my-3">
