@@ -14,11 +14,17 @@ function systemPrefersDark() {
   return window.matchMedia(darkQuery).matches;
 }
 
+/** The theme in effect, light or dark, for what only reads it (a diagram's colours). */
+export function useResolvedTheme(): 'light' | 'dark' {
+  const theme = useChatState((state) => state.theme);
+  const systemDark = useSyncExternalStore(subscribeToSystemTheme, systemPrefersDark);
+  return theme === 'system' ? (systemDark ? 'dark' : 'light') : theme;
+}
+
 /** The chosen theme (light, dark or system) and the one in effect; keeps <html> in step. */
 export function useTheme() {
   const theme = useChatState((state) => state.theme);
-  const systemDark = useSyncExternalStore(subscribeToSystemTheme, systemPrefersDark);
-  const resolved = theme === 'system' ? (systemDark ? 'dark' : 'light') : theme;
+  const resolved = useResolvedTheme();
 
   useEffect(() => {
     const root = document.documentElement;

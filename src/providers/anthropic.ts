@@ -3,6 +3,7 @@ import { capabilitiesOf } from '../domain/provider-catalog.ts';
 import {
   acceptedEffort,
   thinkingOutputLimit,
+  type ModelCapabilities,
   type ReasoningEffort,
 } from '../domain/provider-definitions/capabilities.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
@@ -69,8 +70,11 @@ const minimumBudget = 1024;
  * answer: max_tokens grows by its allowance (within the model's output limit), so Max Tokens
  * still bounds the answer and thinking does not crowd it out.
  */
-function thinkingFields(config: Config, requested: ReasoningEffort | undefined) {
-  const capabilities = capabilitiesOf(config);
+function thinkingFields(
+  config: Config,
+  capabilities: ModelCapabilities,
+  requested: ReasoningEffort | undefined,
+) {
   const effort = acceptedEffort(capabilities, requested);
   if (effort === 'off' && capabilities.thinking === 'adaptive') return { thinking: { type: 'disabled' } };
   // Budget models think only when asked to.
@@ -240,8 +244,9 @@ export function createAnthropicProvider(
     chat({ messages, settings, effort, signal, stream = true }) {
       const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
-      const { rejects } = capabilitiesOf(config);
-      const thinking = thinkingFields(config, effort);
+      const capabilities = capabilitiesOf(config);
+      const { rejects } = capabilities;
+      const thinking = thinkingFields(config, capabilities, effort);
       const thinkingOn = thinking !== undefined && thinking.thinking.type !== 'disabled';
       // With thinking on, temperature, top_p and top_k are refused (PROVIDER-FACTS 2026 A4).
       const sendsTemperature = !rejects.includes('temperature') && !thinkingOn;

@@ -1,6 +1,10 @@
 import type { Config, ProviderId } from '../domain/config.ts';
 import { capabilitiesOf } from '../domain/provider-catalog.ts';
-import { acceptedEffort, type ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
+import {
+  acceptedEffort,
+  type ModelCapabilities,
+  type ReasoningEffort,
+} from '../domain/provider-definitions/capabilities.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, countAt, definedOnly, isRecord, numberAt, recordAt, stringAt } from './json.ts';
@@ -75,8 +79,7 @@ const thinkingBudget: Partial<Record<ReasoningEffort, number>> = {
  * Thoughts are returned only when asked for; a level (Gemini 3) or a budget (2.5) only when the
  * conversation chose an effort, and never both (a 400; PROVIDER-FACTS 2026 A5).
  */
-function thinkingConfig(config: Config, requested: ReasoningEffort | undefined) {
-  const capabilities = capabilitiesOf(config);
+function thinkingConfig(capabilities: ModelCapabilities, requested: ReasoningEffort | undefined) {
   if (!capabilities.reasoning) return undefined;
   const effort = acceptedEffort(capabilities, requested);
   if (effort && capabilities.thinking === 'level') return { includeThoughts: true, thinkingLevel: effort };
@@ -161,12 +164,13 @@ export function createGeminiProvider(
       const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
-      const thinking = thinkingConfig(config, effort);
+      const capabilities = capabilitiesOf(config);
+      const thinking = thinkingConfig(capabilities, effort);
       const body = {
         contents: geminiContents(messages),
         ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
         generationConfig: {
-          ...(!capabilitiesOf(config).rejects.includes('temperature') && { temperature: config.temperature }),
+          ...(!capabilities.rejects.includes('temperature') && { temperature: config.temperature }),
           topK: config.topK,
           topP: config.topP,
           maxOutputTokens: config.maxTokens,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTheme } from '../../../hooks/use-theme.ts';
+import { useResolvedTheme } from '../../../hooks/use-theme.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { CodeBlock } from './code-block.tsx';
 import type { DiagramResult } from './mermaid-render.ts';
@@ -24,7 +24,7 @@ function remember(key: string, result: DiagramResult): void {
  * between the diagram and its source. One that fails shows its source and the parser's message.
  */
 export function MermaidDiagram({ source }: { source: string }) {
-  const dark = useTheme().resolved === 'dark';
+  const dark = useResolvedTheme() === 'dark';
   const [drawn, setDrawn] = useState<{ key: string; result: DiagramResult } | null>(null);
   const [showSource, setShowSource] = useState(false);
   const key = `${dark ? 'dark' : 'light'}\n${source}`;
