@@ -1,9 +1,7 @@
 import type { Config } from '../domain/config.ts';
 import { providerCatalog } from '../domain/provider-catalog.ts';
 import type { ProviderApi, ProviderDefinition } from '../domain/provider-definitions/definition.ts';
-import { createAnthropicProvider } from './anthropic.ts';
-import { createGeminiProvider } from './gemini.ts';
-import { createChatCompletionsProvider } from './openai-compatible.ts';
+import { ProviderError } from './provider-error.ts';
 import type { ChatProvider, CreateChatProvider, StreamPart } from './types.ts';
 
 export { describeProviderError, isProviderError, ProviderError } from './provider-error.ts';
@@ -15,11 +13,15 @@ type Factory = (
   fetch: typeof globalThis.fetch,
 ) => ChatProvider;
 
-/** One client per API; a provider's definition says which it speaks and how. */
-const clients: Record<ProviderApi['kind'], Factory> = {
-  'chat-completions': createChatCompletionsProvider,
-  'anthropic-messages': createAnthropicProvider,
-  gemini: createGeminiProvider,
+/**
+ * One client per API; a provider's definition says which it speaks and how. Each client is its
+ * own chunk, fetched when a provider is first made (the chat screen's first load carries none).
+ */
+const clients: Record<ProviderApi['kind'], () => Promise<Factory>> = {
+  'chat-completions': () =>
+    import('./openai-compatible.ts').then((module) => module.createChatCompletionsProvider),
+  'anthropic-messages': () => import('./anthropic.ts').then((module) => module.createAnthropicProvider),
+  gemini: () => import('./gemini.ts').then((module) => module.createGeminiProvider),
 };
 
 /** The chat provider for a configuration. Throws `Unsupported provider: X` for an unknown provider. */
@@ -31,8 +33,28 @@ export const createChatProvider: CreateChatProvider = (config, options) => {
   const definition = providerCatalog[config.provider];
   // Called through a wrapper: a bare `window.fetch` reference throws "Illegal invocation" when called as a method.
   const fetch = options?.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  return clients[definition.api.kind](definition, config, fetch);
+  const client = clients[definition.api.kind]().then(
+    (factory) => factory(definition, config, fetch),
+    (cause: unknown) => {
+      throw new ProviderError(
+        { provider: config.provider, kind: 'network', message: unloadedClientMessage },
+        { cause },
+      );
+    },
+  );
+  // Not left unhandled when nothing asks before it settles; every call below still sees the failure.
+  client.catch(() => undefined);
+  return {
+    id: config.provider,
+    async *chat(request) {
+      yield* (await client).chat(request);
+    },
+    listModels: async (signal) => (await client).listModels(signal),
+  };
 };
+
+const unloadedClientMessage =
+  'Network error: this part of the app could not be loaded. Check your connection and try again.';
 
 /** Reads a reply to its end and returns the full text; `onText` sees each piece as it arrives. */
 export async function collectText(
