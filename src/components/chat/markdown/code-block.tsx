@@ -9,13 +9,23 @@ interface CodeBlockProps {
   language: string | undefined;
   /** Still being streamed: highlight its finished lines a few times a second, not every frame. */
   live?: boolean;
+  /** More buttons for the header, before Copy. */
+  actions?: ReactNode;
+  /** Shown under the code (a preview). */
+  children?: ReactNode;
 }
 
 /** How often a streaming code block is highlighted again: its newest lines show plain till then. */
 const liveHighlightIntervalMs = 250;
 
 /** A fenced code block: language label, copy button and syntax highlighting. */
-export const CodeBlock = memo(function CodeBlock({ code, language, live = false }: CodeBlockProps) {
+export const CodeBlock = memo(function CodeBlock({
+  code,
+  language,
+  live = false,
+  actions,
+  children,
+}: CodeBlockProps) {
   const { copied, copy } = useCopy('Code copied to clipboard');
   const sampled = useThrottledValue(code, liveHighlightIntervalMs, live);
   // Highlighted: whole lines of the code as last sampled (a prefix of it while streaming only
@@ -30,14 +40,17 @@ export const CodeBlock = memo(function CodeBlock({ code, language, live = false 
     <div className="group/code my-3 overflow-hidden rounded-md border border-gray-200 bg-gray-50 dark:border-gray-700 dark:bg-gray-900">
       <div className="flex items-center justify-between border-b border-gray-200 px-3 py-1 text-xs text-gray-500 dark:border-gray-700 dark:text-gray-400">
         <span>{language ?? 'text'}</span>
-        <button
-          type="button"
-          aria-label={copied ? 'Code copied' : 'Copy code'}
-          onClick={() => void copy(code)}
-          className="rounded p-1 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700"
-        >
-          {copied ? checkIcon : copyIcon}
-        </button>
+        <span className="flex items-center gap-1">
+          {actions}
+          <button
+            type="button"
+            aria-label={copied ? 'Code copied' : 'Copy code'}
+            onClick={() => void copy(code)}
+            className="rounded p-1 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700"
+          >
+            {copied ? checkIcon : copyIcon}
+          </button>
+        </span>
       </div>
       <pre className="overflow-x-auto p-3 text-[13px] leading-relaxed">
         <code className={html === null ? undefined : 'hljs'}>
@@ -45,6 +58,7 @@ export const CodeBlock = memo(function CodeBlock({ code, language, live = false 
           {plain}
         </code>
       </pre>
+      {children}
     </div>
   );
 });

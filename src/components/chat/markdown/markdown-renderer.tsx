@@ -9,6 +9,7 @@ import { RemoteImage } from './remote-image.tsx';
 import { loadMath, useMathPlugins, type MathPlugins } from './lazy-math.ts';
 import { hasMath, normalizeMath } from './math-source.ts';
 import { MermaidDiagram } from './mermaid-diagram.tsx';
+import { PreviewableCode, previewLanguages } from './html-preview.tsx';
 import { sanitizeSchema } from './sanitize-schema.ts';
 import { parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
@@ -38,8 +39,11 @@ const components: Components = {
       );
     const code = text.replace(/\n$/, '');
     // A fence that has closed (a streaming one is a CodeBlock until then) can be drawn.
-    if (language?.toLowerCase() === 'mermaid') return <MermaidDiagram source={code} />;
-    return <CodeBlock code={code} language={language?.toLowerCase()} />;
+    const lowered = language?.toLowerCase();
+    if (lowered === 'mermaid') return <MermaidDiagram source={code} />;
+    if (lowered !== undefined && previewLanguages.has(lowered))
+      return <PreviewableCode code={code} language={lowered} />;
+    return <CodeBlock code={code} language={lowered} />;
   },
 };
 
