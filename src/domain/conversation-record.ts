@@ -1,4 +1,11 @@
-import { messageText, reasoningParts, type Conversation, type Message } from './conversation.ts';
+import type { AttachmentPart } from './attachments.ts';
+import {
+  attachmentParts,
+  messageText,
+  reasoningParts,
+  type Conversation,
+  type Message,
+} from './conversation.ts';
 import { timingFields, usageFields, type ReplyStats } from './reply-stats.ts';
 import { conversationFormatVersion } from './conversation-validation.ts';
 import { activePath, findMessage, newestLeafUnder, pathTo, rootMessage } from './message-tree.ts';
@@ -20,7 +27,12 @@ export interface MessageRecord {
   /** Assistant replies: the thinking before `content`, in order (a 2.0 reader ignores it). */
   reasoning?: { text: string; signature?: string; redacted?: true }[];
   stats?: Message['stats'];
+  /** User messages: the files sent with `content`, in order; their bytes are kept apart. */
+  attachments?: AttachmentRecord[];
 }
+
+/** A file as written: what it is, not its bytes (an export adds them as base64 `data`). */
+export type AttachmentRecord = Omit<AttachmentPart, 'type'> & { data?: string };
 
 /**
  * A conversation as written to storage and to an export file (see conversation-validation.ts for
@@ -56,6 +68,26 @@ function statsRecord({ usage, finishReason, ...timings }: ReplyStats): ReplyStat
   return record;
 }
 
+/** The fields in one fixed order. */
+function attachmentRecord({
+  id,
+  kind,
+  name,
+  mimeType,
+  size,
+  width,
+  height,
+}: AttachmentPart): AttachmentRecord {
+  return {
+    id,
+    kind,
+    name,
+    mimeType,
+    size,
+    ...(width !== undefined && height !== undefined && { width, height }),
+  };
+}
+
 function messageRecord(message: Message, onPath: boolean): MessageRecord {
   const { id, role, createdAt, editedAt, provider, model, status, error, notices, stats, parentId } = message;
   const record: MessageRecord = { id, role, content: messageText(message), createdAt };
@@ -74,6 +106,8 @@ function messageRecord(message: Message, onPath: boolean): MessageRecord {
       ...(redacted && { redacted }),
     }));
   if (stats) record.stats = statsRecord(stats);
+  const attachments = attachmentParts(message);
+  if (attachments.length > 0) record.attachments = attachments.map(attachmentRecord);
   return record;
 }
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attachment,
   legacyRecord,
   linearConversation,
   message,
+  withFiles,
   normalized,
   texts,
   treeConversation,
@@ -531,6 +533,59 @@ describe('reasoning, figures and effort in the written form', () => {
       ],
       stats: { usage: { totalTokens: 9 } },
     });
+  });
+
+  it("keeps a user message's files (not their bytes) through a record; drops malformed ones", () => {
+    const base = linearConversation('files', ['look at these', 'seen']);
+    const user = withFiles(
+      base.messages[1] as Message,
+      attachment('f1', { width: 640, height: 480 }),
+      attachment('f2', { kind: 'pdf', name: 'report.pdf', mimeType: 'application/pdf', size: 9000 }),
+    );
+    // A PDF has no pixel size.
+    const pdf = user.parts[1] as { width?: number; height?: number };
+    delete pdf.width;
+    delete pdf.height;
+    const withFilesConversation = {
+      ...base,
+      messages: [base.messages[0], user, base.messages[2]] as Message[],
+    };
+    const record = written(conversationRecord(withFilesConversation)) as {
+      messages: Record<string, unknown>[];
+    };
+    expect(record.messages[1]).toMatchObject({
+      content: 'look at these',
+      attachments: [
+        { id: 'f1', kind: 'image', name: 'f1.png', mimeType: 'image/png', size: 68, width: 640, height: 480 },
+        { id: 'f2', kind: 'pdf', name: 'report.pdf', mimeType: 'application/pdf', size: 9000 },
+      ],
+    });
+    expect(normalized(read(record))).toEqual(normalized(withFilesConversation));
+
+    const broken = {
+      ...record,
+      messages: record.messages.map((entry, index) =>
+        index === 1
+          ? {
+              ...entry,
+              attachments: [
+                { id: 'x', kind: 'video', name: 'a', mimeType: 'v', size: 1 },
+                'junk',
+                { id: 'f3' },
+              ],
+            }
+          : index === 2
+            ? {
+                ...entry,
+                attachments: [{ id: 'r', kind: 'text', name: 'r.txt', mimeType: 'text/plain', size: 1 }],
+              }
+            : entry,
+      ),
+    };
+    const back = read(broken);
+    expect(activePath(back)[1]?.parts).toEqual([{ type: 'text', text: 'look at these' }]);
+    // Only user messages carry files.
+    expect(activePath(back)[2]?.parts).toEqual([{ type: 'text', text: 'seen' }]);
   });
 
   it('reads no reasoning on a user message', () => {

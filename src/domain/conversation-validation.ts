@@ -1,3 +1,4 @@
+import type { AttachmentKind, AttachmentPart } from './attachments.ts';
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
 import { textParts, type Conversation, type Message, type ReasoningPart, type Role } from './conversation.ts';
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
@@ -85,6 +86,7 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
     const texts = notices.filter((notice): notice is string => typeof notice === 'string' && notice !== '');
     if (texts.length > 0) message.notices = texts;
   }
+  if (role === 'user') message.parts = [...readAttachments(ownField(value, 'attachments')), ...message.parts];
   if (role === 'assistant') {
     message.parts = [...readReasoning(ownField(value, 'reasoning')), ...message.parts];
     const stats = readStats(ownField(value, 'stats'));
@@ -104,6 +106,37 @@ function readReasoning(value: unknown): ReasoningPart[] {
     if (typeof signature === 'string' && signature !== '') part.signature = signature;
     if (ownField(block, 'redacted') === true && part.signature) part.redacted = true;
     return part.text !== '' || part.signature ? [part] : [];
+  });
+}
+
+const attachmentKinds: readonly unknown[] = ['image', 'pdf', 'text'] satisfies AttachmentKind[];
+
+/**
+ * Files as written; a malformed entry is dropped. Bytes an export carries (`data`) are not part of
+ * the message: the import reads them apart (see export-format.ts).
+ */
+function readAttachments(value: unknown): AttachmentPart[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry): AttachmentPart[] => {
+    const id = ownField(entry, 'id');
+    const kind = ownField(entry, 'kind');
+    const name = ownField(entry, 'name');
+    const mimeType = ownField(entry, 'mimeType');
+    const size = ownField(entry, 'size');
+    if (typeof id !== 'string' || id === '' || !attachmentKinds.includes(kind)) return [];
+    if (typeof name !== 'string' || typeof mimeType !== 'string' || !isCount(size)) return [];
+    const part: AttachmentPart = {
+      type: 'attachment',
+      id,
+      kind: kind as AttachmentKind,
+      name,
+      mimeType,
+      size,
+    };
+    const width = ownField(entry, 'width');
+    const height = ownField(entry, 'height');
+    if (isCount(width) && isCount(height)) Object.assign(part, { width, height });
+    return [part];
   });
 }
 

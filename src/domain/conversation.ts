@@ -1,3 +1,4 @@
+import type { AttachmentPart } from './attachments.ts';
 import type { ProviderId } from './config.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 import type { ReplyStats } from './reply-stats.ts';
@@ -26,8 +27,8 @@ export interface ReasoningPart {
   redacted?: true;
 }
 
-/** What a message is made of. Images and files join this union as new members. */
-export type MessagePart = TextPart | ReasoningPart;
+/** What a message is made of: a user's files come before their text, a reply's thinking before its answer. */
+export type MessagePart = TextPart | ReasoningPart | AttachmentPart;
 
 export interface Message {
   /** Unique within its conversation, stable for the message's life (React key, merge key). */
@@ -108,13 +109,27 @@ export function messageText(message: Message): string {
   return text;
 }
 
-/** Whether anything arrived: answer text, or reasoning (text, or a signature to send back). */
+/** Whether anything is there: text, reasoning (text, or a signature to send back), or a file. */
 export function hasContent(message: Pick<Message, 'parts'>): boolean {
-  return message.parts.some((part) => part.text !== '' || (part.type === 'reasoning' && part.signature));
+  return message.parts.some(
+    (part) => part.type === 'attachment' || part.text !== '' || (part.type === 'reasoning' && part.signature),
+  );
 }
 
 export function reasoningParts(message: Message): ReasoningPart[] {
   return message.parts.filter((part) => part.type === 'reasoning');
+}
+
+export function attachmentParts(message: Pick<Message, 'parts'>): AttachmentPart[] {
+  return message.parts.filter((part) => part.type === 'attachment');
+}
+
+/** Every file the conversation's messages hold, on any branch: what its stored bytes must match. */
+export function attachmentIds(conversation: Pick<Conversation, 'messages'>): Set<string> {
+  const ids = new Set<string>();
+  for (const message of conversation.messages)
+    for (const part of message.parts) if (part.type === 'attachment') ids.add(part.id);
+  return ids;
 }
 
 export function textParts(text: string): MessagePart[] {

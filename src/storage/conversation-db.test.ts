@@ -2,16 +2,21 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  attachment,
   legacyRecord,
   linearConversation,
   message,
+  withFiles,
   normalized,
   treeConversation,
 } from '../domain/__fixtures__/conversations.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
+import type { Message } from '../domain/conversation.ts';
+import * as summaryModule from '../domain/conversation-summary.ts';
 import { summarizeConversation } from '../domain/conversation-summary.ts';
 import { appendMessage, deleteSubtree } from '../domain/message-tree.ts';
 import { openConversationDb, type ConversationStore } from './conversation-db.ts';
+import { storageKeys } from './keys.ts';
 
 let dbCount = 0;
 const opened: ConversationStore[] = [];
@@ -294,13 +299,17 @@ describe('update, read and dropSummary', () => {
   it('falls back to memory when a database of the same name lacks our stores', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const name = uniqueName();
-    const foreign = await openDB(name, 1, { upgrade: (db) => db.createObjectStore('other') });
+    const foreign = await openDB(name, storageKeys.database.version, {
+      upgrade: (db) => db.createObjectStore('other'),
+    });
     foreign.close();
     const store = await open(name);
     expect(store.persistent).toBe(false);
     expect(warn).toHaveBeenCalledWith(
       expect.stringContaining('Could not open IndexedDB'),
-      expect.objectContaining({ message: 'The database has no conversations or summaries store' }),
+      expect.objectContaining({
+        message: 'The database has no conversations or summaries or attachments store',
+      }),
     );
   });
 });
@@ -361,5 +370,115 @@ describe('openConversationDb without IndexedDB', () => {
     );
     stubborn.close();
     await new Promise((resolve) => deletion.addEventListener('success', resolve));
+  });
+});
+
+describe('attachments', () => {
+  const file = (text: string) => new Blob([text], { type: 'image/png' });
+  /** A conversation whose first user message carries files `f1` and `f2`, then a reply. */
+  function withTwoFiles(id = 'files') {
+    const base = linearConversation(id, ['look', 'seen']);
+    const [root, user, reply] = base.messages as [Message, Message, Message];
+    return {
+      ...base,
+      messages: [root, withFiles(user, attachment(`${id}-f1`), attachment(`${id}-f2`)), reply],
+    };
+  }
+
+  async function memory(): Promise<ConversationStore> {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    return openConversationDb({ indexedDB: null });
+  }
+
+  describe.each([
+    ['IndexedDB', () => open()],
+    ['memory', memory],
+  ])('%s', (_, make) => {
+    it('stores staged files with the record that refers to them, and reads them back', async () => {
+      const store = await make();
+      const conversation = withTwoFiles();
+      store.stageAttachment('files-f1', file('one'));
+      store.stageAttachment('files-f2', file('two'));
+      expect(await store.put(conversation)).toEqual({ ok: true });
+      expect(await store.get('files')).toEqual(conversation);
+      expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
+      expect(await (await store.readAttachment('files-f2'))?.text()).toBe('two');
+    });
+
+    it('deletes the files of a deleted message, and of a deleted conversation', async () => {
+      const store = await make();
+      const conversation = withTwoFiles();
+      store.stageAttachment('files-f1', file('one'));
+      store.stageAttachment('files-f2', file('two'));
+      await store.put(conversation);
+      const other = withTwoFiles('other');
+      store.stageAttachment('other-f1', file('three'));
+      await store.put(other);
+
+      const pruned = deleteSubtree(conversation, 'files:1');
+      await store.update('files', () => pruned);
+      expect(await store.readAttachment('files-f1')).toBeUndefined();
+      expect(await store.readAttachment('files-f2')).toBeUndefined();
+
+      await store.delete('other');
+      expect(await store.readAttachment('other-f1')).toBeUndefined();
+    });
+
+    it('a write that fails stores no file and keeps it staged: nothing is lost', async () => {
+      const store = await make();
+      store.stageAttachment('files-f1', file('one'));
+      const uncloneable = { ...withTwoFiles(), name: (() => 'x') as unknown as string };
+      expect(await store.put(uncloneable)).toMatchObject({ ok: false });
+      expect(await store.get('files')).toBeUndefined();
+      // Still there to show and to write again.
+      expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
+      expect(await store.put(withTwoFiles())).toEqual({ ok: true });
+      expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
+    });
+
+    it('replaceAll keeps only the files of what it writes', async () => {
+      const store = await make();
+      store.stageAttachment('files-f1', file('one'));
+      await store.put(withTwoFiles());
+      store.stageAttachment('new-f1', file('new'));
+      expect(await store.replaceAll([withTwoFiles('new')])).toEqual({ ok: true });
+      expect(await store.readAttachment('files-f1')).toBeUndefined();
+      expect(await (await store.readAttachment('new-f1'))?.text()).toBe('new');
+    });
+  });
+
+  it('a crash between the file and the record leaves neither: they are one transaction', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    store.stageAttachment('files-f1', file('one'));
+    // The summary, written last, cannot be cloned: the transaction aborts after the file's put.
+    vi.spyOn(summaryModule, 'summarizeConversation').mockImplementationOnce(
+      () => ({ id: 'files', broken: () => undefined }) as unknown as ReturnType<typeof summarizeConversation>,
+    );
+    expect(await store.put(withTwoFiles())).toMatchObject({ ok: false });
+    store.close();
+    const raw = await openDB(name);
+    expect(await raw.getAllKeys('attachments')).toEqual([]);
+    expect(await raw.getAllKeys('conversations')).toEqual([]);
+    raw.close();
+  });
+
+  it('opens a database of the first version with its records, adding the file store', async () => {
+    const name = uniqueName();
+    const old = await openDB(name, 1, {
+      upgrade(db) {
+        db.createObjectStore('conversations', { keyPath: 'id' });
+        db.createObjectStore('summaries', { keyPath: 'id' });
+      },
+    });
+    await old.put('conversations', conversationRecord(first));
+    await old.put('summaries', summarizeConversation(first));
+    old.close();
+    const store = await open(name);
+    expect(store.persistent).toBe(true);
+    expect((await store.getAll()).items).toEqual([first]);
+    store.stageAttachment('files-f1', file('one'));
+    expect(await store.put(withTwoFiles())).toEqual({ ok: true });
+    expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
   });
 });

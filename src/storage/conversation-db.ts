@@ -1,5 +1,5 @@
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import type { Conversation } from '../domain/conversation.ts';
+import { attachmentIds, type Conversation } from '../domain/conversation.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
 import {
   compareByOrder,
@@ -12,16 +12,25 @@ import { storageKeys } from './keys.ts';
 import { createMemoryConversationStore } from './memory-conversation-store.ts';
 import { storageFailure, storageOk, type StorageResult } from './result.ts';
 
-const { conversationStore, summaryStore } = storageKeys.database;
+const { conversationStore, summaryStore, attachmentStore, attachmentsByConversation } = storageKeys.database;
+
+/** A file's bytes and the conversation whose messages refer to it. */
+interface AttachmentRow {
+  id: string;
+  conversationId: string;
+  blob: Blob;
+}
 
 /** Values are `unknown` on purpose: whatever is read back is shape-checked before use. */
 interface ChatSchema extends DBSchema {
   conversations: { key: string; value: unknown };
   summaries: { key: string; value: unknown };
+  attachments: { key: string; value: AttachmentRow; indexes: { conversationId: string } };
 }
 
 type Database = IDBPDatabase<ChatSchema>;
-type WriteTransaction = IDBPTransaction<ChatSchema, ('conversations' | 'summaries')[], 'readwrite'>;
+const writeStores = [conversationStore, summaryStore, attachmentStore] as const;
+type WriteTransaction = IDBPTransaction<ChatSchema, (typeof writeStores)[number][], 'readwrite'>;
 
 export interface OpenConversationDbOptions {
   /** Database name; tests use a unique one each. */
@@ -47,6 +56,11 @@ function openDatabase(factory: IDBFactory, name: string, timeoutMs: number): Pro
     if (!db.objectStoreNames.contains(conversationStore))
       db.createObjectStore(conversationStore, { keyPath: 'id' });
     if (!db.objectStoreNames.contains(summaryStore)) db.createObjectStore(summaryStore, { keyPath: 'id' });
+    if (!db.objectStoreNames.contains(attachmentStore))
+      db.createObjectStore(attachmentStore, { keyPath: 'id' }).createIndex(
+        attachmentsByConversation,
+        attachmentsByConversation,
+      );
   });
   // A newer version opening in another tab must not wait on this one: give way, later writes
   // then fail as 'unavailable' and the tab asks for a reload.
@@ -77,17 +91,17 @@ function openDatabase(factory: IDBFactory, name: string, timeoutMs: number): Pro
 }
 
 /**
- * Runs writes to both stores in one transaction. Any failure, including a synchronous one such as
+ * Runs writes to the stores in one transaction. Any failure, including a synchronous one such as
  * a value that cannot be cloned, aborts the transaction, so nothing of it is kept.
  */
-async function writeBoth(
+async function writeAll(
   db: Database,
   work: (tx: WriteTransaction, pending: Promise<unknown>[]) => void | Promise<void>,
 ): Promise<StorageResult> {
   const pending: Promise<unknown>[] = [];
   let tx: WriteTransaction | undefined;
   try {
-    tx = db.transaction([conversationStore, summaryStore], 'readwrite');
+    tx = db.transaction([...writeStores], 'readwrite');
     pending.push(tx.done);
     // Work that reads first awaits only IndexedDB requests, so the transaction stays active.
     const reading = work(tx, pending);
@@ -109,9 +123,34 @@ async function writeBoth(
   }
 }
 
-function putBoth(tx: WriteTransaction, pending: Promise<unknown>[], conversation: Conversation): void {
+/** Files staged for writing, by id, until the write that stores them has committed. */
+type Staged = Map<string, Blob>;
+
+/**
+ * Writes a conversation's record and summary, and makes its stored files match the files its
+ * messages refer to: staged ones are added, ones no message refers to any more are deleted.
+ * Returns the ids it stored.
+ */
+async function putConversation(
+  tx: WriteTransaction,
+  pending: Promise<unknown>[],
+  conversation: Conversation,
+  staged: Staged,
+): Promise<string[]> {
+  const files = tx.objectStore(attachmentStore);
+  const wanted = attachmentIds(conversation);
+  const stored = new Set(await files.index(attachmentsByConversation).getAllKeys(conversation.id));
+  for (const id of stored) if (!wanted.has(id)) pending.push(files.delete(id));
+  const added: string[] = [];
+  for (const id of wanted) {
+    const blob = staged.get(id);
+    if (stored.has(id) || !blob) continue;
+    pending.push(files.put({ id, conversationId: conversation.id, blob }));
+    added.push(id);
+  }
   pending.push(tx.objectStore(conversationStore).put(conversationRecord(conversation)));
   pending.push(tx.objectStore(summaryStore).put(summarizeConversation(conversation)));
+  return added;
 }
 
 function readAll(values: unknown[]): Listing<Conversation> {
@@ -124,6 +163,23 @@ function readAll(values: unknown[]): Listing<Conversation> {
 }
 
 function createIndexedDbStore(db: Database): ConversationStore {
+  const staged: Staged = new Map();
+
+  /** Writes conversations (and their files); staged files stop being held once they are stored. */
+  async function writeConversations(
+    conversations: readonly Conversation[],
+    before?: (tx: WriteTransaction, pending: Promise<unknown>[]) => void,
+  ): Promise<StorageResult> {
+    const added: string[] = [];
+    const result = await writeAll(db, async (tx, pending) => {
+      before?.(tx, pending);
+      for (const conversation of conversations)
+        added.push(...(await putConversation(tx, pending, conversation, staged)));
+    });
+    if (result.ok) for (const id of added) staged.delete(id);
+    return result;
+  }
+
   return {
     persistent: true,
 
@@ -170,45 +226,51 @@ function createIndexedDbStore(db: Database): ConversationStore {
       return readAll(await db.getAll(conversationStore));
     },
 
-    put: (conversation) => writeBoth(db, (tx, pending) => putBoth(tx, pending, conversation)),
+    put: (conversation) => writeConversations([conversation]),
 
     async update(id, change) {
       let value: Conversation | undefined;
       let changed = false;
-      const result = await writeBoth(db, async (tx, pending) => {
+      const added: string[] = [];
+      const result = await writeAll(db, async (tx, pending) => {
         const stored = readStoredConversation(await tx.objectStore(conversationStore).get(id)) ?? undefined;
         const next = change(stored);
         value = next ?? stored;
         if (next !== undefined && next !== stored) {
           changed = true;
-          putBoth(tx, pending, next);
+          added.push(...(await putConversation(tx, pending, next, staged)));
         }
       });
+      if (result.ok) for (const fileId of added) staged.delete(fileId);
       return { result, value, changed };
     },
 
-    putMany: (conversations) =>
-      writeBoth(db, (tx, pending) => {
-        for (const conversation of conversations) putBoth(tx, pending, conversation);
-      }),
+    putMany: (conversations) => writeConversations(conversations),
 
     delete: (id) =>
-      writeBoth(db, (tx, pending) => {
+      writeAll(db, async (tx, pending) => {
         pending.push(tx.objectStore(conversationStore).delete(id));
         pending.push(tx.objectStore(summaryStore).delete(id));
+        const files = tx.objectStore(attachmentStore);
+        for (const fileId of await files.index(attachmentsByConversation).getAllKeys(id))
+          pending.push(files.delete(fileId));
       }),
 
     dropSummary: (id) =>
-      writeBoth(db, (tx, pending) => {
+      writeAll(db, (tx, pending) => {
         pending.push(tx.objectStore(summaryStore).delete(id));
       }),
 
     replaceAll: (conversations) =>
-      writeBoth(db, (tx, pending) => {
-        pending.push(tx.objectStore(conversationStore).clear());
-        pending.push(tx.objectStore(summaryStore).clear());
-        for (const conversation of conversations) putBoth(tx, pending, conversation);
+      writeConversations(conversations, (tx, pending) => {
+        for (const store of writeStores) pending.push(tx.objectStore(store).clear());
       }),
+
+    stageAttachment: (id, blob) => void staged.set(id, blob),
+
+    async readAttachment(id) {
+      return staged.get(id) ?? (await db.get(attachmentStore, id))?.blob;
+    },
 
     close: () => db.close(),
   };
@@ -233,7 +295,7 @@ export async function openConversationDb(
       options.openTimeoutMs ?? 5000,
     );
     // A database of this name made by something else (or damaged) may lack our stores.
-    const missing = [conversationStore, summaryStore].filter((store) => !db.objectStoreNames.contains(store));
+    const missing = writeStores.filter((store) => !db.objectStoreNames.contains(store));
     if (missing.length > 0) {
       db.close();
       throw new Error(`The database has no ${missing.join(' or ')} store`);

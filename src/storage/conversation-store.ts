@@ -52,6 +52,15 @@ export interface ConversationStore {
   dropSummary(id: string): Promise<StorageResult>;
   /** Import: clears everything and writes the list in one transaction: all or nothing. */
   replaceAll(conversations: readonly Conversation[]): Promise<StorageResult>;
+  /**
+   * Holds a file's bytes until a write of a conversation that refers to it (by an attachment
+   * part) stores them, in that write's transaction. Every write of a conversation also deletes
+   * the stored files it no longer refers to, and deleting a conversation deletes its files, so a
+   * crash at any point leaves neither a file without its message nor a message without its file.
+   */
+  stageAttachment(id: string, blob: Blob): void;
+  /** A file's bytes, stored or staged; undefined when there are none. */
+  readAttachment(id: string): Promise<Blob | undefined>;
   close(): void;
 }
 

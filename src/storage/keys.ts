@@ -18,11 +18,18 @@ export const storageKeys = {
   /** IndexedDB database holding one record per conversation. */
   database: {
     name: 'ai-chat',
-    version: 1,
+    /** 2 added the attachment store. */
+    version: 2,
     /** Full records, keyPath id. */
     conversationStore: 'conversations',
     /** Sidebar rows without message bodies, keyPath id, written in the same transaction. */
     summaryStore: 'summaries',
+    /**
+     * The bytes of attached files, `{ id, conversationId, blob }`, keyPath id, indexed by
+     * conversation; written and deleted in the same transaction as the record that refers to them.
+     */
+    attachmentStore: 'attachments',
+    attachmentsByConversation: 'conversationId',
   },
   /** BroadcastChannel over which tabs tell each other what they changed. */
   tabChannel: 'ai-chat-sync',

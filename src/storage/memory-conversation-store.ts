@@ -1,4 +1,4 @@
-import type { Conversation } from '../domain/conversation.ts';
+import { attachmentIds, type Conversation } from '../domain/conversation.ts';
 import { compareByOrder, summarizeConversation } from '../domain/conversation-summary.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { storageFailure, storageOk, type StorageResult } from './result.ts';
@@ -9,6 +9,31 @@ import { storageFailure, storageOk, type StorageResult } from './result.ts';
  */
 export function createMemoryConversationStore(): ConversationStore {
   const records = new Map<string, Conversation>();
+  /** Stored files with the conversation that refers to them, and files staged for the next write. */
+  const files = new Map<string, { conversationId: string; blob: Blob }>();
+  const staged = new Map<string, Blob>();
+
+  /** Makes a conversation's files match its messages, as the IndexedDB store does in its transaction. */
+  function keepFiles(conversation: Conversation): void {
+    const wanted = attachmentIds(conversation);
+    for (const [id, file] of files)
+      if (file.conversationId === conversation.id && !wanted.has(id)) files.delete(id);
+    for (const id of wanted) {
+      const blob = staged.get(id);
+      if (files.has(id) || !blob) continue;
+      files.set(id, { conversationId: conversation.id, blob });
+      staged.delete(id);
+    }
+  }
+
+  function dropFiles(conversationId: string): void {
+    for (const [id, file] of files) if (file.conversationId === conversationId) files.delete(id);
+  }
+
+  function store(conversation: Conversation): void {
+    records.set(conversation.id, conversation);
+    keepFiles(conversation);
+  }
 
   function sorted(): Conversation[] {
     return [...records.values()].sort(compareByOrder);
@@ -37,31 +62,38 @@ export function createMemoryConversationStore(): ConversationStore {
       );
     },
     getAll: () => Promise.resolve({ items: structuredClone(sorted()), skipped: 0 }),
-    put: (conversation) => write(() => records.set(conversation.id, structuredClone(conversation))),
+    put: (conversation) => write(() => store(structuredClone(conversation))),
     update: async (id, change) => {
       const record = records.get(id);
       const stored = record && structuredClone(record);
       const next = change(stored);
       if (next === undefined || next === stored)
         return { result: storageOk(), value: stored, changed: false };
-      const result = await write(() => records.set(id, structuredClone(next)));
+      const result = await write(() => store(structuredClone(next)));
       return { result, value: next, changed: true };
     },
     putMany: (conversations) =>
       write(() => {
         // Clone everything first so a failure changes nothing.
         const copies = structuredClone([...conversations]);
-        for (const copy of copies) records.set(copy.id, copy);
+        for (const copy of copies) store(copy);
       }),
-    delete: (id) => write(() => records.delete(id)),
+    delete: (id) =>
+      write(() => {
+        records.delete(id);
+        dropFiles(id);
+      }),
     // Memory never holds an unreadable record.
     dropSummary: () => write(() => undefined),
     replaceAll: (conversations) =>
       write(() => {
         const copies = structuredClone([...conversations]);
         records.clear();
-        for (const copy of copies) records.set(copy.id, copy);
+        files.clear();
+        for (const copy of copies) store(copy);
       }),
+    stageAttachment: (id, blob) => void staged.set(id, blob),
+    readAttachment: (id) => Promise.resolve(staged.get(id) ?? files.get(id)?.blob),
     close: () => undefined,
   };
 }

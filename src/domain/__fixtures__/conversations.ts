@@ -1,3 +1,4 @@
+import type { AttachmentPart } from '../attachments.ts';
 import type { ProviderId } from '../config.ts';
 import {
   defaultSystemPrompt,
@@ -30,6 +31,29 @@ export function message(
   extra: Partial<Omit<Message, 'id' | 'parentId' | 'role' | 'parts'>> = {},
 ): Message {
   return { id, parentId, role, parts: textParts(text), createdAt: defaultCreatedAt, ...extra };
+}
+
+/** A file part: a small PNG unless told otherwise. */
+export function attachment(
+  id: string,
+  extra: Partial<Omit<AttachmentPart, 'type' | 'id'>> = {},
+): AttachmentPart {
+  return {
+    type: 'attachment',
+    id,
+    kind: 'image',
+    name: `${id}.png`,
+    mimeType: 'image/png',
+    size: 68,
+    width: 1,
+    height: 1,
+    ...extra,
+  };
+}
+
+/** The message with these files before its text, as a user's message holds them. */
+export function withFiles(message: Message, ...files: AttachmentPart[]): Message {
+  return { ...message, parts: [...files, ...message.parts] };
 }
 
 export interface ConversationOptions {
