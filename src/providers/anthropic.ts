@@ -13,7 +13,7 @@ import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './j
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { withParameterRetry } from './parameter-retry.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
-import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
+import type { ChatFile, ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -42,6 +42,12 @@ function thinkingBlocks(message: ChatMessage): unknown[] {
   });
 }
 
+/** An image or a PDF (a `document`, titled with the file's name) as a base64 block. */
+function fileBlock(file: ChatFile): unknown {
+  const source = { type: 'base64', media_type: file.mimeType, data: file.data };
+  return file.kind === 'image' ? { type: 'image', source } : { type: 'document', source, title: file.name };
+}
+
 /**
  * The Messages API takes the system prompt as a top-level field, rejects empty or whitespace-only
  * content, and expects the conversation to open with a user turn. With thinking on, an assistant
@@ -49,12 +55,15 @@ function thinkingBlocks(message: ChatMessage): unknown[] {
  */
 function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean) {
   const turns = messages
-    .filter(({ role, content }) => role !== 'system' && content.trim() !== '')
+    .filter(({ role, content, files }) => role !== 'system' && (content.trim() !== '' || files?.length))
     .map((message) => {
-      const blocks = thinking && message.role === 'assistant' ? thinkingBlocks(message) : [];
-      const content =
-        blocks.length > 0 ? [...blocks, { type: 'text', text: message.content }] : message.content;
-      return { role: message.role, content };
+      const blocks =
+        thinking && message.role === 'assistant'
+          ? thinkingBlocks(message)
+          : (message.files ?? []).map(fileBlock);
+      if (blocks.length === 0) return { role: message.role, content: message.content };
+      const text = message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
+      return { role: message.role, content: [...blocks, ...text] };
     });
   const firstUser = turns.findIndex(({ role }) => role === 'user');
   return firstUser > 0 ? turns.slice(firstUser) : turns;

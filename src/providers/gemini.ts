@@ -34,12 +34,16 @@ export function mapGeminiFinishReason(raw: string | undefined): FinishReason {
  * Gemini's history: roles user and model only, no empty parts, and it must open with a user turn
  * (the system prompt travels as systemInstruction). Adjacent turns of one role are accepted.
  */
-function geminiContents(messages: readonly ChatMessage[]): { role: string; parts: { text: string }[] }[] {
+function geminiContents(messages: readonly ChatMessage[]): { role: string; parts: unknown[] }[] {
   const contents = messages
-    .filter(({ role, content }) => role !== 'system' && content.trim() !== '')
-    .map(({ role, content }) => ({
+    .filter(({ role, content, files }) => role !== 'system' && (content.trim() !== '' || files?.length))
+    .map(({ role, content, files = [] }) => ({
       role: role === 'assistant' ? 'model' : 'user',
-      parts: [{ text: content }],
+      // Files as inline data (bare base64, no `data:` prefix), then the text.
+      parts: [
+        ...files.map((file) => ({ inlineData: { mimeType: file.mimeType, data: file.data } })),
+        ...(content.trim() === '' ? [] : [{ text: content }]),
+      ],
     }));
   const firstUser = contents.findIndex(({ role }) => role === 'user');
   return firstUser > 0 ? contents.slice(firstUser) : contents;

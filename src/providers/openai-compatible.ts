@@ -14,6 +14,7 @@ import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import type { ResponsesCall } from './openai-responses.ts';
 import { withParameterRetry } from './parameter-retry.ts';
 import { createThinkTagSplitter } from './think-tags.ts';
+import { dataUrl } from './data-url.ts';
 import { ProviderError } from './provider-error.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
@@ -42,9 +43,21 @@ function listedModel(item: unknown): ListedModel[] {
 
 /** The one client for every server that speaks Chat Completions: OpenAI, Azure, Groq and compatible ones. */
 
-/** Only role and content: the APIs reject extra keys such as an app's `status` or `error`. */
-export function completionMessages(messages: readonly ChatMessage[]): { role: string; content: string }[] {
-  return messages.map(({ role, content }) => ({ role, content }));
+/**
+ * Only role and content: the APIs reject extra keys such as an app's `status` or `error`. A turn
+ * with files has content parts: each file (an `image_url`, a PDF as a `file`), then its text.
+ */
+export function completionMessages(messages: readonly ChatMessage[]): { role: string; content: unknown }[] {
+  return messages.map(({ role, content, files }) => {
+    if (!files?.length) return { role, content };
+    const parts: unknown[] = files.map((file) =>
+      file.kind === 'image'
+        ? { type: 'image_url', image_url: { url: dataUrl(file) } }
+        : { type: 'file', file: { filename: file.name, file_data: dataUrl(file) } },
+    );
+    if (content !== '') parts.push({ type: 'text', text: content });
+    return { role, content: parts };
+  });
 }
 
 export function mapCompletionFinishReason(raw: string | undefined): FinishReason {

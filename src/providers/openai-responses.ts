@@ -12,6 +12,7 @@ import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { isProviderError } from './provider-error.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 import type { ChatMessage, StreamPart } from './types.ts';
+import { dataUrl } from './data-url.ts';
 
 /**
  * OpenAI's Responses API, used for its reasoning models: the only way to get their reasoning
@@ -30,6 +31,18 @@ const unverifiedKeys = new Set<string>();
 export const unverifiedNotice =
   'Reasoning summaries need a verified OpenAI organisation (platform.openai.com/settings/organization/general); replies from this key come without them.';
 
+/** A user turn with files: `input_image` (its URL a string here) and `input_file` items, then the text. */
+function userContent({ content, files }: ChatMessage): unknown {
+  if (!files?.length) return content;
+  const items: unknown[] = files.map((file) =>
+    file.kind === 'image'
+      ? { type: 'input_image', image_url: dataUrl(file) }
+      : { type: 'input_file', filename: file.name, file_data: dataUrl(file) },
+  );
+  if (content !== '') items.push({ type: 'input_text', text: content });
+  return items;
+}
+
 /**
  * The input items: system text goes in `instructions`; an assistant turn's own encrypted reasoning
  * goes back before its text, as a reasoning item (only reasoning this model wrote reaches here).
@@ -37,7 +50,7 @@ export const unverifiedNotice =
 function responsesInput(messages: readonly ChatMessage[]): unknown[] {
   return messages.flatMap((message): unknown[] => {
     if (message.role === 'system') return [];
-    if (message.role === 'user') return [{ role: 'user', content: message.content }];
+    if (message.role === 'user') return [{ role: 'user', content: userContent(message) }];
     const reasoning = (message.reasoning ?? [])
       .filter((part) => part.signature)
       .map((part) => ({

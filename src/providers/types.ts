@@ -4,9 +4,22 @@ import type { ModelCapabilities, ReasoningEffort } from '../domain/provider-defi
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 
 /** One message as sent to a provider. */
+/**
+ * A file a model takes as itself, base64-encoded: an image, or a PDF. (Text files, and PDFs for a
+ * model that does not read them, arrive as text in `content`.)
+ */
+export interface ChatFile {
+  kind: 'image' | 'pdf';
+  name: string;
+  mimeType: string;
+  data: string;
+}
+
 export interface ChatMessage {
   role: Role;
   content: string;
+  /** User turns: files sent before the text. */
+  files?: ChatFile[];
   /**
    * An assistant turn's reasoning, only when this provider and model wrote it: the client sends
    * back what its API takes (Claude's signed blocks, OpenAI's encrypted items) and drops the rest.
