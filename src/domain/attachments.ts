@@ -106,3 +106,28 @@ export function attachmentDelivery(
 export function fileAsText(name: string, text: string): string {
   return `<file name="${name.replace(/["\n]/g, '_')}">\n${text}\n</file>`;
 }
+
+/**
+ * Why these files cannot go to this model in one request, or null: an image in the new message
+ * for a model that does not see images, or more file bytes than the provider takes per request
+ * (every file on the path is sent again with each turn).
+ */
+export function sendProblem(
+  added: readonly AttachmentPart[],
+  earlier: readonly AttachmentPart[],
+  target: {
+    capabilities: Pick<ModelCapabilities, 'images' | 'pdfs'>;
+    model: string;
+    label: string;
+    maxFileBytes: number;
+  },
+): string | null {
+  const unseen = added.find((part) => attachmentDelivery(part.kind, target.capabilities) === 'refused');
+  if (unseen)
+    return `${target.model} does not see images. Remove ${unseen.name}, or choose a model that does.`;
+  const sentBytes = [...earlier, ...added]
+    .filter((part) => attachmentDelivery(part.kind, target.capabilities) === 'native')
+    .reduce((total, part) => total + base64Size(part.size), 0);
+  if (sentBytes <= target.maxFileBytes) return null;
+  return `Too large to send: the files in this conversation come to ${formatBytes(sentBytes)}, and ${target.label} takes at most ${formatBytes(target.maxFileBytes)} per request.`;
+}

@@ -10,6 +10,8 @@ import { createTabSync, type TabSync } from '../storage/tab-sync.ts';
 import { createChatController, type ChatController } from './chat-controller.ts';
 import { targetConfig } from './chat-store.ts';
 import { continuePrompt } from './message-commands.ts';
+import type { PreparedFile } from './attachment-files.ts';
+import { attachment } from '../domain/__fixtures__/conversations.ts';
 import type { Notifier } from './notify.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
@@ -730,5 +732,66 @@ describe('reasoning and the figures of a reply', () => {
         { type: 'text', text: '' },
       ],
     });
+  });
+});
+
+describe('files', () => {
+  const png = (id: string, size = 3): PreparedFile => ({
+    part: attachment(id, { size }),
+    blob: new Blob([new Uint8Array(size).fill(7)], { type: 'image/png' }),
+  });
+  const notes: PreparedFile = {
+    part: attachment('notes', { kind: 'text', name: 'notes.md', mimeType: 'text/markdown', size: 5 }),
+    blob: new Blob(['# Hi!'], { type: 'text/markdown' }),
+  };
+  delete notes.part.width;
+  delete notes.part.height;
+
+  it('sends files with the message, stores their bytes with it, and sends them again next turn', async () => {
+    tab.provider.next('A dot.');
+    expect(await tab.chat.send('What is this?', [png('dot'), notes])).toBe(true);
+    await idle(tab);
+    const image = { kind: 'image', name: 'dot.png', mimeType: 'image/png', data: 'BwcH' };
+    expect(tab.provider.sent[0]?.[1]).toEqual({
+      role: 'user',
+      content: '<file name="notes.md">\n# Hi!\n</file>\n\nWhat is this?',
+      files: [image],
+    });
+    const question = activePath(await stored(tab))[1] as Message;
+    expect(question.parts.map((part) => part.type)).toEqual(['attachment', 'attachment', 'text']);
+    expect(await (await tab.db.readAttachment('dot'))?.text()).toBe('\u0007\u0007\u0007');
+
+    await sendAndWait(tab, 'And now?', 'Still a dot.');
+    expect(tab.provider.sent[1]?.[1]?.files).toEqual([image]);
+  });
+
+  it('a model that does not see images: the message is refused with why, and nothing is sent', async () => {
+    localStorage.setItem('ai-chat-config', JSON.stringify({ ...config, model: 'gpt-3.5-turbo' }));
+    tab = await openTab(databaseName, 'b');
+    await tab.chat.newConversation();
+    expect(await tab.chat.send('Look', [png('dot')])).toBe(false);
+    expect(tab.calls.at(-1)?.message).toBe(
+      'gpt-3.5-turbo does not see images. Remove dot.png, or choose a model that does.',
+    );
+    expect(tab.provider.sent).toEqual([]);
+    expect(shown(tab)).toEqual([]);
+  });
+
+  it('more file bytes than the provider takes per request: refused with the limit, nothing sent', async () => {
+    expect(await tab.chat.send('Look', [png('huge', 40 * 1024 * 1024)])).toBe(false);
+    expect(tab.calls.at(-1)?.message).toBe(
+      'Too large to send: the files in this conversation come to 53.3 MB, and OpenAI takes at most 50 MB per request.',
+    );
+    expect(tab.provider.sent).toEqual([]);
+  });
+
+  it('deleting the message deletes its stored files', async () => {
+    tab.provider.next('A dot.');
+    await tab.chat.send('What is this?', [png('dot')]);
+    await idle(tab);
+    await vi.waitFor(async () => expect(await tab.db.readAttachment('dot')).toBeDefined());
+    const question = activePath(active(tab))[1] as Message;
+    tab.chat.deleteMessage(active(tab).id, question.id);
+    await vi.waitFor(async () => expect(await tab.db.readAttachment('dot')).toBeUndefined());
   });
 });

@@ -4,15 +4,18 @@ import {
   deleteSubtree,
   findMessage,
   forkPath,
+  pathTo,
   restoreSubtree,
   siblingsOf,
   subtreeOf,
   switchToMessage,
 } from '../domain/message-tree.ts';
-import type { ModelPin } from '../domain/conversation.ts';
-import { connectionLabel } from '../domain/provider-catalog.ts';
+import { attachmentIds, attachmentParts, type Message, type ModelPin } from '../domain/conversation.ts';
+import { sendProblem, type AttachmentPart } from '../domain/attachments.ts';
+import { connectionLabel, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
+import { holdFiles, stageFiles, type PreparedFile } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
-import { commitConversation, isStreamingIn } from './chat-store.ts';
+import { commitConversation, isStreamingIn, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationCommands } from './conversation-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
@@ -48,11 +51,41 @@ export function createMessageCommands(
     return target;
   }
 
-  /** Adds a user message under `parentId`, saves it, and streams the reply to it. */
-  async function ask(conversationId: string, parentId: string, text: string, target: ReplyTarget) {
+  /**
+   * Whether these files may go with a new message under `parentId` (with the files already on
+   * that path); if not, the reason is shown and false returned, and nothing is sent.
+   */
+  function filesFit(
+    conversationId: string,
+    parentId: string,
+    files: readonly AttachmentPart[],
+    target: ReplyTarget,
+  ) {
+    const conversation = ctx.get().loaded[conversationId];
+    const earlier = conversation ? pathTo(conversation, parentId).flatMap(attachmentParts) : [];
+    if (files.length === 0 && earlier.length === 0) return true;
+    const problem = sendProblem(files, earlier, {
+      capabilities: modelCapabilities(ctx.get(), target.config),
+      model: modelOf(target.config) || connectionLabel(target.config),
+      label: connectionLabel(target.config),
+      maxFileBytes: providerCatalog[target.config.provider].maxFileBytes,
+    });
+    if (problem) ctx.notify.error(problem);
+    return problem === null;
+  }
+
+  /** Adds a user message (its files before its text) under `parentId`, saves it, and streams the reply to it. */
+  async function ask(
+    conversationId: string,
+    parentId: string,
+    text: string,
+    target: ReplyTarget,
+    files: readonly AttachmentPart[] = [],
+  ) {
     const conversation = ctx.get().loaded[conversationId];
     if (!conversation || !findMessage(conversation, parentId)) return;
-    const question = newMessage('user', text, { id: ctx.newId(), parentId, now: ctx.now() });
+    const question: Message = newMessage('user', text, { id: ctx.newId(), parentId, now: ctx.now() });
+    question.parts = [...files, ...question.parts];
     commitConversation(store, addMessage(conversation, question, target.config.provider));
     void sync.save(conversationId);
     await replyTo(conversationId, question.id, target);
@@ -76,7 +109,7 @@ export function createMessageCommands(
     const conversation = await conversations.ensureLoaded(conversationId);
     if (!conversation || !findMessage(conversation, questionId)) return;
     const target = readyTarget(conversationId, model);
-    if (!target) return;
+    if (!target || !filesFit(conversationId, questionId, [], target)) return;
     const last = activePath(conversation).at(-1);
     if (last?.role === 'assistant' && last.status === 'interrupted' && last.parentId === questionId)
       commitConversation(store, deleteSubtree(conversation, last.id));
@@ -84,18 +117,22 @@ export function createMessageCommands(
   }
 
   /**
-   * Sends the composer's text. Resolves true when the message was taken (the composer then
-   * clears); false leaves the draft where it is.
+   * Sends the composer's text and files. Resolves true when the message was taken (the composer
+   * then clears); false leaves the draft and the files where they are.
    */
-  async function send(text: string): Promise<boolean> {
+  async function send(text: string, files: readonly PreparedFile[] = []): Promise<boolean> {
     const content = text.trim();
     const { activeId } = ctx.get();
-    if (!content || !activeId) return false;
+    if ((!content && files.length === 0) || !activeId) return false;
     const conversation = await conversations.ensureLoaded(activeId);
     if (!conversation) return false;
     const target = readyTarget(activeId);
     if (!target) return false;
-    void ask(activeId, conversation.activeLeafId, content, target);
+    const parts = files.map(({ part }) => part);
+    if (!filesFit(activeId, conversation.activeLeafId, parts, target)) return false;
+    // Held until the message's first save stores them with it, in one transaction.
+    for (const { part, blob } of files) ctx.db().stageAttachment(part.id, blob);
+    void ask(activeId, conversation.activeLeafId, content, target, parts);
     return true;
   }
 
@@ -104,10 +141,13 @@ export function createMessageCommands(
     const content = text.trim();
     const conversation = ctx.get().loaded[conversationId];
     const message = conversation && findMessage(conversation, messageId);
-    if (!content || message?.role !== 'user' || message.parentId === null) return false;
+    if (message?.role !== 'user' || message.parentId === null) return false;
+    // The new version keeps the message's files (the same stored bytes).
+    const files = attachmentParts(message);
+    if (!content && files.length === 0) return false;
     const target = readyTarget(conversationId);
-    if (!target) return false;
-    void ask(conversationId, message.parentId, content, target);
+    if (!target || !filesFit(conversationId, message.parentId, files, target)) return false;
+    void ask(conversationId, message.parentId, content, target, files);
     return true;
   }
 
@@ -169,6 +209,8 @@ export function createMessageCommands(
     if (!before || !findMessage(before, messageId)) return;
     const removed = subtreeOf(before, messageId);
     const shownLeaf = before.activeLeafId;
+    // Their files go with them; Undo stores them again.
+    const files = await holdFiles(attachmentIds({ messages: removed }), ctx.db());
     const deleted = await conversations.change(conversationId, (conversation) =>
       deleteSubtree(conversation, messageId),
     );
@@ -176,7 +218,8 @@ export function createMessageCommands(
     ctx.notify.success('Message deleted', {
       action: {
         label: 'Undo',
-        onClick: () =>
+        onClick: () => {
+          stageFiles(files, ctx.db());
           void conversations.change(conversationId, (conversation) =>
             // While a reply streams into the branch shown, the restored one waits as a version.
             restoreSubtree(
@@ -185,7 +228,8 @@ export function createMessageCommands(
               isStreamingIn(ctx.get(), conversationId) ? null : shownLeaf,
               ctx.newId,
             ),
-          ),
+          );
+        },
       },
     });
   }

@@ -1,6 +1,7 @@
 import { splitConfig } from '../domain/config.ts';
 import type { Config } from '../domain/config.ts';
 import {
+  attachmentParts,
   hasContent,
   messageText,
   reasoningParts,
@@ -17,8 +18,10 @@ import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError } from '../providers/provider-error.ts';
 import type { ChatMessage, StreamPart } from '../providers/types.ts';
+import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
+import { filesForModel } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
-import { commitConversation } from './chat-store.ts';
+import { commitConversation, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 
@@ -29,19 +32,37 @@ const streamedTextIntervalMs = 25;
 
 /**
  * What is sent: the path up to the question, as role and content; an empty system prompt sends
- * none. A reply's reasoning goes along only to the provider and model that wrote it: signatures
+ * none. A user's files go as the model takes them (see attachment-files.ts), read from storage.
+ * A reply's reasoning goes along only to the provider and model that wrote it: signatures
  * belong to one vendor and model (DECISIONS, Reasoning; PROVIDER-FACTS 2026 C).
  */
-export function historyFor(conversation: Conversation, questionId: string, config: Config): ChatMessage[] {
-  return pathTo(conversation, questionId)
-    .filter((message) => !(message.role === 'system' && messageText(message) === ''))
-    .map((message) => {
+export async function historyFor(
+  conversation: Conversation,
+  questionId: string,
+  config: Config,
+  files: {
+    capabilities: Pick<ModelCapabilities, 'images' | 'pdfs'>;
+    read(id: string): Promise<Blob | undefined>;
+  },
+): Promise<ChatMessage[]> {
+  const path = pathTo(conversation, questionId).filter(
+    (message) => !(message.role === 'system' && messageText(message) === ''),
+  );
+  return Promise.all(
+    path.map(async (message) => {
       const sent: ChatMessage = { role: message.role, content: messageText(message) };
+      const attachments = attachmentParts(message);
+      if (attachments.length > 0) {
+        const { files: sentFiles, texts } = await filesForModel(attachments, files.capabilities, files.read);
+        sent.content = [...texts, sent.content].filter((text) => text !== '').join('\n\n');
+        if (sentFiles.length > 0) sent.files = sentFiles;
+      }
       const reasoning = reasoningParts(message);
       if (reasoning.length > 0 && message.provider === config.provider && message.model === modelOf(config))
         sent.reasoning = reasoning;
       return sent;
-    });
+    }),
+  );
 }
 
 /** A reply as it arrives: its reasoning blocks, its text and its figures. */
@@ -145,7 +166,6 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const start = ctx.get().loaded[conversationId];
     const { config, service } = target;
     if (!start || !findMessage(start, questionId) || !service) return;
-    const history = historyFor(start, questionId, config);
     const controller = new AbortController();
     const reply: Message = {
       ...newMessage('assistant', '', { id: ctx.newId(), parentId: questionId, now: ctx.now() }),
@@ -182,6 +202,11 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     let failure: unknown = noFailure;
     const providerName = connectionLabel(config);
     try {
+      // Files are read (and a PDF's text extracted) with the reply already shown as waiting.
+      const history = await historyFor(start, questionId, config, {
+        capabilities: modelCapabilities(ctx.get(), config),
+        read: (id) => ctx.db().readAttachment(id),
+      });
       const effort = start.effort;
       const parts = service.chat({ messages: history, settings, effort, signal: controller.signal });
       for await (const part of parts) {

@@ -1,6 +1,7 @@
 // @ts-check
 /** Anthropic's error replies: the browser-access gate, pydantic-style validation, keys and statuses. */
 
+import { MB, decodeBase64, imageSize, imageTypes, magicType, pdfPageCount } from './attachments.mjs';
 import { isRedactedThinking, thinkingSignature } from './signatures.mjs';
 import { isRecord, mockId } from './wire.mjs';
 
@@ -142,8 +143,155 @@ function cacheControlError(control) {
   return undefined;
 }
 
+/**
+ * Images and documents (PROVIDER-FACTS 2026 D). Wording: [V]/[R] `…image.source.base64: image exceeds
+ * 5 MB maximum: X bytes > 5242880 bytes` (X counts the base64 text); [R] `…image.source.base64.media_type:
+ * Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'` (anthropics/claude-code#8184),
+ * `…image.source.base64: image cannot be empty` (#12750), `…image.source.base64: invalid base64 data`
+ * (anthropic-sdk-typescript#603), `…image.source.base64.data: Image does not match the provided media
+ * type image/png` (claude-code#12064 and many more, 2025), and its 2026 form for bytes of another image
+ * type `…image.source.base64: The image was specified using the image/png media type, but the image
+ * appears to be a image/jpeg image` (home-assistant/core#167208, BerriAI/litellm#24900); `…image.source
+ * .base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels` and `… for
+ * many-image requests: 2000 pixels` (code corpus); `…pdf.source.base64.data: The PDF specified was not
+ * valid.` (claude-code#5174); `A maximum of 100 PDF pages may be provided.` (facts D). [A]: the document
+ * media_type wording, and a bad PDF's base64 getting the not-valid PDF message.
+ * The per-request image count (100, or 600 with more than 200k context) is not checked.
+ */
+const imageLimits = {
+  base64Chars: 5 * MB,
+  pixels: 8000,
+  manyImagesPixels: 2000,
+  manyImages: 20,
+  pdfPages: 100,
+};
+
+/**
+ * One image block's source; its pixel size when it is base64.
+ * @param {Record<string, unknown>} block @param {string} where e.g. messages.0.content.1
+ * @returns {Reply | { width: number, height: number } | undefined}
+ */
+function imageBlockCheck(block, where) {
+  const source = block.source;
+  if (!isRecord(source)) return invalid(`${where}.image.source: Field required`);
+  if (source.type === 'url' || source.type === 'file') return undefined;
+  if (source.type !== 'base64') {
+    return invalid(
+      `${where}.image.source: Input tag '${String(source.type)}' found using 'type' does not match any of the expected tags: 'base64', 'url', 'file'`,
+    );
+  }
+  const at = `${where}.image.source.base64`;
+  const mediaType = String(source.media_type);
+  if (!imageTypes.includes(mediaType))
+    return invalid(
+      `${at}.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`,
+    );
+  if (typeof source.data !== 'string') return invalid(`${at}.data: Input should be a valid string`);
+  if (source.data === '') return invalid(`${at}: image cannot be empty`);
+  if (source.data.length > imageLimits.base64Chars) {
+    return invalid(
+      `${at}: image exceeds 5 MB maximum: ${source.data.length} bytes > ${imageLimits.base64Chars} bytes`,
+    );
+  }
+  const bytes = decodeBase64(source.data);
+  if (!bytes) return invalid(`${at}: invalid base64 data`);
+  const size = imageSize(bytes, mediaType);
+  if (size) return size;
+  const actual = magicType(bytes);
+  if (actual && actual !== mediaType && imageTypes.includes(actual)) {
+    return invalid(
+      `${at}: The image was specified using the ${mediaType} media type, but the image appears to be a ${actual} image`,
+    );
+  }
+  return invalid(`${at}.data: Image does not match the provided media type ${mediaType}`);
+}
+
+/**
+ * One document block's source; its page count when it is a base64 PDF.
+ * @param {Record<string, unknown>} block @param {string} where @returns {Reply | number}
+ */
+function documentBlockCheck(block, where) {
+  const source = block.source;
+  if (!isRecord(source)) return invalid(`${where}.document.source: Field required`);
+  if (source.type === 'text') {
+    if (source.media_type !== 'text/plain')
+      return invalid(`${where}.document.source.text.media_type: Input should be 'text/plain'`);
+    if (typeof source.data !== 'string')
+      return invalid(`${where}.document.source.text.data: Input should be a valid string`);
+    return 0;
+  }
+  if (source.type !== 'base64') return 0;
+  if (source.media_type !== 'application/pdf')
+    return invalid(`${where}.document.source.base64.media_type: Input should be 'application/pdf'`);
+  const bytes = decodeBase64(source.data);
+  if (!bytes || magicType(bytes) !== 'application/pdf')
+    return invalid(`${where}.pdf.source.base64.data: The PDF specified was not valid.`);
+  return pdfPageCount(bytes);
+}
+
+/** The image and document blocks of every message, tool results included. @param {unknown[]} messages @returns {Reply | undefined} */
+function attachmentsError(messages) {
+  /** @type {{ where: string, width: number, height: number }[]} */
+  const images = [];
+  let pages = 0;
+  /** @param {unknown} content @param {string} where @returns {Reply | undefined} */
+  const walk = (content, where) => {
+    if (!Array.isArray(content)) return undefined;
+    for (const [index, block] of content.entries()) {
+      if (!isRecord(block)) continue;
+      const at = `${where}.${index}`;
+      if (block.type === 'image') {
+        const checked = imageBlockCheck(block, at);
+        if (checked && 'status' in checked) return checked;
+        if (checked) images.push({ where: at, ...checked });
+      } else if (block.type === 'document') {
+        const checked = documentBlockCheck(block, at);
+        if (typeof checked !== 'number') return checked;
+        pages += checked;
+      } else if (block.type === 'tool_result') {
+        const error = walk(block.content, `${at}.tool_result.content`);
+        if (error) return error;
+      }
+    }
+    return undefined;
+  };
+  for (const [index, message] of messages.entries()) {
+    const error = isRecord(message) ? walk(message.content, `messages.${index}.content`) : undefined;
+    if (error) return error;
+  }
+  const many = images.length > imageLimits.manyImages;
+  const limit = many ? imageLimits.manyImagesPixels : imageLimits.pixels;
+  const large = images.find((image) => Math.max(image.width, image.height) > limit);
+  if (large) {
+    return invalid(
+      `${large.where}.image.source.base64.data: At least one of the image dimensions exceed max allowed size${many ? ' for many-image requests' : ''}: ${limit} pixels`,
+    );
+  }
+  if (pages > imageLimits.pdfPages) return invalid('A maximum of 100 PDF pages may be provided.');
+  return undefined;
+}
+
+/**
+ * Anthropic's front end refuses a body over 32 MB before anything else, with a 413 whose body,
+ * as reported, has no `"type":"error"` wrapper and no request_id: `{"error":{"type":
+ * "request_too_large","message":"Request exceeds the maximum size"}}` [R] anthropics/claude-code
+ * #3335, #10314, #14447, anthropics/anthropic-sdk-python#938 (32 MB for the Messages API, per the
+ * maintainer there). Whether 32 MB means 32 MiB is [A]; CORS headers on it are [A] (kept, so a
+ * browser can read it).
+ * @param {MockRequest} request @returns {Reply | undefined}
+ */
+function sizeGate(request) {
+  if (Buffer.byteLength(request.bodyText, 'utf8') <= 32 * MB) return undefined;
+  return {
+    status: 413,
+    body: { error: { type: 'request_too_large', message: 'Request exceeds the maximum size' } },
+  };
+}
+
 /** @param {MockRequest} request @returns {Reply | undefined} */
 export function gate(request) {
+  const tooLarge = sizeGate(request);
+  if (tooLarge) return tooLarge;
   // Anthropic refuses browser requests (they carry an Origin) without this header, and leaves out
   // every CORS header, so the browser only sees a failed fetch.
   if (request.headers.origin && request.headers['anthropic-dangerous-direct-browser-access'] !== 'true') {
@@ -197,6 +345,8 @@ export function validate(body, _request, scenario) {
   }
   if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system))
     return invalid('system: Input should be a valid string');
+  const mediaError = attachmentsError(body.messages);
+  if (mediaError) return mediaError;
   const settingsError = thinkingError(body) ?? cacheControlError(body.cache_control);
   if (settingsError) return settingsError;
   const temperature = body.temperature;

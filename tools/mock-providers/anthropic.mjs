@@ -5,6 +5,7 @@
  */
 
 import { anthropicKeyReplies, gate, httpError, thinkingOn, validate } from './anthropic-errors.mjs';
+import { anthropicAttachments } from './attachments.mjs';
 import { thinks } from './scenarios.mjs';
 import { digest, redactedThinking, thinkingSignature } from './signatures.mjs';
 import { tokenize } from './tokens.mjs';
@@ -45,13 +46,15 @@ function promptBlocks(body) {
 /** @param {Record<string, unknown>} body */
 function conversationOf(body) {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  const lastUser = messages.filter((message) => message.role === 'user').at(-1);
   return {
     model: typeof body.model === 'string' ? body.model : '',
-    lastUserText: textOf(messages.filter((message) => message.role === 'user').at(-1)?.content),
+    lastUserText: textOf(lastUser?.content),
     messageCount: messages.length + (textOf(body.system) ? 1 : 0),
     promptText: promptBlocks(body)
       .map((block) => block.text)
       .join('\n'),
+    attachments: anthropicAttachments(lastUser?.content),
   };
 }
 

@@ -1,6 +1,7 @@
 // @ts-check
 /** Gemini's error replies: proto-JSON validation, keys and statuses, as Google RPC errors. */
 
+import { MB, decodeBase64, isImageOf, magicType } from './attachments.mjs';
 import { isRecord } from './wire.mjs';
 
 /** @typedef {import('./wire.mjs').Reply} Reply */
@@ -75,6 +76,69 @@ function thinkingConfigError(thinking, model) {
   return undefined;
 }
 
+/**
+ * Inline data (PROVIDER-FACTS 2026 D): raw base64 bytes, no `data:` prefix. Wording: [R] `Invalid
+ * value at 'contents[0].parts[2].inline_data.data' (TYPE_BYTES), Base64 decoding failed for
+ * "data:image/png;base64"` with a BadRequest field violation (musistudio/claude-code-router#845,
+ * danny-avila/LibreChat#6593; the value is echoed up to its first comma there, and the mock cuts
+ * other values at 64 characters, which is [A]); `Unsupported MIME type: png`
+ * (charmbracelet/crush#995); `Unable to process input image. Please retry or report in
+ * https://developers.generativeai.google/guide/troubleshooting` (google-gemini/gemini-cli#5064);
+ * `The document has no pages.` for a PDF that is not one (code corpus: a client's list of Google's
+ * invalid-file messages). Which MIME types pass is [A]: PNG, JPEG, WEBP, HEIC, HEIF and GIF images,
+ * PDF, text, audio and video.
+ * @param {Record<string, unknown>} inline @param {string} where e.g. contents[0].parts[1]
+ * @returns {Reply | undefined}
+ */
+function inlineDataError(inline, where) {
+  const field = `${where}.inline_data.data`;
+  const data = typeof inline.data === 'string' ? inline.data : '';
+  const bytes = decodeBase64(data, { lenient: true });
+  if (!bytes) {
+    const comma = data.indexOf(',');
+    const shown =
+      data.startsWith('data:') && comma !== -1
+        ? data.slice(0, comma)
+        : data.length > 64
+          ? `${data.slice(0, 64)}...`
+          : data;
+    const message = `Invalid value at '${field}' (TYPE_BYTES), Base64 decoding failed for "${shown}"`;
+    return googleError(400, 'INVALID_ARGUMENT', message, [
+      {
+        '@type': 'type.googleapis.com/google.rpc.BadRequest',
+        fieldViolations: [{ field, description: message }],
+      },
+    ]);
+  }
+  const mime = String(inline.mimeType ?? inline.mime_type ?? '').toLowerCase();
+  const checkedImage = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'].includes(mime);
+  const accepted =
+    checkedImage ||
+    ['image/heic', 'image/heif', 'application/pdf'].includes(mime) ||
+    /^(text|audio|video)\//.test(mime);
+  if (!accepted) return invalid(`Unsupported MIME type: ${mime}`);
+  if (checkedImage && !isImageOf(bytes, mime))
+    return invalid(
+      'Unable to process input image. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+    );
+  if (mime === 'application/pdf' && magicType(bytes) !== 'application/pdf')
+    return invalid('The document has no pages.');
+  return undefined;
+}
+
+/**
+ * Google's front end refuses a body over the inline limit (facts D: 20 MB, from older doc copies) in
+ * its own words: `Request payload size exceeds the limit: 20971520 bytes.`, INVALID_ARGUMENT. The
+ * wording is [R] for other Google APIs (10485760 and 4194304 bytes, googleworkspace/dotnet-samples#23,
+ * google-gemini/deprecated-generative-ai-android#26); for Gemini at 20 MiB it is [A].
+ * @param {import('./wire.mjs').MockRequest} request @returns {Reply | undefined}
+ */
+export function gate(request) {
+  const limit = 20 * MB;
+  if (Buffer.byteLength(request.bodyText, 'utf8') <= limit) return undefined;
+  return invalid(`Request payload size exceeds the limit: ${limit} bytes.`);
+}
+
 /** @param {Record<string, unknown>} body @param {import('./wire.mjs').MockRequest} request @returns {Reply | undefined} */
 export function validate(body, request) {
   const unknown = Object.keys(body).find((key) => !topLevelKeys.includes(key));
@@ -128,6 +192,11 @@ export function validate(body, request) {
         return invalid(
           'Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.',
         );
+      const inline = part.inlineData ?? part.inline_data;
+      const inlineError = isRecord(inline)
+        ? inlineDataError(inline, `contents[${index}].parts[${partIndex}]`)
+        : undefined;
+      if (inlineError) return inlineError;
     }
   }
   if (isRecord(contents[0]) && contents[0].role === 'model')

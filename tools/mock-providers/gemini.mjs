@@ -1,7 +1,8 @@
 // @ts-check
 /** Gemini generateContent / streamGenerateContent: CRLF SSE, a bare JSON error mid-stream, prompt blocking, thoughts. */
 
-import { geminiKeyReplies, httpError, validate } from './gemini-errors.mjs';
+import { geminiAttachments } from './attachments.mjs';
+import { gate, geminiKeyReplies, httpError, validate } from './gemini-errors.mjs';
 import { thinks } from './scenarios.mjs';
 import { thoughtSignature } from './signatures.mjs';
 import { isRecord, mockId, preflightReply, reflectOriginCors } from './wire.mjs';
@@ -26,11 +27,13 @@ const textOf = (content) =>
 function conversationOf(body, request) {
   const contents = Array.isArray(body.contents) ? body.contents.filter(isRecord) : [];
   const system = textOf(body.systemInstruction ?? body.system_instruction);
+  const lastUser = contents.filter((content) => content.role !== 'model').at(-1);
   return {
     model: request.params.model ?? '',
-    lastUserText: textOf(contents.filter((content) => content.role !== 'model').at(-1)),
+    lastUserText: textOf(lastUser),
     messageCount: contents.length + (system ? 1 : 0),
     promptText: [system, ...contents.map(textOf)].join('\n'),
+    attachments: geminiAttachments(lastUser),
   };
 }
 
@@ -215,6 +218,8 @@ export const geminiMock = {
   keyOf: (request) => request.headers['x-goog-api-key'] ?? request.url.searchParams.get('key') ?? '',
   corsHeaders: (request) => ({ ...reflectOriginCors(request), vary: 'Origin, X-Origin, Referer' }),
   preflight: (request) => preflightReply(request, reflectOriginCors(request), allowedRequestHeaders),
+  // A body over the inline limit is refused before the key is looked at.
+  gate,
   ...geminiKeyReplies,
   validate,
   httpError,

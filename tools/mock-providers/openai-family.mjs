@@ -11,6 +11,8 @@ import {
   safeFilters,
   violenceFiltered,
 } from './openai-errors.mjs';
+import { chatAttachments } from './attachments.mjs';
+import { chatAttachmentsError, groqAttachmentsError } from './openai-attachments.mjs';
 import { isReasoningModel, validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
 import { inThinkTags, thinks } from './scenarios.mjs';
 import { anyOriginCors, isRecord, mockId, preflightReply, reflectOriginCors, unixNow } from './wire.mjs';
@@ -28,17 +30,25 @@ function bearerKey(request) {
   return /^Bearer\s+(.*)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? '';
 }
 
+/** A message's text: a string, or its text parts (images and files are not text). @param {unknown} content */
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
 /** What a Chat Completions body asks, as the scenarios need it. @param {Record<string, unknown>} body */
 export function conversationOf(body) {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
-  /** @param {unknown} content */
-  const text = (content) => (typeof content === 'string' ? content : JSON.stringify(content ?? ''));
   const lastUser = messages.filter((message) => message.role === 'user').at(-1);
   return {
     model: typeof body.model === 'string' ? body.model : '',
-    lastUserText: text(lastUser?.content),
+    lastUserText: textOf(lastUser?.content),
     messageCount: messages.length,
-    promptText: messages.map((message) => text(message.content)).join('\n'),
+    promptText: messages.map((message) => textOf(message.content)).join('\n'),
+    attachments: chatAttachments(lastUser?.content),
   };
 }
 
@@ -322,7 +332,7 @@ export const openaiMock = {
       requireModel: true,
       allowStreamOptions: true,
       reasoning: isReasoningModel(body.model) || scenario === 'reasoning-model',
-    }),
+    }) ?? chatAttachmentsError(body),
   httpError: openaiHttpError,
   conversation: conversationOf,
   isStream: (body) => body.stream === true,
@@ -339,7 +349,7 @@ export const groqMock = {
   corsHeaders: reflectOriginCors,
   preflight: (request) => preflightReply(request, reflectOriginCors(request)),
   ...groqKeyReplies,
-  validate: validateGroqBody,
+  validate: (body) => validateGroqBody(body) ?? groqAttachmentsError(body),
   httpError: groqHttpError,
   conversation: conversationOf,
   isStream: (body) => body.stream === true,
@@ -386,7 +396,7 @@ export const azureMock = {
       requireModel: false,
       allowStreamOptions: apiVersionOf(request) >= '2024',
       reasoning: isReasoningModel(request.params.deployment) || scenario === 'reasoning-model',
-    }),
+    }) ?? chatAttachmentsError(body),
   httpError: (status, model) => azureHttpError(status, model),
   conversation: (body, request) => ({ ...conversationOf(body), model: request.params.deployment ?? '' }),
   isStream: (body) => body.stream === true,

@@ -5,6 +5,8 @@
  * with its summary when `reasoning.summary` asks for one, then the message.
  */
 
+import { responsesAttachments } from './attachments.mjs';
+import { responsesAttachmentsError } from './openai-attachments.mjs';
 import { azureMock, openaiMock } from './openai-family.mjs';
 import { isReasoningModel, openaiInvalid } from './openai-validation.mjs';
 import { encryptedReasoning, isEncryptedReasoning } from './signatures.mjs';
@@ -178,6 +180,8 @@ function validate(body, scenario, reasoningModel) {
           : undefined;
     if (error) return error;
   }
+  const attachmentsError = responsesAttachmentsError(Array.isArray(input) ? input : []);
+  if (attachmentsError) return attachmentsError;
   const sampling = ['temperature', 'top_p'].find((name) => body[name] !== undefined);
   if (reasoningModel && sampling) {
     // Unlike Chat Completions, Responses refuses the parameter itself, with code null (A2).
@@ -221,13 +225,15 @@ function conversationOf(body) {
         : [];
   const messages = items.filter((item) => (item.type ?? 'message') === 'message');
   const instructions = typeof body.instructions === 'string' ? body.instructions : '';
+  const lastUser = messages.filter((message) => message.role === 'user').at(-1);
   return {
     model: typeof body.model === 'string' ? body.model : '',
-    lastUserText: textOf(messages.filter((message) => message.role === 'user').at(-1)?.content),
+    lastUserText: textOf(lastUser?.content),
     messageCount: messages.length + (instructions ? 1 : 0),
     promptText: [instructions, ...messages.map((message) => textOf(message.content))]
       .filter(Boolean)
       .join('\n'),
+    attachments: responsesAttachments(lastUser?.content),
   };
 }
 

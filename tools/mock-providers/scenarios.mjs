@@ -1,6 +1,7 @@
 // @ts-check
 /** Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. */
 
+import { attachmentsReply } from './attachments.mjs';
 import { markdownReasoning, markdownReply, richReply } from './markdown.mjs';
 
 /** @type {Readonly<Record<string, string>>} */
@@ -40,6 +41,8 @@ export const scenarioHelp = {
     'a few tokens, then the token limit: finish_reason length, stop_reason max_tokens, finishReason MAX_TOKENS, response.incomplete',
   unverified:
     'OpenAI Responses: reasoning.summary gets the unverified-organization 400; without it, Echo (every /v1/responses scenario reasons)',
+  attachments:
+    'what the last user message carried: "Received:", then per item "- image image/png 640×480", "- pdf report.pdf 12345 bytes", "- text NAME" (each <file name="NAME"> block), then "- message: <the rest of the text>"',
 };
 
 export const scenarioNames = Object.keys(scenarioHelp);
@@ -122,11 +125,13 @@ const slowReply =
 /**
  * The reply text of a scenario for a conversation.
  * @param {string} scenario
- * @param {{ lastUserText: string, messageCount: number }} conversation
+ * @param {Pick<import('./wire.mjs').Conversation, 'lastUserText' | 'messageCount' | 'attachments'>} conversation
  * @param {number} callNumber this key's chat calls so far, this one included
  */
-export function replyText(scenario, { lastUserText, messageCount }, callNumber) {
+export function replyText(scenario, { lastUserText, messageCount, attachments }, callNumber) {
   switch (scenario) {
+    case 'attachments':
+      return attachmentsReply(attachments ?? []);
     case 'numbered':
       return `Reply ${callNumber} to: ${lastUserText}`;
     case 'slow':

@@ -81,7 +81,12 @@ function routeOf(method, path, headers) {
   return undefined;
 }
 
-/** @param {import('node:http').IncomingMessage} req */
+/**
+ * The whole body. Nothing caps its size (Node's http server sets no limit and neither does the
+ * mock), so the providers' own limits, up to OpenAI's 50 MB of images in a 60+ MB body, can be
+ * reached; V8's string limit (~512 MB) is the only ceiling.
+ * @param {import('node:http').IncomingMessage} req
+ */
 async function readBody(req) {
   const chunks = [];
   for await (const chunk of req) chunks.push(/** @type {Buffer} */ (chunk));

@@ -23,6 +23,7 @@
  * @property {string} lastUserText
  * @property {number} messageCount Every message sent, the system prompt included.
  * @property {string} promptText All text sent, to count input tokens.
+ * @property {import('./attachments.mjs').Attachment[]} [attachments] What the last user message carried, in order (the attachments scenario).
  *
  * @typedef {object} ChatPlan
  * @property {string} scenario

@@ -36,6 +36,8 @@ export const azure: ProviderDefinition = {
     { key: 'deploymentName', name: 'deployment name' },
   ],
   // Deployments are named by the user, most often after their model: read them as OpenAI ids.
+  // Not documented for Azure: the common 20 MB.
+  maxFileBytes: 20 * 1024 * 1024,
   capabilities: openaiCapabilities,
   api: {
     kind: 'chat-completions',

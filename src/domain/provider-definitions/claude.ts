@@ -74,6 +74,8 @@ export const claude: ProviderDefinition = {
   required: [requireKey, requireModel, { key: 'maxTokens', name: 'max tokens' }],
   corsAdvice:
     'Browser (CORS) access may be disabled for your organization in the Anthropic Console settings, or a proxy dropped the anthropic-dangerous-direct-browser-access header.',
+  // Anthropic: a whole request is at most 32 MB.
+  maxFileBytes: 32 * 1024 * 1024,
   capabilities: claudeCapabilities,
   api: { kind: 'anthropic-messages', host: 'https://api.anthropic.com' },
 };

@@ -24,6 +24,8 @@ export const custom: ProviderDefinition = {
   ],
   defaults: { name: '', model: '', topP: 1 },
   required: [{ key: 'baseUrl', name: 'base URL' }, requireModel],
+  // Unknown servers: the common 20 MB.
+  maxFileBytes: 20 * 1024 * 1024,
   capabilities: capabilityTable({}, []),
   api: {
     kind: 'chat-completions',

@@ -76,6 +76,11 @@ export interface ProviderDefinition {
   required: readonly { key: RequiredKey; name: string }[];
   /** What a model can do and which fields it takes; safe defaults for a model not in the table. */
   capabilities(model: string): ModelCapabilities;
+  /**
+   * The most bytes of files one request may carry, base64-encoded as they are sent (PROVIDER-FACTS
+   * 2026 D): more is refused before sending, with this limit in the message.
+   */
+  maxFileBytes: number;
   /** What to tell the user when a browser request fails with no answer at all (likely CORS). */
   corsAdvice?: string;
   api: ProviderApi;

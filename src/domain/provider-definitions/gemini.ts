@@ -56,6 +56,8 @@ export const gemini: ProviderDefinition = {
   fields: [fields.model, fields.temperature, fields.maxTokens, fields.topP, fields.topK, fields.stop],
   defaults: { model: 'gemini-pro', topP: 0.95, topK: 40 },
   required: [requireKey, requireModel],
+  // Gemini: inline data up to 20 MB per request.
+  maxFileBytes: 20 * 1024 * 1024,
   capabilities: geminiCapabilities,
   api: { kind: 'gemini', host: 'https://generativelanguage.googleapis.com' },
 };

@@ -46,6 +46,8 @@ export const groq: ProviderDefinition = {
   fields: [fields.model, fields.temperature, fields.maxTokens, fields.topP, fields.stop],
   defaults: { model: 'mixtral-8x7b-32768', topP: 0.95 },
   required: [requireKey, requireModel],
+  // Not documented for Groq: the common 20 MB.
+  maxFileBytes: 20 * 1024 * 1024,
   capabilities: groqCapabilities,
   api: {
     kind: 'chat-completions',

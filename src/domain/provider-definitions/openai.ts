@@ -86,6 +86,8 @@ export const openai: ProviderDefinition = {
   ],
   defaults: { model: 'gpt-4-turbo-preview', topP: 0.95, frequencyPenalty: 0, presencePenalty: 0 },
   required: [requireKey, requireModel],
+  // OpenAI: at most 50 MB of images per request.
+  maxFileBytes: 50 * 1024 * 1024,
   capabilities: openaiCapabilities,
   api: {
     kind: 'chat-completions',

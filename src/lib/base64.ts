@@ -1,0 +1,17 @@
+/** A Blob's bytes as base64, in slices small enough for `String.fromCharCode`'s argument limit. */
+export async function base64Of(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const slice = 0x8000;
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += slice)
+    binary += String.fromCharCode(...bytes.subarray(start, start + slice));
+  return btoa(binary);
+}
+
+/** Base64 back to a Blob of `type`; throws on text that is not base64. */
+export function blobOfBase64(data: string, type: string): Blob {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return new Blob([bytes], { type });
+}

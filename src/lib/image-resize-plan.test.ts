@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { canSendAsIs, encodingsFor, fitWithin, nextEdge, sniffImageType } from './image-resize-plan.ts';
+
+const limits = { maxEdge: 2048, maxBytes: 5_000_000 };
+const bytes = (...values: (number | string)[]) =>
+  new Uint8Array(
+    values.flatMap((value) => (typeof value === 'string' ? [...value].map((c) => c.charCodeAt(0)) : [value])),
+  );
+
+describe('sniffImageType', () => {
+  it('knows each type by its signature, whatever the file is called', () => {
+    expect(sniffImageType(bytes(0x89, 'PNG\r\n\x1a\n', 0, 0, 0, 13))).toBe('image/png');
+    expect(sniffImageType(bytes(0xff, 0xd8, 0xff, 0xe0))).toBe('image/jpeg');
+    expect(sniffImageType(bytes('GIF89a'))).toBe('image/gif');
+    expect(sniffImageType(bytes('RIFF', 0x10, 0, 0, 0, 'WEBP'))).toBe('image/webp');
+  });
+
+  it('does not know other or too short content', () => {
+    expect(sniffImageType(bytes('RIFF', 0x10, 0, 0, 0, 'WAVE'))).toBeNull();
+    expect(sniffImageType(bytes('BM'))).toBeNull();
+    expect(sniffImageType(bytes(0xff, 0xd8))).toBeNull();
+    expect(sniffImageType(new Uint8Array())).toBeNull();
+  });
+});
+
+describe('canSendAsIs', () => {
+  it('keeps a PNG, JPEG or WebP within both limits', () => {
+    for (const type of ['image/png', 'image/jpeg', 'image/webp'] as const) {
+      expect(canSendAsIs(type, { width: 2048, height: 100 }, 5_000_000, limits)).toBe(true);
+    }
+  });
+
+  it('re-encodes one over either limit, a GIF, or an unknown type', () => {
+    expect(canSendAsIs('image/png', { width: 100, height: 2049 }, 1000, limits)).toBe(false);
+    expect(canSendAsIs('image/jpeg', { width: 100, height: 100 }, 5_000_001, limits)).toBe(false);
+    expect(canSendAsIs('image/gif', { width: 10, height: 10 }, 100, limits)).toBe(false);
+    expect(canSendAsIs(null, { width: 10, height: 10 }, 100, limits)).toBe(false);
+  });
+});
+
+describe('fitWithin', () => {
+  it('scales the long side down to maxEdge, keeping the aspect ratio', () => {
+    expect(fitWithin({ width: 4000, height: 3000 }, 2048)).toEqual({ width: 2048, height: 1536 });
+    expect(fitWithin({ width: 3000, height: 4000 }, 2048)).toEqual({ width: 1536, height: 2048 });
+    expect(fitWithin({ width: 3001, height: 1999 }, 1000)).toEqual({ width: 1000, height: 666 });
+  });
+
+  it('never scales up', () => {
+    expect(fitWithin({ width: 640, height: 480 }, 2048)).toEqual({ width: 640, height: 480 });
+  });
+
+  it('keeps a sliver at least one pixel wide', () => {
+    expect(fitWithin({ width: 10_000, height: 2 }, 100)).toEqual({ width: 100, height: 1 });
+  });
+});
+
+describe('encodingsFor', () => {
+  it('keeps a photo a JPEG', () => {
+    expect(encodingsFor('image/jpeg')).toEqual([{ type: 'image/jpeg', quality: 0.85 }]);
+  });
+
+  it('makes anything else a PNG, then a WebP', () => {
+    for (const type of ['image/png', 'image/gif', 'image/webp', null] as const) {
+      expect(encodingsFor(type)).toEqual([{ type: 'image/png' }, { type: 'image/webp', quality: 0.9 }]);
+    }
+  });
+});
+
+describe('nextEdge', () => {
+  it('shrinks by a quarter a few times, then gives up', () => {
+    const edges = [2048];
+    for (let round = 0; ; round++) {
+      const next = nextEdge(edges[edges.length - 1] ?? 0, round);
+      if (next === null) break;
+      edges.push(next);
+    }
+    expect(edges).toEqual([2048, 1536, 1152, 864]);
+  });
+
+  it('gives up at one pixel', () => {
+    expect(nextEdge(1, 0)).toBeNull();
+    expect(nextEdge(2, 0)).toBe(1);
+  });
+});

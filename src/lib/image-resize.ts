@@ -1,0 +1,52 @@
+import type { ImageLimits, PreparedImage } from './image-resize-plan.ts';
+import type { ResizeRequest, ResizeResponse } from './image-resize.worker.ts';
+
+export type { ImageLimits, ImageMimeType, PreparedImage } from './image-resize-plan.ts';
+
+interface Pending {
+  resolve: (image: PreparedImage) => void;
+  reject: (error: Error) => void;
+}
+
+let worker: Worker | undefined;
+let nextId = 0;
+const pending = new Map<number, Pending>();
+
+/**
+ * The image as a provider accepts it: within `limits.maxEdge` on its long side and
+ * `limits.maxBytes` in size, as PNG, JPEG or WebP, the original bytes when they already fit. The
+ * work runs in a worker; a failure rejects with a message meant for the user.
+ */
+export function prepareImage(file: Blob, limits: ImageLimits): Promise<PreparedImage> {
+  return new Promise((resolve, reject) => {
+    const target = resizeWorker();
+    const id = nextId++;
+    pending.set(id, { resolve, reject });
+    // A Blob is passed by reference: its bytes are not copied to the worker.
+    target.postMessage({ id, file, limits } satisfies ResizeRequest);
+  });
+}
+
+/** The one worker, started on first use and kept for the next image. */
+function resizeWorker(): Worker {
+  if (worker) return worker;
+  const started = new Worker(new URL('./image-resize.worker.ts', import.meta.url), { type: 'module' });
+  started.addEventListener('message', (event: MessageEvent<ResizeResponse>) => {
+    const response = event.data;
+    const request = pending.get(response.id);
+    pending.delete(response.id);
+    if ('image' in response) request?.resolve(response.image);
+    else request?.reject(new Error(response.error));
+  });
+  // The worker handles each request's errors itself, so one reaching here means it failed to load
+  // or broke: the requests in flight are lost, and the next call starts a fresh worker.
+  started.addEventListener('error', (event) => {
+    event.preventDefault();
+    started.terminate();
+    worker = undefined;
+    for (const request of pending.values()) request.reject(new Error('The image could not be processed.'));
+    pending.clear();
+  });
+  worker = started;
+  return started;
+}
