@@ -15,6 +15,7 @@ import {
 import type { ConversationStore } from '../storage/conversation-store.ts';
 import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
 import type { ChatContext, ChatDependencies } from './chat-context.ts';
+import { prepareFile } from './attachment-files.ts';
 import { createChatStore, listItemOf, type ChatState, type Theme } from './chat-store.ts';
 import { createConfigCommands } from './config-commands.ts';
 import { createConversationCommands } from './conversation-commands.ts';
@@ -197,6 +198,10 @@ export function createChatController(deps: ChatDependencies) {
     },
     setImportExportOpen: (open: boolean) => store.setState({ importExportOpen: open }),
     setSheet: (sheet: ChatState['sheet']) => store.setState({ sheet }),
+    /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
+    prepareFile: (file: File) => prepareFile(file, deps.newId()),
+    /** A file's bytes, to show: undefined when they are gone. */
+    readAttachment: (id: string) => ctx.db().readAttachment(id),
     /** Each conversation's unsent text survives a reload. */
     readDraft: (conversationId: string) => loadDraft(conversationId),
     writeDraft: (conversationId: string, text: string) => void saveDraft(conversationId, text),

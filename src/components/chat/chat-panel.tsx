@@ -1,4 +1,6 @@
 import { MessageSquarePlus } from 'lucide-react';
+import { useState, type DragEvent } from 'react';
+import { usePendingFiles } from '../../hooks/use-pending-files.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { providerCatalog } from '../../domain/provider-catalog.ts';
 import { chat } from '../../state/chat.ts';
@@ -33,6 +35,52 @@ function EmptyState() {
   );
 }
 
+/** Whether a drag carries files (not text or a link being dragged). */
+function hasFiles(event: DragEvent): boolean {
+  return event.dataTransfer.types.includes('Files');
+}
+
+/**
+ * A conversation's messages and composer, mounted per conversation. Files dropped anywhere on it
+ * are attached to the message being written.
+ */
+function ConversationView({ conversationId }: { conversationId: string }) {
+  const files = usePendingFiles();
+  const [dragging, setDragging] = useState(false);
+  return (
+    <div
+      className="relative flex min-h-0 flex-1 flex-col"
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        // Leaving for a child is not leaving.
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        setDragging(false);
+        files.add(event.dataTransfer.files);
+      }}
+    >
+      <MessageList conversationId={conversationId} />
+      <Composer conversationId={conversationId} files={files} />
+      {dragging && (
+        <div
+          aria-hidden
+          className="pointer-events-none absolute inset-2 flex items-center justify-center rounded-lg border-2 border-dashed border-indigo-400 bg-indigo-50/80 text-sm font-medium text-indigo-800 dark:bg-indigo-950/80 dark:text-indigo-200"
+        >
+          Drop files to attach them
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** The centre column: header, notice, messages and composer, or the empty state. */
 export function ChatPanel() {
   const activeId = useChatState((state) =>
@@ -48,14 +96,7 @@ export function ChatPanel() {
     <main className="flex min-w-0 flex-1 flex-col">
       <ChatHeader />
       {!hasKey && <ConfigNotice />}
-      {activeId ? (
-        <>
-          <MessageList key={`messages-${activeId}`} conversationId={activeId} />
-          <Composer key={`composer-${activeId}`} conversationId={activeId} />
-        </>
-      ) : (
-        <EmptyState />
-      )}
+      {activeId ? <ConversationView key={activeId} conversationId={activeId} /> : <EmptyState />}
     </main>
   );
 }

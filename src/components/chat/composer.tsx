@@ -1,16 +1,49 @@
-import { SendHorizontal, Square } from 'lucide-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { connectionLabel } from '../../domain/provider-catalog.ts';
+import { Paperclip, SendHorizontal, Square } from 'lucide-react';
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { attachmentDelivery, attachmentKind, type AttachmentKind } from '../../domain/attachments.ts';
+import type { ModelCapabilities } from '../../domain/provider-definitions/capabilities.ts';
+import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
+import type { PendingFiles } from '../../hooks/use-pending-files.ts';
 import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { isStreamingIn, targetConfig } from '../../state/chat-store.ts';
+import { isStreamingIn, modelCapabilities, targetConfig } from '../../state/chat-store.ts';
+import { FileChip } from './file-chip.tsx';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 
 const { readDraft, writeDraft, send, stop } = chat;
 
-/** The message input. Mounted per conversation (keyed), so each one keeps its own draft. */
-export function Composer({ conversationId }: { conversationId: string }) {
+/** What the file picker offers: what can be attached (attachmentKind has the last word). */
+const pickable =
+  'image/*,application/pdf,text/*,.md,.json,.csv,.yaml,.yml,.toml,.ts,.tsx,.js,.jsx,.py,.rs,.go,.java,.c,.cpp,.h,.cs,.rb,.php,.sh,.sql,.xml,.html,.css,.svg';
+
+/** What the model will do differently with a file, said on its chip before sending. */
+function deliveryNote(
+  kind: AttachmentKind | null,
+  capabilities: Pick<ModelCapabilities, 'images' | 'pdfs'>,
+  model: string,
+) {
+  if (kind === null || kind === 'text') return undefined;
+  const delivery = attachmentDelivery(kind, capabilities);
+  if (delivery === 'refused') return `${model} does not see images`;
+  return delivery === 'text' ? `Sent as text: ${model} does not read PDFs` : undefined;
+}
+
+/**
+ * The message input with its files. Mounted per conversation (keyed), so each one keeps its own
+ * draft; files come from the picker, a paste, or a drop on the conversation.
+ */
+export function Composer({ conversationId, files }: { conversationId: string; files: PendingFiles }) {
+  // Selected as plain values: a selector returning a new object would render without end.
+  const images = useChatState(
+    (state) => modelCapabilities(state, targetConfig(state, state.activeId)).images,
+  );
+  const pdfs = useChatState((state) => modelCapabilities(state, targetConfig(state, state.activeId)).pdfs);
+  const model = useChatState((state) => {
+    const config = targetConfig(state, state.activeId);
+    return modelOf(config) || connectionLabel(config);
+  });
+  const picker = useRef<HTMLInputElement>(null);
   const provider = useChatState((state) => connectionLabel(targetConfig(state, state.activeId)));
   const isLoading = useChatState((state) => state.streaming !== null);
   const streamingHere = useChatState((state) => isStreamingIn(state, conversationId));
@@ -40,12 +73,23 @@ export function Composer({ conversationId }: { conversationId: string }) {
     if (!isLoading) textarea.current?.focus();
   }, [isLoading, textarea]);
 
+  const hasSomething = text.trim() !== '' || files.list.length > 0;
+  const canSend = hasSomething && !files.preparing && !isLoading;
   const submit = async () => {
-    if (!text.trim() || isLoading) return;
-    if (await send(text)) {
+    if (!canSend) return;
+    if (await send(text, files.ready)) {
       setText('');
       writeDraft(conversationId, '');
+      files.clear();
     }
+  };
+
+  // A pasted file (a screenshot, a copied image) is attached; pasted text stays text.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = event.clipboardData.files;
+    if (pasted.length === 0) return;
+    if (!event.clipboardData.getData('text/plain')) event.preventDefault();
+    files.add(pasted);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -63,12 +107,55 @@ export function Composer({ conversationId }: { conversationId: string }) {
         void submit();
       }}
     >
+      {files.list.length > 0 && (
+        <ul aria-label="Files to send" className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2">
+          {files.list.map((file) => {
+            const kind = file.prepared?.part.kind ?? attachmentKind('', file.name);
+            return (
+              <FileChip
+                key={file.key}
+                name={file.name}
+                size={file.prepared?.part.size ?? file.size}
+                kind={kind}
+                image={file.prepared?.blob ?? null}
+                busy={file.prepared === null}
+                note={deliveryNote(kind, { images, pdfs }, model)}
+                onRemove={() => files.remove(file.key)}
+              />
+            );
+          })}
+        </ul>
+      )}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          accept={pickable}
+          hidden
+          onChange={(event) => {
+            files.add(event.target.files ?? []);
+            // The same file may be picked again after it was removed.
+            event.target.value = '';
+          }}
+        />
+        <Button
+          size="icon"
+          variant="ghost"
+          aria-label="Attach files"
+          title="Attach files"
+          disabled={isLoading}
+          onClick={() => picker.current?.click()}
+          className="size-10"
+        >
+          <Paperclip />
+        </Button>
         <textarea
           ref={textarea}
           value={text}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
           disabled={isLoading}
           rows={1}
           aria-label="Message"
@@ -92,7 +179,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
             size="icon"
             aria-label="Send"
             title="Send"
-            disabled={!text.trim() || isLoading}
+            disabled={!canSend}
             className="size-10"
           >
             <SendHorizontal />

@@ -1,6 +1,6 @@
 import { Check, Copy, GitBranch, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
 import { memo, useState, type ReactNode } from 'react';
-import { messageText, reasoningParts, type Message } from '../../domain/conversation.ts';
+import { attachmentParts, messageText, reasoningParts, type Message } from '../../domain/conversation.ts';
 import { isMarkdownLike } from '../../domain/conversation-rules.ts';
 import { useCopy } from '../../hooks/use-copy.ts';
 import { cn } from '../../lib/cn.ts';
@@ -8,6 +8,7 @@ import { chat } from '../../state/chat.ts';
 import { Markdown } from './lazy-markdown.tsx';
 import { MessageEditForm } from './message-edit-form.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
+import { MessageFiles } from './message-files.tsx';
 import { MessageVersions } from './message-versions.tsx';
 import { ReasoningBlock } from './reasoning-block.tsx';
 import { ReplyFooter } from './reply-footer.tsx';
@@ -69,6 +70,7 @@ export const MessageItem = memo(function MessageItem({
   const isUser = message.role === 'user';
   const text = messageText(message);
   const reasoning = reasoningParts(message);
+  const files = attachmentParts(message);
   const showRetry = isLast && !busy && message.role === 'assistant' && message.status === 'interrupted';
 
   return (
@@ -149,6 +151,7 @@ export const MessageItem = memo(function MessageItem({
           thinkingMs={message.stats?.thinkingMs}
         />
       )}
+      {files.length > 0 && <MessageFiles files={files} />}
       <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
         {editing ? (
           <MessageEditForm

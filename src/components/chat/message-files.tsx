@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import type { AttachmentPart } from '../../domain/attachments.ts';
+import { useObjectUrl } from '../../hooks/use-object-url.ts';
+import { Dialog, DialogContent } from '../ui/dialog.tsx';
+import { FileChip } from './file-chip.tsx';
+
+/** The files a sent message carries; an image opens full size. */
+export function MessageFiles({ files }: { files: readonly AttachmentPart[] }) {
+  const [opened, setOpened] = useState<AttachmentPart | null>(null);
+  return (
+    <>
+      <ul aria-label="Attached files" className="mb-2 flex flex-wrap gap-2">
+        {files.map((file) => (
+          <FileChip
+            key={file.id}
+            name={file.name}
+            size={file.size}
+            kind={file.kind}
+            image={file.kind === 'image' ? { attachmentId: file.id } : null}
+            open={
+              file.kind === 'image'
+                ? (thumbnail) => (
+                    <button
+                      type="button"
+                      aria-label={`Open ${file.name}`}
+                      onClick={() => setOpened(file)}
+                      className="rounded focus-visible:ring-2 focus-visible:ring-indigo-500"
+                    >
+                      {thumbnail}
+                    </button>
+                  )
+                : undefined
+            }
+          />
+        ))}
+      </ul>
+      <Dialog open={opened !== null} onOpenChange={(open) => !open && setOpened(null)}>
+        {opened && (
+          <DialogContent title={opened.name} className="w-auto max-w-[calc(100vw-2rem)]">
+            <FullImage file={opened} />
+          </DialogContent>
+        )}
+      </Dialog>
+    </>
+  );
+}
+
+function FullImage({ file }: { file: AttachmentPart }) {
+  const url = useObjectUrl({ attachmentId: file.id });
+  if (url === undefined) return null;
+  if (url === null)
+    return <p className="text-sm text-gray-500">This image is no longer in this browser's storage.</p>;
+  return (
+    <img
+      src={url}
+      alt={file.name}
+      width={file.width}
+      height={file.height}
+      className="h-auto max-h-[75dvh] w-auto max-w-full rounded object-contain"
+    />
+  );
+}
