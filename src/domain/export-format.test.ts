@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attachment,
   legacyRecord,
   linearConversation,
   message,
   normalized,
   texts,
   treeConversation,
+  withFiles,
 } from './__fixtures__/conversations.ts';
 import { defaultConfig, type Config } from './config.ts';
-import { messageText } from './conversation.ts';
+import { messageText, type Conversation } from './conversation.ts';
 import { conversationRecord } from './conversation-record.ts';
-import { buildExport, exportFileName, parseImport } from './export-format.ts';
+import { buildExport, exportFileName, exportPreview, parseImport } from './export-format.ts';
 import { activePath } from './message-tree.ts';
 
 /** A copy without the given keys, to build files that lack fields. */
@@ -434,5 +436,33 @@ describe('parseImport', () => {
     const started = performance.now();
     expect(dataOf(JSON.stringify({ conversations })).conversations).toHaveLength(20_000);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('files in an export', () => {
+  const base = linearConversation('f', ['look', 'seen']);
+  const withPhoto = {
+    ...base,
+    messages: base.messages.map((entry, index) => (index === 1 ? withFiles(entry, attachment('p1')) : entry)),
+  };
+  const input = { config, conversations: [withPhoto], activeConversationId: 'f', now, includeApiKey: false };
+
+  it('carries each file as base64 beside its entry, and reads it back; the preview shows the size', () => {
+    const text = buildExport({ ...input, files: new Map([['p1', 'iVBORw0KGgo=']]) });
+    expect(text).toContain('"data": "iVBORw0KGgo="');
+    expect(exportPreview(text)).toContain('"data": "(8 bytes of file data, in the download)"');
+    expect(exportPreview(text)).not.toContain('iVBORw0KGgo=');
+    const data = dataOf(text);
+    expect(data.files).toEqual(new Map([['p1', { data: 'iVBORw0KGgo=', mimeType: 'image/png' }]]));
+    expect(normalized(data.conversations?.[0] as Conversation)).toEqual(
+      normalized({ ...withPhoto, order: 0 }),
+    );
+  });
+
+  it('without the files, names them only', () => {
+    const text = buildExport(input);
+    expect(text).toContain('"name": "p1.png"');
+    expect(text).not.toContain('"data"');
+    expect(dataOf(text).files).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { defaultConfig, type Config, type ProviderId } from './config.ts';
-import type { Conversation } from './conversation.ts';
-import { conversationRecord } from './conversation-record.ts';
+import { attachmentParts, type Conversation } from './conversation.ts';
+import { conversationRecord, type ConversationRecord, type MessageRecord } from './conversation-record.ts';
+import { formatBytes } from './attachments.ts';
 import { validateConfigShape } from './config-restore.ts';
 import { validateConversationList } from './conversation-validation.ts';
 import { describeType, findProtoKey, isRecord, ownField, quote } from './json-guards.ts';
@@ -14,6 +15,49 @@ export interface ExportInput {
   /** The key stays out of an export unless the user asks for it: exports get shared (DECISIONS). */
   includeApiKey: boolean;
   now: Date;
+  /**
+   * The files' bytes, base64, by attachment id: written into each file's entry as `data`, so the
+   * export stands alone. Absent: the files are named but not carried.
+   */
+  files?: ReadonlyMap<string, string>;
+}
+
+/** Each entry's bytes, when the export carries them. */
+function withFileData(record: ConversationRecord, files: ReadonlyMap<string, string>): ConversationRecord {
+  const carry = (message: MessageRecord): MessageRecord =>
+    message.attachments
+      ? {
+          ...message,
+          attachments: message.attachments.map((entry) => {
+            const data = files.get(entry.id);
+            return data === undefined ? entry : { ...entry, data };
+          }),
+        }
+      : message;
+  return {
+    ...record,
+    messages: record.messages.map(carry),
+    ...(record.otherMessages && { otherMessages: record.otherMessages.map(carry) }),
+  };
+}
+
+/**
+ * The export as the export tab shows it: each file's base64 replaced by its size, so the text
+ * stays readable (the download carries the bytes).
+ */
+export function exportPreview(text: string): string {
+  return text.replace(
+    /"data": "([A-Za-z0-9+/=]*)"/g,
+    (_, data: string) =>
+      `"data": "(${formatBytes((data.length / 4) * 3 - (data.match(/=+$/)?.[0].length ?? 0))} of file data, in the download)"`,
+  );
+}
+
+/** Every file the conversations refer to, by id. */
+export function conversationFileIds(conversations: readonly Conversation[]): string[] {
+  return conversations.flatMap((conversation) =>
+    conversation.messages.flatMap((message) => attachmentParts(message).map((part) => part.id)),
+  );
 }
 
 /** The export text: what the export tab shows and the download contains. */
@@ -23,6 +67,7 @@ export function buildExport({
   activeConversationId,
   includeApiKey,
   now,
+  files,
 }: ExportInput): string {
   const exportedConfig: Partial<Config> = { ...config };
   if (!includeApiKey) delete exportedConfig.apiKey;
@@ -30,7 +75,9 @@ export function buildExport({
     version: exportVersion,
     exportedAt: now.toISOString(),
     config: exportedConfig,
-    conversations: conversations.map(conversationRecord),
+    conversations: conversations.map((conversation) =>
+      files ? withFileData(conversationRecord(conversation), files) : conversationRecord(conversation),
+    ),
     activeConversationId,
   };
   return JSON.stringify(envelope, null, 2);
@@ -47,6 +94,36 @@ export interface ImportData {
   conversations?: Conversation[];
   /** As written in the file; it may name no imported conversation, so resolve it with pickActiveId. */
   activeConversationId?: string | null;
+  /** The bytes the file carries for the conversations' files (base64 and type), by attachment id. */
+  files?: Map<string, { data: string; mimeType: string }>;
+}
+
+/** The `data` of every file entry in the raw conversations, for the files the import kept. */
+function readFileData(
+  raw: unknown,
+  conversations: readonly Conversation[],
+): NonNullable<ImportData['files']> {
+  const wanted = new Set(conversationFileIds(conversations));
+  const files: NonNullable<ImportData['files']> = new Map();
+  if (!Array.isArray(raw) || wanted.size === 0) return files;
+  for (const conversation of raw)
+    for (const list of [ownField(conversation, 'messages'), ownField(conversation, 'otherMessages')])
+      for (const message of Array.isArray(list) ? list : []) {
+        const entries = ownField(message, 'attachments');
+        for (const entry of Array.isArray(entries) ? entries : []) {
+          const id = ownField(entry, 'id');
+          const data = ownField(entry, 'data');
+          const mimeType = ownField(entry, 'mimeType');
+          if (
+            typeof id === 'string' &&
+            wanted.has(id) &&
+            typeof data === 'string' &&
+            typeof mimeType === 'string'
+          )
+            files.set(id, { data, mimeType });
+        }
+      }
+  return files;
 }
 
 export type ImportResult = { ok: true; data: ImportData } | { ok: false; problem: string };
@@ -116,6 +193,8 @@ export function parseImport(text: string, options: ImportOptions): ImportResult 
     if (!conversations.ok) return conversations;
     // The list keeps the file's order.
     data.conversations = conversations.value.map((conversation, order) => ({ ...conversation, order }));
+    const files = readFileData(rawConversations, data.conversations);
+    if (files.size > 0) data.files = files;
   }
 
   const activeId = ownField(root, 'activeConversationId');

@@ -2,7 +2,15 @@ import { connectionIdOf, type Config, type Connections } from '../domain/config.
 import { connectionUrl, providerCatalog } from '../domain/provider-catalog.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
-import { buildExport, exportFileName, parseImport } from '../domain/export-format.ts';
+import {
+  buildExport,
+  conversationFileIds,
+  exportFileName,
+  parseImport,
+  type ImportData,
+} from '../domain/export-format.ts';
+import { base64Of, blobOfBase64 } from '../lib/base64.ts';
+import { holdFiles, stageFiles } from './attachment-files.ts';
 import { saveActiveId, saveConfig as storeConfig } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import { listItemOf } from './chat-store.ts';
@@ -15,6 +23,22 @@ interface Snapshot {
   connections: Connections;
   conversations: Conversation[];
   activeId: string | null;
+  /** The bytes of the conversations' files, staged to be written with them. */
+  files: ReadonlyMap<string, Blob>;
+}
+
+/** An import's file bytes as Blobs; entries whose data is not base64 are counted, not kept. */
+function decodeFiles(files: ImportData['files']): { blobs: Map<string, Blob>; unreadable: number } {
+  const blobs = new Map<string, Blob>();
+  let unreadable = 0;
+  for (const [id, { data, mimeType }] of files ?? []) {
+    try {
+      blobs.set(id, blobOfBase64(data, mimeType));
+    } catch {
+      unreadable++;
+    }
+  }
+  return { blobs, unreadable };
 }
 
 /**
@@ -48,16 +72,28 @@ export function createDataCommands(
     return [...byId.values()].sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
   }
 
+  /** The files' bytes as base64, by id: an export carries them so it stands alone. */
+  async function fileData(conversations: readonly Conversation[]): Promise<Map<string, string>> {
+    const data = new Map<string, string>();
+    for (const id of conversationFileIds(conversations)) {
+      const blob = await ctx.db().readAttachment(id);
+      if (blob && !data.has(id)) data.set(id, await base64Of(blob));
+    }
+    return data;
+  }
+
   /** The export text, exactly as downloaded. Null (with a toast) on failure. */
-  async function exportText(includeApiKey: boolean): Promise<string | null> {
+  async function exportText(includeApiKey: boolean, includeAttachments = true): Promise<string | null> {
     try {
       const { config, activeId } = ctx.get();
+      const conversations = await allConversations();
       return buildExport({
         config,
-        conversations: await allConversations(),
+        conversations,
         activeConversationId: activeId,
         includeApiKey,
         now: ctx.now(),
+        ...(includeAttachments && { files: await fileData(conversations) }),
       });
     } catch (error) {
       console.error('Failed to export data', error);
@@ -85,9 +121,11 @@ export function createDataCommands(
     connections,
     conversations,
     activeId,
+    files,
   }: Snapshot): Promise<boolean> {
     // A reply streaming into a conversation that is about to be replaced stops here.
     replies.stop();
+    stageFiles(files, ctx.db());
     const result = await ctx.db().replaceAll(conversations);
     if (!sync.reportWrite(result)) return false;
     sync.forgetBacklog();
@@ -112,11 +150,14 @@ export function createDataCommands(
       return false;
     }
     try {
+      const current = await allConversations();
       const before: Snapshot = {
         config: ctx.get().config,
         connections: ctx.get().connections,
-        conversations: await allConversations(),
+        conversations: current,
         activeId: ctx.get().activeId,
+        // Held for Undo: the import deletes them from storage.
+        files: await holdFiles(conversationFileIds(current), ctx.db()),
       };
       const { data } = parsed;
       const config = !data.config
@@ -127,11 +168,17 @@ export function createDataCommands(
       const connections = { ...before.connections, [connectionIdOf(config)]: config };
       const conversations = data.conversations ?? before.conversations;
       const activeId = pickActiveId(conversations, data.activeConversationId ?? null);
-      if (!(await replaceEverything({ config, connections, conversations, activeId }))) {
+      const { blobs, unreadable } = data.conversations
+        ? decodeFiles(data.files)
+        : { blobs: before.files, unreadable: 0 };
+      if (!(await replaceEverything({ config, connections, conversations, activeId, files: blobs }))) {
         ctx.notify.error('Failed to import data');
         return false;
       }
       ctx.notify.success('Data imported successfully', {
+        ...(unreadable > 0 && {
+          description: `${unreadable} attached ${unreadable === 1 ? 'file was' : 'files were'} not readable and left out.`,
+        }),
         action: { label: 'Undo', onClick: () => void undoImport(before) },
       });
       return true;

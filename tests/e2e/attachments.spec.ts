@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import {
   ChatPage,
   expect,
+  importFile,
+  openDataDialog,
   mockConfig,
   mockKey,
   recordedRequests,
@@ -277,4 +280,74 @@ function storedFileCount(page: Page): Promise<number> {
         };
       }),
   );
+}
+
+test('export carries the files (shown as their size), import brings them back; unticked, it names them only', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('attachments')));
+  await chat.newConversation();
+  await pick(page, [photo, notes]);
+  await waitReady(page, 2);
+  await chat.send('Keep these');
+  await chat.waitForReplyDone();
+
+  await openDataDialog(page, 'Export');
+  const shown = page.getByTestId('export-text');
+  await expect(shown).toHaveValue(/"data": "\(\d+ (bytes|KB) of file data, in the download\)"/);
+  expect(await shown.inputValue()).not.toContain(photo.buffer.toString('base64'));
+  const full = await download(page);
+  expect(full).toContain(`"data": "${photo.buffer.toString('base64')}"`);
+  await page.getByRole('checkbox', { name: 'Include attachments' }).uncheck();
+  await expect(shown).not.toHaveValue(/of file data/);
+  const named = await download(page);
+  expect(named).toContain('"name": "photo.png"');
+  expect(named).not.toContain('"data"');
+  await page.keyboard.press('Escape');
+
+  // Everything goes; the full export brings the conversation and its files back.
+  await chat.messages('user').last().hover();
+  await chat.messages('user').last().getByRole('button', { name: 'Delete message' }).click();
+  await expect.poll(() => storedFileCount(page)).toBe(0);
+  await importFile(page, JSON.parse(full));
+  await expect.poll(() => storedFileCount(page)).toBe(2);
+  await page.reload();
+  await expectImageShown(page, 'photo.png');
+});
+
+test('Undo of a deleted message brings its files back', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('attachments')));
+  await chat.newConversation();
+  await pick(page, [photo]);
+  await waitReady(page, 1);
+  await chat.send('Keep?');
+  await chat.waitForReplyDone();
+  await chat.messages('user').last().hover();
+  await chat.messages('user').last().getByRole('button', { name: 'Delete message' }).click();
+  await expect.poll(() => storedFileCount(page)).toBe(0);
+  await chat.toast('Message deleted').getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => storedFileCount(page)).toBe(1);
+  await page.reload();
+  await expectImageShown(page, 'photo.png');
+});
+
+/** Clicks 'Download JSON' and returns the file's text. */
+async function download(page: Page): Promise<string> {
+  const started = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download JSON' }).click();
+  const file = await (await started).path();
+  return readFileSync(file, 'utf8');
+}
+
+/** The sent image opens full size, read from storage. */
+async function expectImageShown(page: Page, name: string) {
+  await page.getByRole('button', { name: `Open ${name}` }).click();
+  const image = page.getByRole('dialog', { name }).getByRole('img', { name });
+  await expect(image).toBeVisible();
+  await expect
+    .poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth))
+    .toBeGreaterThan(0);
+  await page.keyboard.press('Escape');
 }

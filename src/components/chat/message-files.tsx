@@ -36,7 +36,7 @@ export function MessageFiles({ files }: { files: readonly AttachmentPart[] }) {
       </ul>
       <Dialog open={opened !== null} onOpenChange={(open) => !open && setOpened(null)}>
         {opened && (
-          <DialogContent title={opened.name} className="w-auto max-w-[calc(100vw-2rem)]">
+          <DialogContent title={opened.name} className="w-[min(64rem,calc(100vw-2rem))] break-all">
             <FullImage file={opened} />
           </DialogContent>
         )}
@@ -56,7 +56,7 @@ function FullImage({ file }: { file: AttachmentPart }) {
       alt={file.name}
       width={file.width}
       height={file.height}
-      className="h-auto max-h-[75dvh] w-auto max-w-full rounded object-contain"
+      className="mx-auto h-auto max-h-[75dvh] w-auto max-w-full rounded object-contain"
     />
   );
 }

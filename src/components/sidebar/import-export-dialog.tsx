@@ -1,5 +1,6 @@
 import { Download, FileUp, TriangleAlert, Upload } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { exportPreview } from '../../domain/export-format.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
@@ -11,25 +12,29 @@ const { exportText, downloadExport, importData, setImportExportOpen } = chat;
 
 function ExportTab() {
   const [includeApiKey, setIncludeApiKey] = useState(false);
+  const [includeAttachments, setIncludeAttachments] = useState(true);
   const [text, setText] = useState('');
   const checkboxId = useId();
+  const attachmentsId = useId();
 
   useEffect(() => {
     let current = true;
-    void exportText(includeApiKey).then((next) => {
+    void exportText(includeApiKey, includeAttachments).then((next) => {
       if (current && next !== null) setText(next);
     });
     return () => {
       current = false;
     };
-    // Built when the tab opens (and when the key box changes), not as replies stream in.
-  }, [includeApiKey]);
+    // Built when the tab opens (and when a box changes), not as replies stream in.
+  }, [includeApiKey, includeAttachments]);
+  // Files' bytes show as their size here; the download carries them.
+  const shown = useMemo(() => exportPreview(text), [text]);
 
   return (
     <div className="flex min-h-0 flex-col gap-3">
       <Textarea
         readOnly
-        value={text}
+        value={shown}
         aria-label="Exported data"
         data-testid="export-text"
         className="h-64 font-mono text-xs"
@@ -43,6 +48,15 @@ function ExportTab() {
             onChange={(event) => setIncludeApiKey(event.target.checked)}
           />
           Include API key
+        </label>
+        <label htmlFor={attachmentsId} className="flex items-center gap-2 text-sm">
+          <input
+            id={attachmentsId}
+            type="checkbox"
+            checked={includeAttachments}
+            onChange={(event) => setIncludeAttachments(event.target.checked)}
+          />
+          Include attachments
         </label>
         <Button onClick={() => downloadExport(text)} disabled={!text}>
           <Download /> Download JSON
