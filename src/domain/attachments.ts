@@ -25,11 +25,12 @@ export interface AttachmentPart {
 
 /**
  * Limits, from PROVIDER-FACTS 2026 D. An image is stored once, resized to what every provider
- * takes: Claude's 5 MB of base64 per image (3.75 MB of bytes) is the strictest; 2048 px on the
- * long edge is OpenAI's high-detail size (Claude downscales above 1568 px, Gemini tiles).
+ * takes: Claude's 5 MB of base64 per image (3.75 MB of bytes) and its 2000 px per side once a
+ * request holds more than 20 images are the strictest (OpenAI's high detail works within 2048
+ * px, Claude downscales above 1568 px, Gemini tiles).
  */
 export const attachmentLimits = {
-  imageMaxEdge: 2048,
+  imageMaxEdge: 2000,
   imageMaxBytes: (5 * 1024 * 1024 * 3) / 4,
   /** A photo bigger than this is refused before it is read (a 12-megapixel JPEG is 3 to 8 MB). */
   imageSourceMaxBytes: 50 * 1024 * 1024,

@@ -572,6 +572,7 @@ describe('reasoning, figures and effort in the written form', () => {
                 { id: 'x', kind: 'video', name: 'a', mimeType: 'v', size: 1 },
                 'junk',
                 { id: 'f3' },
+                { id: 'f4', kind: 'image', name: 'x.png', mimeType: 'text/html', size: 1 },
               ],
             }
           : index === 2

@@ -1,4 +1,4 @@
-import type { AttachmentKind, AttachmentPart } from './attachments.ts';
+import { sentImageTypes, type AttachmentKind, type AttachmentPart } from './attachments.ts';
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
 import { textParts, type Conversation, type Message, type ReasoningPart, type Role } from './conversation.ts';
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
@@ -125,12 +125,15 @@ function readAttachments(value: unknown): AttachmentPart[] {
     const size = ownField(entry, 'size');
     if (typeof id !== 'string' || id === '' || !attachmentKinds.includes(kind)) return [];
     if (typeof name !== 'string' || typeof mimeType !== 'string' || !isCount(size)) return [];
+    // An image is shown from its bytes: only the raster types the app itself stores (never HTML
+    // or SVG under an image's name). A PDF is a PDF whatever the file says.
+    if (kind === 'image' && !sentImageTypes.includes(mimeType)) return [];
     const part: AttachmentPart = {
       type: 'attachment',
       id,
       kind: kind as AttachmentKind,
       name,
-      mimeType,
+      mimeType: kind === 'pdf' ? 'application/pdf' : mimeType,
       size,
     };
     const width = ownField(entry, 'width');

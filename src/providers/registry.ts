@@ -15,7 +15,7 @@ type Factory = (
 
 /**
  * One client per API; a provider's definition says which it speaks and how. Each client is its
- * own chunk, fetched when a provider is first made (the chat screen's first load carries none).
+ * own chunk, fetched when a provider is first used (the chat screen's first load carries none).
  */
 const clients: Record<ProviderApi['kind'], () => Promise<Factory>> = {
   'chat-completions': () =>
@@ -33,23 +33,27 @@ export const createChatProvider: CreateChatProvider = (config, options) => {
   const definition = providerCatalog[config.provider];
   // Called through a wrapper: a bare `window.fetch` reference throws "Illegal invocation" when called as a method.
   const fetch = options?.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const client = clients[definition.api.kind]().then(
-    (factory) => factory(definition, config, fetch),
-    (cause: unknown) => {
-      throw new ProviderError(
-        { provider: config.provider, kind: 'network', message: unloadedClientMessage },
-        { cause },
-      );
-    },
-  );
-  // Not left unhandled when nothing asks before it settles; every call below still sees the failure.
-  client.catch(() => undefined);
+  // Fetched on first use; a fetch that failed (offline, a redeploy) is tried again on the next call.
+  let client: Promise<ChatProvider> | null = null;
+  const loaded = (): Promise<ChatProvider> => {
+    client ??= clients[definition.api.kind]().then(
+      (factory) => factory(definition, config, fetch),
+      (cause: unknown) => {
+        client = null;
+        throw new ProviderError(
+          { provider: config.provider, kind: 'network', message: unloadedClientMessage },
+          { cause },
+        );
+      },
+    );
+    return client;
+  };
   return {
     id: config.provider,
     async *chat(request) {
-      yield* (await client).chat(request);
+      yield* (await loaded()).chat(request);
     },
-    listModels: async (signal) => (await client).listModels(signal),
+    listModels: async (signal) => (await loaded()).listModels(signal),
   };
 };
 

@@ -63,8 +63,9 @@ async function pdfText(part: AttachmentPart, blob: Blob): Promise<string> {
 
 /**
  * A user message's files as a model takes them: images and PDFs it reads as files (base64), the
- * rest as text blocks, named, to go before the message's text. Rejects when a file's bytes are
- * gone or cannot be read.
+ * rest as text blocks, named, to go before the message's text. A file whose bytes are gone, or
+ * whose text cannot be read, is named with why in its place: the whole history goes with every
+ * turn, so one lost file must not stop the conversation.
  */
 export async function filesForModel(
   parts: readonly AttachmentPart[],
@@ -80,7 +81,10 @@ export async function filesForModel(
       continue;
     }
     const blob = await read(part.id);
-    if (!blob) throw new Error(`${part.name} is no longer in this browser's storage.`);
+    if (!blob) {
+      texts.push(`[${part.name}: this file is no longer stored in this browser]`);
+      continue;
+    }
     if (delivery === 'native') {
       files.push({
         kind: part.kind === 'pdf' ? 'pdf' : 'image',
@@ -90,7 +94,10 @@ export async function filesForModel(
       });
       continue;
     }
-    const text = part.kind === 'pdf' ? await pdfText(part, blob) : await blob.text();
+    const text = await (part.kind === 'pdf' ? pdfText(part, blob) : blob.text()).catch(
+      (error: unknown) =>
+        `(its text could not be read: ${error instanceof Error ? error.message : String(error)})`,
+    );
     texts.push(fileAsText(part.name, text.trim() === '' ? '(no text could be read from this file)' : text));
   }
   return { files, texts };

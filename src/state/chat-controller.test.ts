@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, type Config } from '../domain/config.ts';
-import { messageText, type Conversation, type Message } from '../domain/conversation.ts';
+import { attachmentParts, messageText, type Conversation, type Message } from '../domain/conversation.ts';
 import { activePath, siblingsOf } from '../domain/message-tree.ts';
 import { ProviderError } from '../providers/provider-error.ts';
 import type { ChatMessage, ChatProvider, ChatRequest, StreamPart } from '../providers/types.ts';
@@ -783,6 +783,23 @@ describe('files', () => {
       'Too large to send: the files in this conversation come to 53.3 MB, and OpenAI takes at most 50 MB per request.',
     );
     expect(tab.provider.sent).toEqual([]);
+  });
+
+  it("a branch into a new conversation gets its own copy of the files: deleting one keeps the other's", async () => {
+    tab.provider.next('A dot.');
+    await tab.chat.send('What is this?', [png('dot')]);
+    await idle(tab);
+    const original = active(tab);
+    await tab.chat.branchFrom(original.id, (activePath(original)[2] as Message).id);
+    const branch = active(tab);
+    expect(branch.id).not.toBe(original.id);
+    const [copy] = attachmentParts(activePath(branch)[1] as Message);
+    expect(copy?.id).toBeDefined();
+    expect(copy?.id).not.toBe('dot');
+    await vi.waitFor(async () => expect(await tab.db.readAttachment(copy?.id as string)).toBeDefined());
+    await tab.chat.deleteConversation(original.id);
+    await vi.waitFor(async () => expect(await tab.db.readAttachment('dot')).toBeUndefined());
+    expect(await (await tab.db.readAttachment(copy?.id as string))?.text()).toBe('\u0007\u0007\u0007');
   });
 
   it('deleting the message deletes its stored files', async () => {

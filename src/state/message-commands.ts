@@ -10,7 +10,13 @@ import {
   subtreeOf,
   switchToMessage,
 } from '../domain/message-tree.ts';
-import { attachmentIds, attachmentParts, type Message, type ModelPin } from '../domain/conversation.ts';
+import {
+  attachmentIds,
+  attachmentParts,
+  type Conversation,
+  type Message,
+  type ModelPin,
+} from '../domain/conversation.ts';
 import { sendProblem, type AttachmentPart } from '../domain/attachments.ts';
 import { connectionLabel, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
 import { holdFiles, stageFiles, type PreparedFile } from './attachment-files.ts';
@@ -244,7 +250,32 @@ export function createMessageCommands(
       now: ctx.now(),
       order: ctx.now().getTime(),
     });
-    if (fork) await conversations.addConversation(fork);
+    if (fork) await conversations.addConversation(await withOwnFiles(fork));
+  }
+
+  /**
+   * The conversation with its own copy of every file its messages refer to: new ids, the same
+   * bytes staged under them. Files are stored per conversation, so a copy (a branch) must not
+   * share them: deleting one conversation would take the other's files.
+   */
+  async function withOwnFiles(conversation: Conversation): Promise<Conversation> {
+    const copies = new Map<string, string>();
+    for (const id of attachmentIds(conversation)) {
+      const copy = ctx.newId();
+      copies.set(id, copy);
+      const blob = await ctx.db().readAttachment(id);
+      if (blob) ctx.db().stageAttachment(copy, blob);
+    }
+    if (copies.size === 0) return conversation;
+    return {
+      ...conversation,
+      messages: conversation.messages.map((message) => ({
+        ...message,
+        parts: message.parts.map((part) =>
+          part.type === 'attachment' ? { ...part, id: copies.get(part.id) ?? part.id } : part,
+        ),
+      })),
+    };
   }
 
   return {

@@ -424,6 +424,16 @@ describe('attachments', () => {
       expect(await store.readAttachment('other-f1')).toBeUndefined();
     });
 
+    it('a plain put of an older copy (a tab closing) deletes no file', async () => {
+      const store = await make();
+      const older = linearConversation('files', ['look', 'seen']);
+      store.stageAttachment('files-f1', file('one'));
+      store.stageAttachment('files-f2', file('two'));
+      await store.put(withTwoFiles());
+      expect(await store.put(older)).toEqual({ ok: true });
+      expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
+    });
+
     it('a write that fails stores no file and keeps it staged: nothing is lost', async () => {
       const store = await make();
       store.stageAttachment('files-f1', file('one'));

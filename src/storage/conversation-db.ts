@@ -127,30 +127,31 @@ async function writeAll(
 type Staged = Map<string, Blob>;
 
 /**
- * Writes a conversation's record and summary, and makes its stored files match the files its
- * messages refer to: staged ones are added, ones no message refers to any more are deleted.
- * Returns the ids it stored.
+ * Writes a conversation's record and summary with the staged files it refers to. `prune` (a
+ * read-modify-write, whose copy is the merged truth) also deletes the stored files no message
+ * refers to any more; a plain write only adds, issuing everything at once (no read first), so a
+ * write made as the tab closes still lands and never drops a file another tab has just saved.
+ * Returns the staged ids it stored.
  */
 async function putConversation(
   tx: WriteTransaction,
   pending: Promise<unknown>[],
   conversation: Conversation,
   staged: Staged,
+  prune: boolean,
 ): Promise<string[]> {
   const files = tx.objectStore(attachmentStore);
   const wanted = attachmentIds(conversation);
-  const stored = new Set(await files.index(attachmentsByConversation).getAllKeys(conversation.id));
-  for (const id of stored) if (!wanted.has(id)) pending.push(files.delete(id));
-  const added: string[] = [];
-  for (const id of wanted) {
-    const blob = staged.get(id);
-    if (stored.has(id) || !blob) continue;
-    pending.push(files.put({ id, conversationId: conversation.id, blob }));
-    added.push(id);
+  if (prune) {
+    const stored = await files.index(attachmentsByConversation).getAllKeys(conversation.id);
+    for (const id of stored) if (!wanted.has(id)) pending.push(files.delete(id));
   }
+  const written = [...wanted].filter((id) => staged.has(id));
+  for (const id of written)
+    pending.push(files.put({ id, conversationId: conversation.id, blob: staged.get(id) as Blob }));
   pending.push(tx.objectStore(conversationStore).put(conversationRecord(conversation)));
   pending.push(tx.objectStore(summaryStore).put(summarizeConversation(conversation)));
-  return added;
+  return written;
 }
 
 function readAll(values: unknown[]): Listing<Conversation> {
@@ -174,7 +175,7 @@ function createIndexedDbStore(db: Database): ConversationStore {
     const result = await writeAll(db, async (tx, pending) => {
       before?.(tx, pending);
       for (const conversation of conversations)
-        added.push(...(await putConversation(tx, pending, conversation, staged)));
+        added.push(...(await putConversation(tx, pending, conversation, staged, false)));
     });
     if (result.ok) for (const id of added) staged.delete(id);
     return result;
@@ -238,7 +239,7 @@ function createIndexedDbStore(db: Database): ConversationStore {
         value = next ?? stored;
         if (next !== undefined && next !== stored) {
           changed = true;
-          added.push(...(await putConversation(tx, pending, next, staged)));
+          added.push(...(await putConversation(tx, pending, next, staged, true)));
         }
       });
       if (result.ok) for (const fileId of added) staged.delete(fileId);

@@ -54,9 +54,11 @@ export interface ConversationStore {
   replaceAll(conversations: readonly Conversation[]): Promise<StorageResult>;
   /**
    * Holds a file's bytes until a write of a conversation that refers to it (by an attachment
-   * part) stores them, in that write's transaction. Every write of a conversation also deletes
-   * the stored files it no longer refers to, and deleting a conversation deletes its files, so a
-   * crash at any point leaves neither a file without its message nor a message without its file.
+   * part) stores them, in that write's transaction. `update` (whose copy is read in the same
+   * transaction) also deletes the stored files the conversation no longer refers to; `put` and
+   * `putMany` only add (a plain write may be an older copy, written as a tab closes). Deleting a
+   * conversation deletes its files. So a crash at any point leaves neither a file without its
+   * message nor a message without its file.
    */
   stageAttachment(id: string, blob: Blob): void;
   /** A file's bytes, stored or staged; undefined when there are none. */

@@ -13,14 +13,15 @@ export function createMemoryConversationStore(): ConversationStore {
   const files = new Map<string, { conversationId: string; blob: Blob }>();
   const staged = new Map<string, Blob>();
 
-  /** Makes a conversation's files match its messages, as the IndexedDB store does in its transaction. */
-  function keepFiles(conversation: Conversation): void {
+  /** Stores a conversation's staged files; `prune` also drops the ones it no longer refers to, as IndexedDB's update does. */
+  function keepFiles(conversation: Conversation, prune: boolean): void {
     const wanted = attachmentIds(conversation);
-    for (const [id, file] of files)
-      if (file.conversationId === conversation.id && !wanted.has(id)) files.delete(id);
+    if (prune)
+      for (const [id, file] of files)
+        if (file.conversationId === conversation.id && !wanted.has(id)) files.delete(id);
     for (const id of wanted) {
       const blob = staged.get(id);
-      if (files.has(id) || !blob) continue;
+      if (!blob) continue;
       files.set(id, { conversationId: conversation.id, blob });
       staged.delete(id);
     }
@@ -30,9 +31,9 @@ export function createMemoryConversationStore(): ConversationStore {
     for (const [id, file] of files) if (file.conversationId === conversationId) files.delete(id);
   }
 
-  function store(conversation: Conversation): void {
+  function store(conversation: Conversation, prune = false): void {
     records.set(conversation.id, conversation);
-    keepFiles(conversation);
+    keepFiles(conversation, prune);
   }
 
   function sorted(): Conversation[] {
@@ -69,7 +70,7 @@ export function createMemoryConversationStore(): ConversationStore {
       const next = change(stored);
       if (next === undefined || next === stored)
         return { result: storageOk(), value: stored, changed: false };
-      const result = await write(() => store(structuredClone(next)));
+      const result = await write(() => store(structuredClone(next), true));
       return { result, value: next, changed: true };
     },
     putMany: (conversations) =>

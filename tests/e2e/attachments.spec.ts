@@ -247,7 +247,7 @@ test('a big photo is resized in the browser before it is stored and sent', async
   await waitReady(page, 1);
   await chat.send('Big');
   await chat.waitForReplyDone();
-  await expect(chat.messages('assistant').last()).toContainText('image image/png 2048×1024');
+  await expect(chat.messages('assistant').last()).toContainText('image image/png 2000×1000');
 });
 
 test('deleting the message deletes its stored files', async ({ page }) => {

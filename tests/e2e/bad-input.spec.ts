@@ -319,7 +319,7 @@ test('import: a 50 MB file through the file picker gets a clear message, the app
       last = now;
     }, 20);
   });
-  await page.locator('input[type=file]').setInputFiles(path);
+  await page.getByRole('dialog').locator('input[type=file]').setInputFiles(path);
   await expect(
     chat.toast(invalidFormat).filter({ hasText: `conversations[${last}].messages[0].role` }),
   ).toBeVisible({ timeout: 10_000 });
@@ -619,12 +619,13 @@ test('an unreadable legacy conversation is reported and kept; the readable ones 
 
 test('a database of the same name without our stores does not stop the app', async ({ page }) => {
   const chat = new ChatPage(page);
-  // Made before the app ever ran (the not-found page does not start the app).
+  // Made before the app ever ran (the not-found page does not start the app), at the app's own
+  // version (2), so the app has no upgrade in which to add its stores.
   await page.goto('/elsewhere');
   await page.evaluate(
     () =>
       new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('ai-chat', 1);
+        const open = indexedDB.open('ai-chat', 2);
         open.onupgradeneeded = () => open.result.createObjectStore('something-else');
         open.onsuccess = () => {
           open.result.close();

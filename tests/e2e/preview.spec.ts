@@ -69,7 +69,9 @@ const leaver = `<p>Leaving</p>
 
 const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><circle id="dot" cx="30" cy="30" r="20" fill="teal"/><script>document.getElementById('dot').setAttribute('data-ran', 'yes')</script></svg>`;
 
-const reply = `Probe:\n\n\`\`\`html\n${probes}\n\`\`\`\n\nLeaver:\n\n\`\`\`html\n${leaver}\n\`\`\`\n\nIcon:\n\n\`\`\`svg\n${svg}\n\`\`\`\n\nThe end.`;
+const homecoming = `<script>location.href = '/';</script>`;
+
+const reply = `Home:\n\n\`\`\`html\n${homecoming}\n\`\`\`\n\nProbe:\n\n\`\`\`html\n${probes}\n\`\`\`\n\nLeaver:\n\n\`\`\`html\n${leaver}\n\`\`\`\n\nIcon:\n\n\`\`\`svg\n${svg}\n\`\`\`\n\nThe end.`;
 
 /**
  * What answered (a response reached the page or a frame), what the browser refused by policy,
@@ -109,11 +111,11 @@ test('a hostile HTML preview runs its scripts but reaches no network, storage, p
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', 'secret-key-123'));
   await importConversation(page, reply);
-  await expect(page.getByRole('button', { name: 'Preview' })).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Preview' })).toHaveCount(4);
   // Nothing runs before the reader asks.
   await expect(page.locator('iframe')).toHaveCount(0);
 
-  await openPreview(page, 0);
+  await openPreview(page, 1);
   const frame = page.frameLocator('iframe[title="Preview"]');
   await expect(frame.locator('body[data-done="true"]')).toBeAttached();
   await expect(frame.getByRole('heading', { name: 'Probe page' })).toBeVisible();
@@ -149,7 +151,7 @@ test('a preview cannot navigate itself or submit a form to another site', async 
   const chat = new ChatPage(page);
   await chat.open();
   await importConversation(page, reply);
-  await openPreview(page, 1);
+  await openPreview(page, 2);
   // The app's frame-src refuses the navigation: the frame ends on the browser's error page.
   await expect.poll(() => previewFrames(page)[0]?.url() ?? '').toMatch(/^chrome-error:/);
   expect(seen.answered.filter((url) => url.includes('evil.example'))).toEqual([]);
@@ -160,12 +162,28 @@ test('an SVG preview draws and runs inside the sandbox; closing it removes the f
   const chat = new ChatPage(page);
   await chat.open();
   await importConversation(page, reply);
-  await openPreview(page, 2);
+  await openPreview(page, 3);
   const dot = page.frameLocator('iframe[title="Preview"]').locator('#dot');
   await expect(dot).toHaveAttribute('data-ran', 'yes');
   await expect(dot).toBeVisible();
-  await page.getByRole('button', { name: 'Preview' }).nth(2).click();
+  await page.getByRole('button', { name: 'Preview' }).nth(3).click();
   await expect(page.locator('iframe')).toHaveCount(0);
+});
+
+test('a preview that loads the app into itself gets a line of text, not the app', async ({ page }) => {
+  // As on a host that serves its files to any origin (GitHub Pages does): the app's scripts then
+  // load even into the preview's opaque origin, and the app itself must refuse to run there.
+  await page.route('**/assets/**', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+  });
+  const chat = new ChatPage(page);
+  await chat.open();
+  await importConversation(page, reply);
+  await openPreview(page, 0);
+  const frame = page.frameLocator('iframe[title="Preview"]');
+  await expect(frame.getByText('BYOK Chat does not run inside a frame.')).toBeVisible();
+  await expect(frame.getByRole('heading', { name: 'Conversations' })).toHaveCount(0);
 });
 
 test("the app's policy frames only its own preview document", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { MessageSquarePlus } from 'lucide-react';
-import { useState, type DragEvent } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import { usePendingFiles } from '../../hooks/use-pending-files.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { providerCatalog } from '../../domain/provider-catalog.ts';
@@ -47,6 +47,19 @@ function hasFiles(event: DragEvent): boolean {
 function ConversationView({ conversationId }: { conversationId: string }) {
   const files = usePendingFiles();
   const [dragging, setDragging] = useState(false);
+  // A file dropped beside the conversation (the sidebar, the header) would make the browser open
+  // it in place of the app.
+  useEffect(() => {
+    const keep = (event: globalThis.DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', keep);
+    window.addEventListener('drop', keep);
+    return () => {
+      window.removeEventListener('dragover', keep);
+      window.removeEventListener('drop', keep);
+    };
+  }, []);
   return (
     <div
       className="relative flex min-h-0 flex-1 flex-col"

@@ -84,11 +84,12 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
     }
   };
 
-  // A pasted file (a screenshot, a copied image) is attached; pasted text stays text.
+  // A pasted file (a screenshot, a copied image) is attached. Pasted text stays text, also when
+  // the clipboard holds a picture of it too (word processors and spreadsheets put both).
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     const pasted = event.clipboardData.files;
-    if (pasted.length === 0) return;
-    if (!event.clipboardData.getData('text/plain')) event.preventDefault();
+    if (pasted.length === 0 || event.clipboardData.getData('text/plain')) return;
+    event.preventDefault();
     files.add(pasted);
   };
 

@@ -7,8 +7,9 @@ export const previewLanguages: ReadonlySet<string> = new Set(['html', 'htm', 'xh
 /**
  * The preview document (public/preview.html): its own policy, no network. Framed without
  * `allow-same-origin`, so its origin is opaque: it cannot read the app's storage or cookies,
- * reach into this page, navigate it or open popups. The app's `frame-src` lets no other origin
- * into a frame, so the preview cannot navigate itself away either.
+ * reach into this page, navigate it or open popups. The app's `frame-src` admits only this
+ * origin, so the preview cannot navigate itself to another site; a page of this origin it loads
+ * instead is static (the app itself refuses to run in a frame, see main.tsx).
  */
 const previewUrl = `${import.meta.env.BASE_URL}preview.html`;
 
