@@ -20,7 +20,6 @@ import { createChatStore, listItemOf, type ChatState, type Theme } from './chat-
 import { createConfigCommands } from './config-commands.ts';
 import { createConversationCommands } from './conversation-commands.ts';
 import { createConversationSync } from './conversation-sync.ts';
-import { createDataCommands } from './data-commands.ts';
 import { createMessageCommands } from './message-commands.ts';
 import { createReplyRunner } from './reply-runner.ts';
 
@@ -61,7 +60,12 @@ export function createChatController(deps: ChatDependencies) {
   const replies = createReplyRunner(ctx, sync);
   const conversations = createConversationCommands(ctx, sync, replies);
   const messages = createMessageCommands(ctx, sync, conversations, replies, configs.targetFor);
-  const data = createDataCommands(ctx, sync, configs, replies);
+  // Export and import load when first used: the chat screen's first load carries neither.
+  let dataCommands: Promise<ReturnType<typeof import('./data-commands.ts').createDataCommands>> | null = null;
+  const data = () =>
+    (dataCommands ??= import('./data-commands.ts').then(({ createDataCommands }) =>
+      createDataCommands(ctx, sync, configs, replies),
+    ));
 
   /** Restores everything from storage: configuration, theme, conversation list, the active one. */
   async function boot(): Promise<void> {
@@ -191,7 +195,12 @@ export function createChatController(deps: ChatDependencies) {
     forgetConnection: configs.forgetConnection,
     newEndpointDraft: configs.newEndpointDraft,
     refreshModelList: configs.refreshModelList,
-    ...data,
+    /** The export text, exactly as downloaded. Null (with a toast) on failure. */
+    exportText: async (includeApiKey: boolean, includeAttachments = true) =>
+      (await data()).exportText(includeApiKey, includeAttachments),
+    downloadExport: async (text: string) => (await data()).downloadExport(text),
+    /** 'Import Data': true when imported (see data-commands.ts). */
+    importData: async (text: string) => (await data()).importData(text),
     setTheme(theme: Theme) {
       store.setState({ theme });
       saveTheme(theme);

@@ -5,7 +5,7 @@ import type { ChatProvider } from '../providers/types.ts';
 import { saveConfig as storeConfig, saveConnections as storeConnections } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import { connectionOf, modelListKey, targetConfig } from './chat-store.ts';
-import { testConnection, type ConnectionCheck } from './connection-test.ts';
+import type { ConnectionCheck } from './connection-test.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 
 /** What a reply is asked with: the configuration it follows, and the service for its connection (null when it cannot be used). */
@@ -128,8 +128,9 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
     }
   }
 
-  /** 'Test connection' for a configuration as drafted in the panel (not saved). */
-  function checkConnection(config: Config): Promise<ConnectionCheck> {
+  /** 'Test connection' for a configuration as drafted in the panel (not saved); loaded on first use. */
+  async function checkConnection(config: Config): Promise<ConnectionCheck> {
+    const { testConnection } = await import('./connection-test.ts');
     return testConnection(config, ctx.createProvider, globalThis.location?.href ?? 'http://localhost/');
   }
 
