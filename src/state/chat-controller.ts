@@ -16,6 +16,7 @@ import type { ConversationStore } from '../storage/conversation-store.ts';
 import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
 import type { ChatContext, ChatDependencies } from './chat-context.ts';
 import { prepareFile } from './attachment-files.ts';
+import type { DataCommands } from './data-commands.ts';
 import { createChatStore, listItemOf, type ChatState, type Theme } from './chat-store.ts';
 import { createConfigCommands } from './config-commands.ts';
 import { createConversationCommands } from './conversation-commands.ts';
@@ -61,7 +62,7 @@ export function createChatController(deps: ChatDependencies) {
   const conversations = createConversationCommands(ctx, sync, replies);
   const messages = createMessageCommands(ctx, sync, conversations, replies, configs.targetFor);
   // Export and import load when first used: the chat screen's first load carries neither.
-  let dataCommands: Promise<ReturnType<typeof import('./data-commands.ts').createDataCommands>> | null = null;
+  let dataCommands: Promise<DataCommands> | null = null;
   const data = () =>
     (dataCommands ??= import('./data-commands.ts').then(({ createDataCommands }) =>
       createDataCommands(ctx, sync, configs, replies),

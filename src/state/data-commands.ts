@@ -196,3 +196,5 @@ export function createDataCommands(
 
   return { exportText, downloadExport, importData };
 }
+
+export type DataCommands = ReturnType<typeof createDataCommands>;
