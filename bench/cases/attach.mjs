@@ -1,8 +1,8 @@
 // @ts-check
 /* global window, document, DataTransfer, DragEvent, requestAnimationFrame */
 /**
- * Case 5: attaching a 12-megapixel photo. A 4000×3000 JPEG (drawn with texture so it is a
- * realistic 2 to 6 MB) is made in the page first; then, measured: it is dropped on the
+ * Case 5: attaching a 12-megapixel photo. A 4000×3000 JPEG (drawn with fine texture, so it is
+ * as big as a real photo's) is made in the page first; then, measured: it is dropped on the
  * conversation, and the time until its chip is ready (resized to 2000 px in the worker), the
  * longest main-thread task and the longest gap between animation frames meanwhile. The resize
  * runs off the main thread, so the page should stay responsive (no task over 50 ms).
@@ -25,9 +25,14 @@ function makePhoto() {
   const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
   let seed = 7;
   const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  // Large shapes, then fine speckle all over: a JPEG of it is as big as a real photo's.
   for (let index = 0; index < 6000; index++) {
     context.fillStyle = `hsl(${random() * 360} 60% ${30 + random() * 40}%)`;
     context.fillRect(random() * 4000, random() * 3000, 20 + random() * 200, 20 + random() * 200);
+  }
+  for (let index = 0; index < 400_000; index++) {
+    context.fillStyle = `hsl(${random() * 360} 50% ${20 + random() * 60}%)`;
+    context.fillRect(random() * 4000, random() * 3000, 3 + random() * 5, 3 + random() * 5);
   }
   return new Promise((resolve) =>
     canvas.toBlob(

@@ -1,5 +1,5 @@
 import { defaultConfig, type Config, type ProviderId } from './config.ts';
-import { attachmentParts, type Conversation } from './conversation.ts';
+import { attachmentIds, type Conversation } from './conversation.ts';
 import { conversationRecord, type ConversationRecord, type MessageRecord } from './conversation-record.ts';
 import { formatBytes } from './attachments.ts';
 import { validateConfigShape } from './config-restore.ts';
@@ -54,10 +54,8 @@ export function exportPreview(text: string): string {
 }
 
 /** Every file the conversations refer to, by id. */
-export function conversationFileIds(conversations: readonly Conversation[]): string[] {
-  return conversations.flatMap((conversation) =>
-    conversation.messages.flatMap((message) => attachmentParts(message).map((part) => part.id)),
-  );
+export function conversationFileIds(conversations: readonly Conversation[]): Set<string> {
+  return new Set(conversations.flatMap((conversation) => [...attachmentIds(conversation)]));
 }
 
 /** The export text: what the export tab shows and the download contains. */
@@ -103,7 +101,7 @@ function readFileData(
   raw: unknown,
   conversations: readonly Conversation[],
 ): NonNullable<ImportData['files']> {
-  const wanted = new Set(conversationFileIds(conversations));
+  const wanted = conversationFileIds(conversations);
   const files: NonNullable<ImportData['files']> = new Map();
   if (!Array.isArray(raw) || wanted.size === 0) return files;
   for (const conversation of raw)

@@ -3,7 +3,6 @@ import type { ReasoningPart, Role } from '../domain/conversation.ts';
 import type { ModelCapabilities, ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 
-/** One message as sent to a provider. */
 /**
  * A file a model takes as itself, base64-encoded: an image, or a PDF. (Text files, and PDFs for a
  * model that does not read them, arrive as text in `content`.)
@@ -15,6 +14,7 @@ export interface ChatFile {
   data: string;
 }
 
+/** One message as sent to a provider. */
 export interface ChatMessage {
   role: Role;
   content: string;

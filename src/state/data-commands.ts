@@ -77,7 +77,7 @@ export function createDataCommands(
     const data = new Map<string, string>();
     for (const id of conversationFileIds(conversations)) {
       const blob = await ctx.db().readAttachment(id);
-      if (blob && !data.has(id)) data.set(id, await base64Of(blob));
+      if (blob) data.set(id, await base64Of(blob));
     }
     return data;
   }
