@@ -225,6 +225,33 @@ test('a pasted image and a dropped file are attached', async ({ page }) => {
   await expect(chat.messages('assistant').last()).toContainText('text notes.md');
 });
 
+for (const [provider, extra] of [
+  ['azure', {}],
+  ['claude', {}],
+  ['gemini', {}],
+  ['groq', { model: 'meta-llama/llama-4-scout-17b-16e-instruct' }],
+] as const)
+  test(`${provider}: a pasted image and a dropped PDF reach the request`, async ({ page }) => {
+    const key = mockKey('attachments');
+    const chat = new ChatPage(page);
+    await chat.open({ ...mockConfig(provider, key), ...extra });
+    await chat.newConversation();
+    await carry(page, 'paste', [photo]);
+    await carry(page, 'drop', [report]);
+    await waitReady(page, 2);
+    await chat.send('Pasted and dropped');
+    await chat.waitForReplyDone();
+    await expect(chat.messages('assistant').last()).toContainText('image image/png 64×48');
+    // Groq reads no PDFs: their text goes instead.
+    await expect(chat.messages('assistant').last()).toContainText(
+      provider === 'groq' ? 'text report.pdf' : 'pdf ',
+    );
+    const body = JSON.stringify(await lastBody(key));
+    expect(body).toContain(photo.buffer.toString('base64'));
+    if (provider === 'groq') expect(body).toContain('Hello PDF');
+    else expect(body).toContain(report.buffer.toString('base64'));
+  });
+
 test('a file of another kind, or too large, is refused with why', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('attachments')));
