@@ -5,6 +5,8 @@ import {
   expect,
   importFile,
   openDataDialog,
+  setStorageFull,
+  simulateFullStorage,
   mockConfig,
   mockKey,
   recordedRequests,
@@ -339,6 +341,29 @@ test('export carries the files (shown as their size), import brings them back; u
   await expect.poll(() => storedFileCount(page)).toBe(0);
   await importFile(page, JSON.parse(full));
   await expect.poll(() => storedFileCount(page)).toBe(2);
+  await page.reload();
+  await expectImageShown(page, 'photo.png');
+});
+
+test('storage full: a sent file stays on screen and is stored once space frees up', async ({ page }) => {
+  await simulateFullStorage(page);
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('attachments')));
+  await chat.newConversation();
+  await setStorageFull(page, true);
+  await pick(page, [photo]);
+  await waitReady(page, 1);
+  await chat.send('While full');
+  await chat.waitForReplyDone();
+  await expect(chat.toast('Storage is full: changes are not being saved')).toBeVisible();
+  expect(await storedFileCount(page)).toBe(0);
+  // Shown from the bytes held in memory.
+  await expectImageShown(page, 'photo.png');
+
+  await setStorageFull(page, false);
+  await chat.send('Space again');
+  await chat.waitForReplyDone();
+  await expect.poll(() => storedFileCount(page)).toBe(1);
   await page.reload();
   await expectImageShown(page, 'photo.png');
 });

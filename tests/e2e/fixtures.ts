@@ -273,3 +273,22 @@ export async function twoTabs(context: BrowserContext, key = mockKey('ok')): Pro
   await b.open();
   return [a, b];
 }
+
+/** IndexedDB writes fail as a full disk does, while `window.__storageFull` is true. */
+export async function simulateFullStorage(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
+      if ((window as unknown as { __storageFull?: boolean }).__storageFull) {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      }
+      return put.apply(this, args);
+    };
+  });
+}
+
+export async function setStorageFull(page: Page, full: boolean): Promise<void> {
+  await page.evaluate((value) => {
+    (window as unknown as { __storageFull?: boolean }).__storageFull = value;
+  }, full);
+}

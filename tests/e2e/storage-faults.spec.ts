@@ -1,26 +1,16 @@
 import type { Page } from '@playwright/test';
-import { ChatPage, expect, mockConfig, mockKey, readDbStore, test } from './fixtures.ts';
+import {
+  ChatPage,
+  expect,
+  mockConfig,
+  mockKey,
+  readDbStore,
+  setStorageFull,
+  simulateFullStorage,
+  test,
+} from './fixtures.ts';
 
 const fullTitle = 'Storage is full: changes are not being saved';
-
-/** IndexedDB writes fail as a full disk does, while `window.__storageFull` is true. */
-async function simulateFullStorage(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const put = IDBObjectStore.prototype.put;
-    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
-      if ((window as unknown as { __storageFull?: boolean }).__storageFull) {
-        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      }
-      return put.apply(this, args);
-    };
-  });
-}
-
-async function setStorageFull(page: Page, full: boolean): Promise<void> {
-  await page.evaluate((value) => {
-    (window as unknown as { __storageFull?: boolean }).__storageFull = value;
-  }, full);
-}
 
 /** The stored messages' text of every conversation, by name. */
 async function storedTexts(page: Page): Promise<Record<string, string[]>> {
