@@ -1,6 +1,3 @@
-/** Loaded with the first toast (or the toaster, after the first paint): not on the first load. */
-const sonner = () => import('sonner');
-
 /** The one place toasts come from (DECISIONS: one mechanism, sonner, 4000 ms). */
 export const toastDurationMs = 4000;
 
@@ -8,6 +5,31 @@ interface ToastAction {
   label: string;
   onClick(): void;
 }
+
+/**
+ * Sonner loads with the first toast, not with the app: its styles, injected when it loads, make
+ * the browser restyle the whole page, which must not happen while a reply streams. The app mounts
+ * the toaster once a toast has been raised (sonner hands it the toasts raised before).
+ */
+let raised = false;
+const listeners = new Set<() => void>();
+
+function sonner() {
+  if (!raised) {
+    raised = true;
+    for (const listener of listeners) listener();
+  }
+  return import('sonner');
+}
+
+/** For useSyncExternalStore: whether any toast has been raised, so the toaster is wanted. */
+export const toasts = {
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  raised: () => raised,
+};
 
 export const notify = {
   success(message: string, options: { description?: string; action?: ToastAction } = {}) {
