@@ -167,6 +167,12 @@ async function openTarget(context, env, target) {
   };
 }
 
+/** @param {StreamTarget} target */
+const targetLabel = (target) =>
+  target.kind === 'reference'
+    ? 'reference'
+    : `app, ${target.prior} prior${target.variant ? `, ${target.variant}` : ''}`;
+
 /**
  * One streamed reply, measured.
  * @param {StreamEnv} env @param {StreamTarget} target
@@ -211,10 +217,7 @@ export async function measureStream(env, target) {
         () => false,
       );
     if (!rendered) {
-      const label =
-        target.kind === 'reference'
-          ? 'reference'
-          : `app, ${target.prior} prior${target.variant ? `, ${target.variant}` : ''}`;
+      const label = targetLabel(target);
       env.errors.push(
         `${label}: the final text was not in the page 30 s after the last byte (reply out of view?)`,
       );
@@ -243,6 +246,15 @@ export async function measureStream(env, target) {
     const longTasks = data.longTasks.filter(
       (task) => task.start + task.duration >= firstChunkAt && task.start <= windowEnd,
     );
+    // Where each long task fell, for the notes: a target missed says where to look.
+    for (const task of longTasks) {
+      const label = targetLabel(target);
+      const at =
+        task.start <= lastByteAt
+          ? `${((task.start - firstChunkAt) / 1000).toFixed(1)} s after the first chunk`
+          : `${Math.round(task.start - lastByteAt)} ms after the last byte`;
+      env.errors.push(`${label}: a long task of ${Math.round(task.duration)} ms, ${at}`);
+    }
     const keys = data.keys.filter((key) => key.at >= firstChunkAt && key.at <= lastByteAt);
     const delays = keys.map((key) => {
       const entry = data.slowEvents.find((event) => Math.abs(event.start - key.at) < 1);
