@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canSendAsIs, encodingsFor, fitWithin, nextEdge, sniffImageType } from './image-resize-plan.ts';
+import {
+  canSendAsIs,
+  carriesMetadata,
+  encodingsFor,
+  fitWithin,
+  nextEdge,
+  sniffImageType,
+} from './image-resize-plan.ts';
 
 const limits = { maxEdge: 2048, maxBytes: 5_000_000 };
 const bytes = (...values: (number | string)[]) =>
@@ -80,5 +87,59 @@ describe('nextEdge', () => {
   it('gives up at one pixel', () => {
     expect(nextEdge(1, 0)).toBeNull();
     expect(nextEdge(2, 0)).toBe(1);
+  });
+});
+
+describe('carriesMetadata', () => {
+  const be16 = (value: number) => [value >> 8, value & 0xff];
+  const be32 = (value: number) => [value >>> 24, (value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff];
+  const le32 = (value: number) => [value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, value >>> 24];
+  const jfif = [0xff, 0xe0, ...be16(16), 'JFIF\0', 1, 1, 0, 0, 1, 0, 1, 0, 0];
+  const exif = [0xff, 0xe1, ...be16(14), 'Exif\0\0', 'MM\0*', 0, 0];
+  const scan = [0xff, 0xda, ...be16(8), 1, 2, 3, 4, 5, 6];
+
+  it('finds JPEG EXIF after other segments, and stops at the image data', () => {
+    expect(carriesMetadata('image/jpeg', bytes(0xff, 0xd8, ...jfif, ...exif, ...scan))).toBe(true);
+    expect(carriesMetadata('image/jpeg', bytes(0xff, 0xd8, ...jfif, ...scan))).toBe(false);
+    // 'Exif' inside the compressed data is not metadata.
+    expect(carriesMetadata('image/jpeg', bytes(0xff, 0xd8, ...scan, ...exif))).toBe(false);
+  });
+
+  it("finds PNG's eXIf chunk before the image data", () => {
+    const chunk = (type: string, data: number[]) => [...be32(data.length), type, ...data, 0, 0, 0, 0];
+    const signature = [0x89, 'PNG\r\n\x1a\n'];
+    const header = chunk('IHDR', [0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+    expect(
+      carriesMetadata(
+        'image/png',
+        bytes(...signature, ...header, ...chunk('eXIf', [1, 2]), ...chunk('IDAT', [9])),
+      ),
+    ).toBe(true);
+    expect(
+      carriesMetadata(
+        'image/png',
+        bytes(...signature, ...header, ...chunk('IDAT', [9]), ...chunk('eXIf', [1])),
+      ),
+    ).toBe(false);
+  });
+
+  it("finds WebP's EXIF chunk", () => {
+    const chunk = (type: string, data: number[]) => [
+      type,
+      ...le32(data.length),
+      ...data,
+      ...(data.length % 2 ? [0] : []),
+    ];
+    const head = [
+      'RIFF',
+      ...le32(40),
+      'WEBP',
+      ...chunk('VP8X', [8, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+      ...chunk('EXIF', [1, 2, 3]),
+    ];
+    expect(carriesMetadata('image/webp', bytes(...head))).toBe(true);
+    expect(
+      carriesMetadata('image/webp', bytes('RIFF', ...le32(20), 'WEBP', ...chunk('VP8 ', [1, 2, 3, 4]))),
+    ).toBe(false);
   });
 });

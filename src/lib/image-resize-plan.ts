@@ -46,6 +46,47 @@ export function sniffImageType(head: Uint8Array): ImageMimeType | null {
   return null;
 }
 
+/** How much of a file's start `carriesMetadata` reads: EXIF lives in the first segments. */
+export const metadataHeadBytes = 64 * 1024;
+
+/**
+ * Whether the image carries EXIF metadata (the camera, the time, often where it was taken) in its
+ * first `metadataHeadBytes`: JPEG's APP1 'Exif' segment, PNG's eXIf chunk, WebP's EXIF chunk. Such
+ * a file is re-encoded, which drops it: a photo attached to a question should not tell the
+ * provider where the user lives.
+ */
+export function carriesMetadata(type: ImageMimeType | null, head: Uint8Array): boolean {
+  const text = (offset: number, length: number) =>
+    String.fromCharCode(...head.subarray(offset, offset + length));
+  if (type === 'image/jpeg') {
+    for (let at = 2; at + 4 <= head.length && head[at] === 0xff;) {
+      const marker = head[at + 1] ?? 0;
+      if (marker === 0xda) return false; // The image data starts: no more metadata segments.
+      if (marker === 0xe1 && text(at + 4, 6) === 'Exif\0\0') return true;
+      at += 2 + (((head[at + 2] ?? 0) << 8) | (head[at + 3] ?? 0));
+    }
+    return false;
+  }
+  if (type === 'image/png') {
+    for (let at = 8; at + 8 <= head.length;) {
+      const length = new DataView(head.buffer, head.byteOffset + at, 4).getUint32(0);
+      const chunk = text(at + 4, 4);
+      if (chunk === 'eXIf') return true;
+      if (chunk === 'IDAT') return false;
+      at += 12 + length;
+    }
+    return false;
+  }
+  if (type === 'image/webp') {
+    for (let at = 12; at + 8 <= head.length;) {
+      if (text(at, 4) === 'EXIF') return true;
+      const length = new DataView(head.buffer, head.byteOffset + at + 4, 4).getUint32(0, true);
+      at += 8 + length + (length % 2);
+    }
+  }
+  return false;
+}
+
 /**
  * Whether the original file can be sent as it is. A GIF never is: providers want a still image,
  * and it may be animated.

@@ -4,8 +4,10 @@
  */
 import {
   canSendAsIs,
+  carriesMetadata,
   encodingsFor,
   fitWithin,
+  metadataHeadBytes,
   nextEdge,
   sniffImageType,
   type Encoding,
@@ -37,13 +39,14 @@ addEventListener('message', (event: MessageEvent<ResizeRequest>) => {
 });
 
 async function prepare(file: Blob, limits: ImageLimits): Promise<PreparedImage> {
-  const type = sniffImageType(new Uint8Array(await file.slice(0, 12).arrayBuffer()));
+  const head = new Uint8Array(await file.slice(0, metadataHeadBytes).arrayBuffer());
+  const type = sniffImageType(head);
   const source = await createImageBitmap(file).catch(() => {
     throw new ImageError('This image could not be read.');
   });
   try {
     const size = { width: source.width, height: source.height };
-    if (canSendAsIs(type, size, file.size, limits)) {
+    if (canSendAsIs(type, size, file.size, limits) && !carriesMetadata(type, head)) {
       // Relabelling a blob shares its bytes; the type then matches the content whatever the name said.
       const blob = file.type === type ? file : file.slice(0, file.size, type);
       return { blob, mimeType: type, ...size };

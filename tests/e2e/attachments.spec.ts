@@ -279,6 +279,26 @@ test('a big photo is resized in the browser before it is stored and sent', async
   await expect(chat.messages('assistant').last()).toContainText('image image/png 2000×1000');
 });
 
+test("a photo's EXIF metadata (where it was taken) is dropped before it is stored and sent", async ({
+  page,
+}) => {
+  const key = mockKey('attachments');
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', key));
+  await chat.newConversation();
+  const located = png(64, 48, [20, 120, 200], Buffer.from('MM\0*GPS 51.5007N 0.1246W'));
+  await pick(page, [{ name: 'located.png', mimeType: 'image/png', buffer: located }]);
+  await waitReady(page, 1);
+  await chat.send('Where?');
+  await chat.waitForReplyDone();
+  await expect(chat.messages('assistant').last()).toContainText('image image/png 64×48');
+  const sent = JSON.stringify(await lastBody(key));
+  expect(sent).not.toContain(located.toString('base64').slice(0, 200));
+  const image = /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(sent)?.[1] ?? '';
+  expect(Buffer.from(image, 'base64').includes('eXIf')).toBe(false);
+  expect(Buffer.from(image, 'base64').includes('GPS')).toBe(false);
+});
+
 test('deleting the message deletes its stored files', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('attachments')));

@@ -11,8 +11,13 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A `width`×`height` PNG of one colour (RGB). */
-export function png(width: number, height: number, rgb: [number, number, number] = [20, 120, 200]): Buffer {
+/** A `width`×`height` PNG of one colour (RGB), with an eXIf chunk when `exif` is given. */
+export function png(
+  width: number,
+  height: number,
+  rgb: [number, number, number] = [20, 120, 200],
+  exif?: Buffer,
+): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -22,6 +27,7 @@ export function png(width: number, height: number, rgb: [number, number, number]
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
+    ...(exif ? [chunk('eXIf', exif)] : []),
     chunk('IDAT', deflateSync(pixels)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
