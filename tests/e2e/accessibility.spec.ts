@@ -3,6 +3,9 @@ import type { Page } from '@playwright/test';
 import { ChatPage, expect, importConversation, importFile, mockConfig, mockKey, test } from './fixtures.ts';
 
 async function violations(page: Page) {
+  // A toast fading in has its colours only partly painted: checked once it is fully shown.
+  for (const toast of await page.locator('[data-sonner-toast]').all())
+    await expect(toast).toHaveCSS('opacity', '1');
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   return results.violations.map(
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
