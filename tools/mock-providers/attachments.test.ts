@@ -1,5 +1,5 @@
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { png } from '../../tests/e2e/files.ts';
 import { startMockProviders } from './server.mjs';
 
 let mock: Awaited<ReturnType<typeof startMockProviders>>;
@@ -13,39 +13,7 @@ afterAll(async () => {
 
 // ---- Tiny real files, built byte by byte ----
 
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-/** A valid RGB PNG: IHDR, one IDAT of zlib-compressed scanlines (filter 0), IEND. */
-function png(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x80)]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', pixels),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+// PNGs come from the e2e suite's builder; the other formats' headers are written here.
 /** SOI, a JFIF APP0, a quantisation table, a start-of-frame (SOF0, or SOF2 for progressive), EOI. */
 function jpeg(width: number, height: number, frame = 0xc0): Buffer {
   const app0 = [

@@ -30,10 +30,10 @@ function deliveryNote(
 }
 
 /**
- * The message input with its files. Mounted per conversation (keyed), so each one keeps its own
- * draft; files come from the picker, a paste, or a drop on the conversation.
+ * The chips of the files to send, each saying what the model the message goes to will do with it.
+ * Mounted only while there are files: its selectors then do not run on every streamed frame.
  */
-export function Composer({ conversationId, files }: { conversationId: string; files: PendingFiles }) {
+function FilesToSend({ files }: { files: PendingFiles }) {
   // Selected as plain values: a selector returning a new object would render without end.
   const images = useChatState(
     (state) => modelCapabilities(state, targetConfig(state, state.activeId)).images,
@@ -43,6 +43,32 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
     const config = targetConfig(state, state.activeId);
     return modelOf(config) || connectionLabel(config);
   });
+  return (
+    <ul aria-label="Files to send" className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2">
+      {files.list.map((file) => {
+        const kind = file.prepared?.part.kind ?? attachmentKind('', file.name);
+        return (
+          <FileChip
+            key={file.key}
+            name={file.name}
+            size={file.prepared?.part.size ?? file.size}
+            kind={kind}
+            image={file.prepared?.blob ?? null}
+            busy={file.prepared === null}
+            note={deliveryNote(kind, { images, pdfs }, model)}
+            onRemove={() => files.remove(file.key)}
+          />
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * The message input with its files. Mounted per conversation (keyed), so each one keeps its own
+ * draft; files come from the picker, a paste, or a drop on the conversation.
+ */
+export function Composer({ conversationId, files }: { conversationId: string; files: PendingFiles }) {
   const picker = useRef<HTMLInputElement>(null);
   const provider = useChatState((state) => connectionLabel(targetConfig(state, state.activeId)));
   const isLoading = useChatState((state) => state.streaming !== null);
@@ -108,25 +134,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
         void submit();
       }}
     >
-      {files.list.length > 0 && (
-        <ul aria-label="Files to send" className="mx-auto mb-2 flex max-w-3xl flex-wrap gap-2">
-          {files.list.map((file) => {
-            const kind = file.prepared?.part.kind ?? attachmentKind('', file.name);
-            return (
-              <FileChip
-                key={file.key}
-                name={file.name}
-                size={file.prepared?.part.size ?? file.size}
-                kind={kind}
-                image={file.prepared?.blob ?? null}
-                busy={file.prepared === null}
-                note={deliveryNote(kind, { images, pdfs }, model)}
-                onRemove={() => files.remove(file.key)}
-              />
-            );
-          })}
-        </ul>
-      )}
+      {files.list.length > 0 && <FilesToSend files={files} />}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
         <input
           ref={picker}

@@ -10,12 +10,28 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
 
 const { exportText, downloadExport, importData, setImportExportOpen } = chat;
 
+function Checkbox({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <label htmlFor={id} className="flex items-center gap-2 text-sm">
+      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
 function ExportTab() {
   const [includeApiKey, setIncludeApiKey] = useState(false);
   const [includeAttachments, setIncludeAttachments] = useState(true);
   const [text, setText] = useState('');
-  const checkboxId = useId();
-  const attachmentsId = useId();
 
   useEffect(() => {
     let current = true;
@@ -40,24 +56,8 @@ function ExportTab() {
         className="h-64 font-mono text-xs"
       />
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <label htmlFor={checkboxId} className="flex items-center gap-2 text-sm">
-          <input
-            id={checkboxId}
-            type="checkbox"
-            checked={includeApiKey}
-            onChange={(event) => setIncludeApiKey(event.target.checked)}
-          />
-          Include API key
-        </label>
-        <label htmlFor={attachmentsId} className="flex items-center gap-2 text-sm">
-          <input
-            id={attachmentsId}
-            type="checkbox"
-            checked={includeAttachments}
-            onChange={(event) => setIncludeAttachments(event.target.checked)}
-          />
-          Include attachments
-        </label>
+        <Checkbox label="Include API key" checked={includeApiKey} onChange={setIncludeApiKey} />
+        <Checkbox label="Include attachments" checked={includeAttachments} onChange={setIncludeAttachments} />
         <Button onClick={() => downloadExport(text)} disabled={!text}>
           <Download /> Download JSON
         </Button>
