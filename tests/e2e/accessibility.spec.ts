@@ -3,9 +3,17 @@ import type { Page } from '@playwright/test';
 import { ChatPage, expect, importConversation, importFile, mockConfig, mockKey, test } from './fixtures.ts';
 
 async function violations(page: Page) {
-  // A toast fading in has its colours only partly painted: checked once it is fully shown.
-  for (const toast of await page.locator('[data-sonner-toast]').all())
-    await expect(toast).toHaveCSS('opacity', '1');
+  // A toast fading in or out has its colours only partly painted: checked once every toast on
+  // the page is fully shown (one fading out is gone by then).
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-sonner-toast]')].every(
+          (toast) => getComputedStyle(toast).opacity === '1',
+        ),
+      ),
+    )
+    .toBe(true);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   return results.violations.map(
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
