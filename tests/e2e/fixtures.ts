@@ -73,6 +73,9 @@ export async function importFile(page: Page, file: unknown): Promise<void> {
   await page.getByPlaceholder('Paste JSON data here...').fill(JSON.stringify(file));
   await page.getByRole('button', { name: 'Import Data' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // Every import ends with a toast; the toaster loads with the first one, so waiting here keeps a
+  // late toast from landing in the middle of whatever the test checks next.
+  await expect(page.locator('[data-sonner-toast]').first()).toBeVisible();
 }
 
 /** Puts one conversation (system, 'hi', then `reply`) in place through the Import tab. */
