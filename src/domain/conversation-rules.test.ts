@@ -249,9 +249,12 @@ describe('isMarkdownLike', () => {
     'Items:\n- one',
     'Steps:\n1. first',
     'issue #12',
+    'Energy: $E = mc^2$',
+    'Display: \\[x^2\\]',
   ])('is true for %j', (text) => expect(isMarkdownLike(text)).toBe(true));
 
-  it.each(['Plain answer.', 'a-b', '1.5 kg', '*single star*', ''])('is false for %j', (text) =>
-    expect(isMarkdownLike(text)).toBe(false),
+  it.each(['Plain answer.', 'a-b', '1.5 kg', '*single star*', '', 'It costs $5 and $10.', 'C:\\temp'])(
+    'is false for %j',
+    (text) => expect(isMarkdownLike(text)).toBe(false),
   );
 });

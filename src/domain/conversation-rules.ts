@@ -8,6 +8,7 @@ import {
   type ModelPin,
 } from './conversation.ts';
 import { activePath, appendMessage, childrenOf, replaceMessage, rootMessage } from './message-tree.ts';
+import { hasMath, normalizeMath } from './math-source.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 
 function systemMessage(id: string, at: string, content = defaultSystemPrompt): Message {
@@ -133,9 +134,13 @@ export function conversationAsText(conversation: Conversation): string {
 
 const markdownMarkers = ['```', '#', '**', '- ', '1. '];
 
-/** The spec's rule for rendering an assistant reply as markdown rather than plain text. */
+/**
+ * The spec's rule for rendering an assistant reply as markdown rather than plain text, and ours:
+ * a reply holding a formula is rendered too, so that the formula is typeset.
+ */
 export function isMarkdownLike(text: string): boolean {
-  return markdownMarkers.some((marker) => text.includes(marker));
+  if (markdownMarkers.some((marker) => text.includes(marker))) return true;
+  return (text.includes('$') || text.includes('\\')) && hasMath(normalizeMath(text));
 }
 
 /** 'Reasoning effort': null goes back to the model's own default. */

@@ -1,6 +1,6 @@
 import { ChatPage, expect, importConversation, mockConfig, mockKey, test } from './fixtures.ts';
 
-/** Math in replies: the four delimiters models write, KaTeX loaded on first use, never unsafe. */
+/** Math in replies: the four delimiters models write, KaTeX in a worker started on first use, never unsafe. */
 
 const reply = [
   '## Formulas',
@@ -24,10 +24,10 @@ test('formulas in all four forms render with KaTeX; prices, broken formulas and 
   page,
 }) => {
   const chat = new ChatPage(page);
-  const mathChunk = page.waitForRequest(/math-plugins-.*\.js$/);
+  const mathWorker = page.waitForRequest(/typeset-math\.worker-.*\.js$/);
   await chat.open();
   await importConversation(page, reply);
-  await mathChunk;
+  await mathWorker;
   const message = chat.messages('assistant');
   // Two inline and two display formulas, and the \href one typeset without its link (KaTeX's
   // `trust` is off); the MathML keeps each formula's source for readers.
@@ -36,6 +36,10 @@ test('formulas in all four forms render with KaTeX; prices, broken formulas and 
   await expect(message.locator('annotation[encoding="application/x-tex"]').first()).toHaveText(
     'e^{i\\pi} + 1 = 0',
   );
+  await expect(message.locator('.katex-display annotation')).toHaveText([
+    '\\int_0^1 x^2\\,dx = \\frac{1}{3}',
+    '\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}',
+  ]);
   await expect(message).toContainText('it costs $5 and $10.');
   // A formula KaTeX cannot parse shows its source, not an error box.
   await expect(message.locator('.katex-error').first()).toContainText('\\frac{1}{');
@@ -50,9 +54,9 @@ test('a reply without formulas does not fetch the math renderer', async ({ page 
   await chat.open();
   await importConversation(page, '## Plain\n\nNo formulas here, only **markdown** and a price of $5.');
   await expect(chat.messages('assistant').locator('h2')).toHaveText('Plain');
-  // The markdown renderer is in; had the block asked for math, its chunk request would precede this.
+  // The markdown renderer is in; had the block asked for math, its worker request would precede this.
   await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
-  expect(fetched.filter((url) => url.includes('math-plugins'))).toEqual([]);
+  expect(fetched.filter((url) => /typeset-math|katex/i.test(url))).toEqual([]);
 });
 
 test('while a reply streams, a formula not yet closed shows as text and a diagram as its code; then both render', async ({
@@ -83,4 +87,25 @@ test('while a reply streams, a formula not yet closed shows as text and a diagra
   await expect(reply).toContainText('A price is not a formula: $5 and $10.');
   const seen = await page.evaluate(() => (window as unknown as { __seen: Record<string, boolean> }).__seen);
   expect(seen).toMatchObject({ openFormula: true, fenceAsCode: true });
+});
+
+test('when the math renderer cannot load, formulas show as written and the next one tries again', async ({
+  page,
+  context,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  // The markdown renderer and the import are loaded; then the network goes.
+  await importConversation(page, '**No** formula yet.');
+  await expect(chat.messages('assistant').locator('strong')).toHaveText('No');
+  await context.setOffline(true);
+  await importConversation(page, 'Euler: $e^{i\\pi} + 1 = 0$\n\n$$\n\\frac{1}{3}\n$$');
+  const message = chat.messages('assistant');
+  await expect(message).toContainText('Euler: $e^{i\\pi} + 1 = 0$');
+  await expect(message).toContainText('$$\n\\frac{1}{3}\n$$', { useInnerText: true });
+  await expect(message.locator('.katex')).toHaveCount(0);
+  // Back online: a new formula starts the renderer again.
+  await context.setOffline(false);
+  await importConversation(page, 'Again: $a^2$');
+  await expect(chat.messages('assistant').locator('.katex')).toHaveCount(1);
 });

@@ -203,7 +203,7 @@ test('drafts: text typed just before switching conversation or reloading is kept
   await expect(chat.composer).toHaveValue('Typed, then reloaded at once', { timeout: 2_000 });
 });
 
-test('a message that cannot be rendered shows as plain text with a notice; the app goes on', async ({
+test('a message that cannot be rendered shows as plain text with a notice; the app goes on and renders the next ones', async ({
   page,
 }) => {
   // The markdown renderer is loaded on demand; a failed load (offline, a stale deploy) makes every
@@ -226,4 +226,10 @@ test('a message that cannot be rendered shows as plain text with a notice; the a
   await chat.waitForReplyDone();
   await expect(chat.messages('assistant').nth(1)).toContainText('Echo: Still working?');
   await expect(chat.messages('assistant').nth(1)).not.toContainText('could not be formatted');
+
+  // Back online, the renderer is fetched again for the messages shown next.
+  await page.unroute('**/assets/markdown-renderer-*.js');
+  await importConversation(page, `${markdown}\n- three`);
+  await expect(chat.messages('assistant').locator('strong')).toHaveText('bold');
+  await expect(chat.messages('assistant')).not.toContainText('could not be formatted');
 });

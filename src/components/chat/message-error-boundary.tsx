@@ -5,12 +5,22 @@ interface Props {
   children: ReactNode;
 }
 
-/** If one message fails to render, show it as plain text with a notice; the rest of the app stays. */
-export class MessageErrorBoundary extends Component<Props, { failed: boolean }> {
-  override state = { failed: false };
+interface State {
+  failed: boolean;
+  /** The text that failed: another text (the reply grew, was replaced) is tried again. */
+  text: string;
+}
 
-  static getDerivedStateFromError() {
+/** If one message fails to render, show it as plain text with a notice; the rest of the app stays. */
+export class MessageErrorBoundary extends Component<Props, State> {
+  override state: State = { failed: false, text: this.props.text };
+
+  static getDerivedStateFromError(): Partial<State> {
     return { failed: true };
+  }
+
+  static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
+    return props.text === state.text ? null : { failed: false, text: props.text };
   }
 
   override componentDidCatch(error: unknown) {

@@ -4,10 +4,11 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
 import { CodeBlock, textOf } from './code-block.tsx';
 import { RemoteImage } from './remote-image.tsx';
-import { loadMath, useMathPlugins, type MathPlugins } from './lazy-math.ts';
-import { hasMath, normalizeMath } from './math-source.ts';
+import { Formula } from './formula.tsx';
+import { hasMath, normalizeMath } from '../../../domain/math-source.ts';
 import { MermaidDiagram } from './mermaid-diagram.tsx';
 import { PreviewableCode, previewLanguages } from './html-preview.tsx';
 import { sanitizeSchema } from './sanitize-schema.ts';
@@ -15,7 +16,10 @@ import { parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
 // Raw HTML is parsed, then sanitized with an allow-list; react-markdown's default URL transform
 // then keeps only http, https, irc, ircs, mailto, xmpp and relative addresses (the spec's rule).
-const remarkPlugins = [remarkGfm];
+type RemarkPlugins = NonNullable<Parameters<typeof ReactMarkdown>[0]['remarkPlugins']>;
+const remarkPlugins: RemarkPlugins = [remarkGfm];
+// Only blocks holding a formula are parsed for math: `$` would otherwise cost every block.
+const remarkPluginsWithMath: RemarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: true }]];
 type RehypePlugins = NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']>;
 const withRawHtml: RehypePlugins = [rehypeRaw, [rehypeSanitize, sanitizeSchema]];
 // Without a '<' a block holds no raw HTML: skip the HTML parser, the costliest step while streaming.
@@ -28,9 +32,18 @@ const components: Components = {
     </a>
   ),
   img: ({ src, alt }) => <RemoteImage src={typeof src === 'string' ? src : undefined} alt={alt} />,
-  pre: ({ children }) => <>{children}</>,
+  // A formula on its own lines comes as a code block of language math (so does a ```math fence).
+  pre: ({ node, children }) => {
+    const code = node?.children[0];
+    if (code?.type === 'element' && isMath(code.properties.className)) {
+      const tex = code.children.map((child) => (child.type === 'text' ? child.value : '')).join('');
+      return <Formula tex={tex.replace(/\n$/, '')} display />;
+    }
+    return <>{children}</>;
+  },
   code: ({ className, children }) => {
     const text = textOf(children);
+    if (isMath(className)) return <Formula tex={text} display={false} />;
     const language = /language-([\w+#-]+)/.exec(className ?? '')?.[1];
     const isBlock = language !== undefined || text.endsWith('\n');
     if (!isBlock)
@@ -47,6 +60,12 @@ const components: Components = {
   },
 };
 
+/** remark-math marks formulas `language-math` (its other classes do not pass the sanitizer). */
+function isMath(className: unknown): boolean {
+  const classes = Array.isArray(className) ? className : String(className ?? '').split(' ');
+  return classes.includes('language-math');
+}
+
 /**
  * Blocks already turned into elements, by text (least recently used first): a block shown again
  * (another version of a reply, a message scrolled back into view) is not parsed again. Elements
@@ -55,11 +74,8 @@ const components: Components = {
 const renderedBlocks = new Map<string, ReactElement>();
 const renderedBlocksLimit = 400;
 
-/**
- * A block as elements. A block with a formula is parsed with the math plugins once they are
- * loaded (until then it shows its source and is not kept); KaTeX runs after the sanitizer.
- */
-function renderBlock(text: string, remember: boolean, math: MathPlugins | null): ReactElement {
+/** A block as elements. Formulas are typeset after the sanitizer, from their text alone. */
+function renderBlock(text: string, remember: boolean): ReactElement {
   const cached = renderedBlocks.get(text);
   if (cached) {
     renderedBlocks.delete(text);
@@ -68,16 +84,15 @@ function renderBlock(text: string, remember: boolean, math: MathPlugins | null):
   }
   const normalized = text.includes('$') || text.includes('\\') ? normalizeMath(text) : text;
   const withMath = hasMath(normalized);
-  if (withMath && !math) loadMath();
   const rehype = text.includes('<') ? withRawHtml : withoutRawHtml;
   // react-markdown's Markdown is a plain function of its props (no hooks): its result can be kept.
   const element = ReactMarkdown({
-    children: withMath && math ? normalized : text,
-    remarkPlugins: withMath && math ? [...remarkPlugins, math.remarkPlugin] : remarkPlugins,
-    rehypePlugins: withMath && math ? [...rehype, math.rehypePlugin] : rehype,
+    children: withMath ? normalized : text,
+    remarkPlugins: withMath ? remarkPluginsWithMath : remarkPlugins,
+    rehypePlugins: rehype,
     components,
   });
-  if (remember && (!withMath || math)) {
+  if (remember) {
     if (renderedBlocks.size >= renderedBlocksLimit) {
       const oldest = renderedBlocks.keys().next().value;
       if (oldest !== undefined) renderedBlocks.delete(oldest);
@@ -93,14 +108,14 @@ function renderBlock(text: string, remember: boolean, math: MathPlugins | null):
  */
 export const MarkdownBlock = memo(
   function MarkdownBlock({ text, growing }: { text: string; growing: boolean }) {
-    return renderBlock(text, !growing, useMathPlugins());
+    return renderBlock(text, !growing);
   },
   (before, after) => before.text === after.text,
 );
 
 /** Parses replies that may be shown next (the other versions of those in view) ahead of time. */
 export function prepareMarkdown(texts: readonly string[]): void {
-  for (const text of texts) for (const block of splitMarkdownBlocks(text)) renderBlock(block, true, null);
+  for (const text of texts) for (const block of splitMarkdownBlocks(text)) renderBlock(block, true);
 }
 
 /**
