@@ -49,6 +49,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // Runs in the diagram frame, a browser document.
+    files: ['tools/diagram-frame/frame.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.ts'],
     plugins: { boundaries },

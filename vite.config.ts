@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { contentSecurityPolicy } from './src/app/content-security-policy.ts';
+import { diagramFrame } from './tools/diagram-frame/plugin.ts';
 
 /** Puts the CSP into the built index.html so it holds on any static host. */
 function cspMetaTag(): Plugin {
@@ -20,7 +21,7 @@ function cspMetaTag(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), cspMetaTag()],
+  plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame()],
   // The first-load budget is checked on gzip size by tools/check-bundle-size.mjs.
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },

@@ -5,9 +5,10 @@
  * - connect-src allows any https host and loopback: the user's provider or their own base URL.
  * - img-src allows https so a remote image the user chose to load can show.
  * - style-src needs 'unsafe-inline': Radix positions popovers with inline styles.
- * - frame-src 'self': the HTML preview document (public/preview.html, which has its own policy).
- *   A source cannot name a path without naming the host, unknown until deployed, so the rest of
- *   this origin is allowed too: nothing else here is ever framed, and no other origin can be.
+ * - frame-src 'self': the HTML preview document (public/preview.html) and the diagram frame
+ *   (diagram.html), each with its own policy. A source cannot name a path without naming the
+ *   host, unknown until deployed, so the rest of this origin is allowed too: nothing else here is
+ *   ever framed, and no other origin can be.
  */
 export const contentSecurityPolicy = [
   "default-src 'self'",

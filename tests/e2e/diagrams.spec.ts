@@ -65,3 +65,63 @@ test('a hostile diagram runs nothing, links nowhere and loads nothing', async ({
   await expect(page.locator('body > svg, body > div[id^="dmermaid"]')).toHaveCount(0);
   expect(outside).toEqual([]);
 });
+
+test('diagrams are drawn in a sandboxed frame of their own, which cannot reach the app', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await importConversation(page, ['## Flow', '', ...flowchart].join('\n'));
+  await expect(chat.messages('assistant').getByRole('img', { name: 'Diagram' })).toBeVisible({
+    timeout: 20_000,
+  });
+  const element = page.locator('iframe[title="Diagram renderer"]');
+  await expect(element).toHaveAttribute('sandbox', 'allow-scripts');
+  await expect(element).toHaveAttribute('aria-hidden', 'true');
+  const frame = page.frames().find((candidate) => candidate.url().endsWith('/diagram.html'));
+  expect(frame).toBeDefined();
+  const reach = await frame?.evaluate(() => {
+    const attempt = (probe: () => unknown) => {
+      try {
+        probe();
+        return 'reached';
+      } catch {
+        return 'blocked';
+      }
+    };
+    return {
+      origin: window.origin,
+      parentDocument: attempt(() => window.parent.document.title),
+      storage: attempt(() => window.localStorage.length),
+      cookies: attempt(() => document.cookie),
+    };
+  });
+  expect(reach).toEqual({
+    origin: 'null',
+    parentDocument: 'blocked',
+    storage: 'blocked',
+    cookies: 'blocked',
+  });
+});
+
+test('when the diagram renderer cannot load, the source shows with why, and a later diagram is drawn', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await page.route('**/diagram.html', (route) => route.abort('internetdisconnected'));
+  await chat.open();
+  await importConversation(page, ['## Flow', '', ...flowchart].join('\n'));
+  const diagram = chat.messages('assistant').getByTestId('mermaid');
+  await expect(diagram.getByRole('note')).toHaveText(
+    'The diagram could not be drawn: The diagram renderer could not load (offline?).',
+    { timeout: 20_000 },
+  );
+  await expect(diagram.locator('pre')).toContainText('A[Question] --> B{Think}');
+
+  await page.unroute('**/diagram.html');
+  await importConversation(
+    page,
+    ['## Again', '', ...flowchart.slice(0, -1), '  C --> D[Done]', '```'].join('\n'),
+  );
+  await expect(chat.messages('assistant').getByRole('img', { name: 'Diagram' })).toBeVisible({
+    timeout: 20_000,
+  });
+});

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useResolvedTheme } from '../../../hooks/use-theme.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { CodeBlock } from './code-block.tsx';
-import type { DiagramResult } from './mermaid-render.ts';
+import type { DiagramResult } from './diagram-frame.ts';
 
 const toggleButton =
   'rounded border border-gray-300 px-2 py-0.5 text-xs text-gray-700 hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-gray-700 dark:text-gray-300 dark:hover:bg-gray-800';
@@ -33,7 +33,10 @@ export function MermaidDiagram({ source }: { source: string }) {
     if (drawnDiagrams.has(key)) return;
     let current = true;
     const cancel = whenIdle(() => {
-      void import('./mermaid-render.ts')
+      void import('./diagram-frame.ts')
+        .catch(() => {
+          throw new Error('The diagram renderer could not load (offline?).');
+        })
         .then(({ renderDiagram }) => renderDiagram(source, dark))
         .then(
           (result) => {
@@ -41,7 +44,7 @@ export function MermaidDiagram({ source }: { source: string }) {
             return result;
           },
           // Not kept: the next time (back online) it is tried again.
-          (error: unknown) => ({ error: `The diagram renderer could not load (${String(error)}).` }),
+          (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
         )
         .then((result) => {
           if (current) setDrawn({ key, result });

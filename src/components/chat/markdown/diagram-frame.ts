@@ -1,0 +1,94 @@
+import DOMPurify from 'dompurify';
+
+/**
+ * Draws Mermaid diagrams in the diagram frame (`diagram.html`, built by
+ * tools/diagram-frame/plugin.ts): a sandboxed frame with an opaque origin, which Chromium runs in
+ * its own process, so a diagram's layout never stalls the chat. One frame serves every diagram;
+ * it is made on the first one. Mermaid runs there with `securityLevel: 'strict'` and labels as
+ * SVG text; its SVG is sanitized once more here and then shown as an image, which runs nothing
+ * and loads nothing.
+ */
+
+export type DiagramResult = { svg: string } | { error: string };
+
+type FrameMessage =
+  { ready: true } | { unavailable: true } | { id: number; svg: string } | { id: number; error: string };
+
+const frameUrl = `${import.meta.env.BASE_URL}diagram.html`;
+/** The frame says it is ready while it loads, before its load event; this is the margin. */
+const readyAfterLoadMs = 2_000;
+/** One diagram; Mermaid's worst inputs take seconds, not this long. */
+const drawTimeoutMs = 30_000;
+
+let frame: Promise<Window> | undefined;
+let nextId = 0;
+/** Each diagram in the frame: its result, or an Error when the frame failed to draw it. */
+const waiting = new Map<number, (result: DiagramResult | Error) => void>();
+
+function openFrame(): Promise<Window> {
+  return new Promise((resolve, reject) => {
+    const element = document.createElement('iframe');
+    element.src = frameUrl;
+    element.sandbox.add('allow-scripts');
+    element.referrerPolicy = 'no-referrer';
+    element.title = 'Diagram renderer';
+    element.tabIndex = -1;
+    element.setAttribute('aria-hidden', 'true');
+    // Laid out (Mermaid measures its labels) but out of sight and out of the way.
+    element.style.cssText =
+      'position:fixed;left:-10000px;top:0;width:1024px;height:768px;border:0;visibility:hidden;pointer-events:none';
+    const failed = (reason: string) => {
+      window.removeEventListener('message', listen);
+      element.remove();
+      frame = undefined;
+      for (const settle of waiting.values()) settle(new Error(reason));
+      waiting.clear();
+      reject(new Error(reason));
+    };
+    const unavailable = 'The diagram renderer could not load (offline?).';
+    let ready = false;
+    // A document that could not be fetched loads too, as the browser's error page, which says nothing.
+    element.addEventListener('load', () =>
+      window.setTimeout(() => ready || failed(unavailable), readyAfterLoadMs),
+    );
+    const listen = (event: MessageEvent<FrameMessage>) => {
+      if (event.source !== element.contentWindow || event.origin !== 'null') return;
+      const message = event.data;
+      if ('unavailable' in message) return failed(unavailable);
+      if ('ready' in message) {
+        ready = true;
+        if (element.contentWindow) resolve(element.contentWindow);
+        return;
+      }
+      const settle = waiting.get(message.id);
+      waiting.delete(message.id);
+      settle?.('svg' in message ? { svg: message.svg } : { error: message.error });
+    };
+    window.addEventListener('message', listen);
+    document.body.append(element);
+  });
+}
+
+/**
+ * The diagram, or the reason Mermaid gave for not drawing it. Rejects, with a message for the
+ * reader, when the frame could not load or did not answer: worth trying again later.
+ */
+export async function renderDiagram(source: string, dark: boolean): Promise<DiagramResult> {
+  const target = await (frame ??= openFrame());
+  const id = nextId++;
+  const result = await new Promise<DiagramResult>((resolve, reject) => {
+    const timer = window.setTimeout(() => {
+      waiting.delete(id);
+      reject(new Error('The diagram took too long to draw.'));
+    }, drawTimeoutMs);
+    waiting.set(id, (settled) => {
+      window.clearTimeout(timer);
+      if (settled instanceof Error) reject(settled);
+      else resolve(settled);
+    });
+    // The target is '*' because an opaque origin has no name; the source is all it receives.
+    target.postMessage({ id, source, dark }, '*');
+  });
+  if ('error' in result) return result;
+  return { svg: DOMPurify.sanitize(result.svg, { USE_PROFILES: { svg: true, svgFilters: true } }) };
+}
