@@ -103,7 +103,8 @@ test('tall messages, measured after they render, still open pinned to the latest
 test("a streamed reply's off-screen containment is lifted only when some block was never painted", async ({
   page,
 }) => {
-  test.slow();
+  // Two replies of half a minute each: on a loaded 2-core machine this took over 90 s once.
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1000, height: 420 });
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('markdown')));
