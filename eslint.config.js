@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 /**
  * The one-way import flow of the architecture:
  * lib <- domain <- {providers, storage} <- state <- hooks <- components <- app.
- * UI regions (chat, sidebar, settings) never import each other, providers/ or storage/.
+ * UI regions (chat, sidebar, settings, palette) never import each other, providers/ or storage/.
  */
 const layers = [
   { type: 'lib', pattern: 'src/lib', allow: [] },
@@ -17,7 +17,7 @@ const layers = [
   { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage'] },
   { type: 'hooks', pattern: 'src/hooks', allow: ['lib', 'domain', 'state'] },
   { type: 'ui', pattern: 'src/components/ui', allow: ['lib'] },
-  ...['chat', 'sidebar', 'settings'].map((region) => ({
+  ...['chat', 'sidebar', 'settings', 'palette'].map((region) => ({
     type: region,
     pattern: `src/components/${region}`,
     allow: ['lib', 'domain', 'state', 'hooks', 'ui'],
@@ -25,7 +25,19 @@ const layers = [
   {
     type: 'app',
     pattern: 'src/app',
-    allow: ['lib', 'domain', 'providers', 'storage', 'state', 'hooks', 'ui', 'chat', 'sidebar', 'settings'],
+    allow: [
+      'lib',
+      'domain',
+      'providers',
+      'storage',
+      'state',
+      'hooks',
+      'ui',
+      'chat',
+      'sidebar',
+      'settings',
+      'palette',
+    ],
   },
 ];
 

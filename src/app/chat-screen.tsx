@@ -5,6 +5,7 @@ import { ConversationSidebar } from '../components/sidebar/conversation-sidebar.
 import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
 import { useChatState } from '../hooks/use-chat-state.ts';
 import { useIsPhone } from '../hooks/use-media-query.ts';
+import { useShortcuts } from '../hooks/use-shortcuts.ts';
 import { chat } from '../state/chat.ts';
 
 const { setSheet } = chat;
@@ -16,6 +17,10 @@ const ImportExportDialog = lazy(() =>
   })),
 );
 
+// The palette and the shortcuts list load on first use too.
+const CommandPalette = lazy(() => import('../components/palette/command-palette.tsx'));
+const KeyboardShortcutsDialog = lazy(() => import('../components/palette/keyboard-shortcuts-dialog.tsx'));
+
 let booted: Promise<void> | null = null;
 
 /** The chat screen: sidebar, centre column and settings panel; side panels become sheets on phones. */
@@ -23,7 +28,9 @@ export function ChatScreen() {
   const ready = useChatState((state) => state.ready);
   const sheet = useChatState((state) => state.sheet);
   const importExportOpen = useChatState((state) => state.importExportOpen);
+  const overlay = useChatState((state) => state.overlay);
   const isPhone = useIsPhone();
+  useShortcuts();
 
   useEffect(() => {
     booted ??= chat.boot().then(chat.watchBrowser, (error: unknown) => {
@@ -67,6 +74,16 @@ export function ChatScreen() {
       {importExportOpen && (
         <Suspense fallback={null}>
           <ImportExportDialog />
+        </Suspense>
+      )}
+      {overlay === 'palette' && (
+        <Suspense fallback={null}>
+          <CommandPalette />
+        </Suspense>
+      )}
+      {overlay === 'shortcuts' && (
+        <Suspense fallback={null}>
+          <KeyboardShortcutsDialog />
         </Suspense>
       )}
     </div>

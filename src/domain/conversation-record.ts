@@ -54,6 +54,8 @@ export interface ConversationRecord {
   pinnedAt?: string;
   effort?: Conversation['effort'];
   effortAt?: string;
+  place?: Conversation['place'];
+  placedAt?: string;
 }
 
 /** The figures in one fixed order, however they were gathered: a record reads back as written. */
@@ -137,6 +139,8 @@ export function conversationRecord(conversation: Conversation): ConversationReco
   if (conversation.pinnedAt) record.pinnedAt = conversation.pinnedAt;
   if (conversation.effort) record.effort = conversation.effort;
   if (conversation.effortAt) record.effortAt = conversation.effortAt;
+  if (conversation.place) record.place = conversation.place;
+  if (conversation.placedAt) record.placedAt = conversation.placedAt;
   if (deletedIds && deletedIds.length > 0) record.deletedIds = deletedIds;
   return record;
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { linearConversation, message, texts, treeConversation } from './__fixtures__/conversations.ts';
 import { messageText, type Conversation } from './conversation.ts';
 import {
+  lastCodeBlock,
+  lastReply,
   clearConversation,
   conversationAsText,
   createConversation,
@@ -257,4 +259,19 @@ describe('isMarkdownLike', () => {
     'is false for %j',
     (text) => expect(isMarkdownLike(text)).toBe(false),
   );
+});
+
+describe('lastReply and lastCodeBlock', () => {
+  it('finds the reply ending the active path, not one before a question', () => {
+    expect(lastReply(linearConversation('c', ['Q', 'A']))?.id).toBe('c:2');
+    expect(lastReply(linearConversation('c', ['Q', 'A', 'Q2']))).toBeUndefined();
+    expect(lastReply(linearConversation('c'))).toBeUndefined();
+  });
+
+  it('takes the last closed fence, whatever its fence characters, without the fences', () => {
+    expect(lastCodeBlock('a\n```js\nfirst()\n```\nb\n~~~\nsecond()\n~~~\n')).toBe('second()');
+    expect(lastCodeBlock('````md\n```js\ninner()\n```\n````')).toBe('```js\ninner()\n```');
+    expect(lastCodeBlock('```py\nprint(1)\n```\n```js\nstill streaming')).toBe('print(1)');
+    expect(lastCodeBlock('no code here')).toBeUndefined();
+  });
 });

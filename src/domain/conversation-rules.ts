@@ -4,6 +4,7 @@ import {
   messageText,
   textParts,
   type Conversation,
+  type ConversationPlace,
   type Message,
   type ModelPin,
 } from './conversation.ts';
@@ -132,6 +133,20 @@ export function conversationAsText(conversation: Conversation): string {
     .join('\n\n');
 }
 
+/** The last reply on the active path, if the path ends with one. */
+export function lastReply(conversation: Conversation): Message | undefined {
+  const last = visibleMessages(conversation).at(-1);
+  return last?.role === 'assistant' ? last : undefined;
+}
+
+/** The code of the last fenced block in a text (``` or ~~~ fences), without its fences. */
+export function lastCodeBlock(text: string): string | undefined {
+  const fences = /^( {0,3})(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^ {0,3}\2[`~]*[ \t]*$/gm;
+  let code: string | undefined;
+  for (const match of text.matchAll(fences)) code = (match[3] ?? '').replace(/\n$/, '');
+  return code;
+}
+
 const markdownMarkers = ['```', '#', '**', '- ', '1. '];
 
 /**
@@ -156,6 +171,18 @@ export function setEffort(
 }
 
 /** Pins a provider and model to the conversation, or with null removes the pin (it then follows the saved configuration). */
+/** Pins it to the top of the list, archives it, or (null) puts it back among the others. */
+export function placeConversation(
+  conversation: Conversation,
+  place: ConversationPlace | null,
+  now: Date,
+): Conversation {
+  const next: Conversation = { ...conversation, placedAt: now.toISOString() };
+  if (place) next.place = place;
+  else delete next.place;
+  return next;
+}
+
 export function setModelPin(conversation: Conversation, pin: ModelPin | null, now: Date): Conversation {
   const next: Conversation = { ...conversation, pinnedAt: now.toISOString() };
   if (pin) next.pin = pin;

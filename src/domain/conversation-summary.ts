@@ -1,5 +1,5 @@
 import { isProviderId, type ProviderId } from './config.ts';
-import type { Conversation } from './conversation.ts';
+import { conversationPlaces, type Conversation, type ConversationPlace } from './conversation.ts';
 import { isIsoTimestamp, isRecord, ownField } from './json-guards.ts';
 
 /** What the sidebar needs about a conversation, without its messages. */
@@ -13,11 +13,22 @@ export interface ConversationSummary {
   messageCount: number;
   /** The list position: see Conversation.order. */
   order: number;
+  place?: ConversationPlace;
 }
 
 export function summarizeConversation(conversation: Conversation): ConversationSummary {
-  const { id, name, createdAt, updatedAt, provider, order } = conversation;
-  return { id, name, createdAt, updatedAt, provider, messageCount: conversation.messages.length, order };
+  const { id, name, createdAt, updatedAt, provider, order, place } = conversation;
+  const summary: ConversationSummary = {
+    id,
+    name,
+    createdAt,
+    updatedAt,
+    provider,
+    messageCount: conversation.messages.length,
+    order,
+  };
+  if (place) summary.place = place;
+  return summary;
 }
 
 /**
@@ -47,5 +58,8 @@ export function readSummary(value: unknown): ConversationSummary | null {
   if (!isIsoTimestamp(createdAt) || !isIsoTimestamp(updatedAt) || !isProviderId(provider)) return null;
   if (typeof messageCount !== 'number' || !Number.isInteger(messageCount) || messageCount < 0) return null;
   const order = readOrder(ownField(value, 'order'), createdAt);
-  return { id, name, createdAt, updatedAt, provider, messageCount, order };
+  const summary: ConversationSummary = { id, name, createdAt, updatedAt, provider, messageCount, order };
+  const place = ownField(value, 'place');
+  if ((conversationPlaces as readonly unknown[]).includes(place)) summary.place = place as ConversationPlace;
+  return summary;
 }

@@ -350,6 +350,31 @@ describe('validateConversation problems', () => {
 describe('export and import', () => {
   const plain = linearConversation('p', ['Hi', 'Hello'], { order: 8 });
 
+  it('keeps a pinned and an archived conversation so through a file; an unknown place is dropped', () => {
+    const pinned = { ...plain, place: 'pinned' as const, placedAt: '2024-05-01T00:00:00.000Z' };
+    const archived = {
+      ...linearConversation('q', ['Old']),
+      place: 'archived' as const,
+      placedAt: now.toISOString(),
+    };
+    const text = buildExport({
+      config: defaultConfig,
+      conversations: [pinned, archived],
+      activeConversationId: 'p',
+      includeApiKey: false,
+      now,
+    });
+    const result = parseImport(text, { now });
+    if (!result.ok) throw new Error(result.problem);
+    expect(result.data.conversations?.map((conversation) => conversation.place)).toEqual([
+      'pinned',
+      'archived',
+    ]);
+    expect(result.data.conversations?.[0]?.placedAt).toBe('2024-05-01T00:00:00.000Z');
+    const odd = read({ ...(written(conversationRecord(plain)) as object), place: 'starred' });
+    expect(odd.place).toBeUndefined();
+  });
+
   it('round-trips every branch through a file', () => {
     const text = buildExport({
       config: defaultConfig,

@@ -1,6 +1,14 @@
 import { sentImageTypes, type AttachmentKind, type AttachmentPart } from './attachments.ts';
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
-import { textParts, type Conversation, type Message, type ReasoningPart, type Role } from './conversation.ts';
+import {
+  conversationPlaces,
+  textParts,
+  type Conversation,
+  type ConversationPlace,
+  type Message,
+  type ReasoningPart,
+  type Role,
+} from './conversation.ts';
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
 import { finishReasons, timingFields, usageFields, type ReplyStats, type Usage } from './reply-stats.ts';
 import { readOrder } from './conversation-summary.ts';
@@ -349,6 +357,11 @@ export function validateConversation(
     conversation.effort = effort as ReasoningEffort;
   const effortAt = ownField(value, 'effortAt');
   if (isIsoTimestamp(effortAt)) conversation.effortAt = effortAt;
+  const place = ownField(value, 'place');
+  if ((conversationPlaces as readonly unknown[]).includes(place))
+    conversation.place = place as ConversationPlace;
+  const placedAt = ownField(value, 'placedAt');
+  if (isIsoTimestamp(placedAt)) conversation.placedAt = placedAt;
   const deletedIds = ownField(value, 'deletedIds');
   if (Array.isArray(deletedIds)) {
     // A deleted id that names a message here would delete it at the next save: it is not one.

@@ -98,7 +98,14 @@ export interface Conversation {
   deletedIds?: string[];
   /** Where the conversation sits in the list: the order it was stored in. */
   order: number;
+  /** Pinned to the top of the list, or archived (hidden from it, still found); absent: neither. */
+  place?: ConversationPlace;
+  /** When it was last pinned, archived or put back: of two copies, the later change wins a merge. */
+  placedAt?: string;
 }
+
+export type ConversationPlace = 'pinned' | 'archived';
+export const conversationPlaces: readonly ConversationPlace[] = ['pinned', 'archived'];
 
 export const defaultSystemPrompt = 'You are a helpful assistant.';
 

@@ -409,6 +409,18 @@ describe('mergeConversations', () => {
     });
   });
 
+  describe('the place in the list', () => {
+    it('is the later change’s: pinned, archived, or put back', () => {
+      const pinned = { ...chat, place: 'pinned' as const, placedAt: minute(10) };
+      const archived = { ...chat, place: 'archived' as const, placedAt: minute(20) };
+      const putBack = { ...chat, placedAt: minute(30) };
+      expect(mergeConversations(pinned, archived)).toMatchObject({ place: 'archived', placedAt: minute(20) });
+      expect(mergeConversations(archived, pinned)).toMatchObject({ place: 'archived', placedAt: minute(20) });
+      expect(mergeConversations(archived, putBack).place).toBeUndefined();
+      expect(mergeConversations(chat, pinned)).toMatchObject({ place: 'pinned' });
+    });
+  });
+
   describe('the name', () => {
     it('is the later rename’s', () => {
       const early = { ...chat, name: 'Early', renamedAt: minute(10) };

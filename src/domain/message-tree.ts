@@ -296,6 +296,11 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
   delete merged.effortAt;
   if (chose.effort) merged.effort = chose.effort;
   if (chose.effortAt) merged.effortAt = chose.effortAt;
+  const placed = (other.placedAt ?? '') > (primary.placedAt ?? '') ? other : primary;
+  delete merged.place;
+  delete merged.placedAt;
+  if (placed.place) merged.place = placed.place;
+  if (placed.placedAt) merged.placedAt = placed.placedAt;
   if (deleted.size > 0) merged.deletedIds = [...deleted];
   merged.activeLeafId = mergedLeaf(merged, primary, other);
   return sameConversation(merged, primary) ? primary : merged;
@@ -312,6 +317,8 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.effort === b.effort &&
     a.effortAt === b.effortAt &&
     a.pinnedAt === b.pinnedAt &&
+    a.place === b.place &&
+    a.placedAt === b.placedAt &&
     a.updatedAt === b.updatedAt &&
     a.createdAt === b.createdAt &&
     a.provider === b.provider &&

@@ -13,6 +13,8 @@ export function useMediaQuery(query: string): boolean {
 }
 
 /** Below 768 px the sidebar and the settings panel become slide-over sheets. */
+export const phoneQuery = '(max-width: 767px)';
+
 export function useIsPhone(): boolean {
-  return useMediaQuery('(max-width: 767px)');
+  return useMediaQuery(phoneQuery);
 }

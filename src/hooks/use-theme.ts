@@ -10,7 +10,7 @@ function subscribeToSystemTheme(onChange: () => void) {
   return () => media.removeEventListener('change', onChange);
 }
 
-function systemPrefersDark() {
+export function systemPrefersDark() {
   return window.matchMedia(darkQuery).matches;
 }
 

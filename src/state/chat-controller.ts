@@ -17,7 +17,7 @@ import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sy
 import type { ChatContext, ChatDependencies } from './chat-context.ts';
 import { prepareFile } from './attachment-files.ts';
 import type { DataCommands } from './data-commands.ts';
-import { createChatStore, listItemOf, type ChatState, type Theme } from './chat-store.ts';
+import { createChatStore, listItemOf, type ChatState, type Overlay, type Theme } from './chat-store.ts';
 import { createConfigCommands } from './config-commands.ts';
 import { createConversationCommands } from './conversation-commands.ts';
 import { createConversationSync } from './conversation-sync.ts';
@@ -208,6 +208,10 @@ export function createChatController(deps: ChatDependencies) {
     },
     setImportExportOpen: (open: boolean) => store.setState({ importExportOpen: open }),
     setSheet: (sheet: ChatState['sheet']) => store.setState({ sheet }),
+    /** Opens one overlay (closing any other), or closes it with null. */
+    setOverlay: (overlay: Overlay | null) => store.setState({ overlay }),
+    setSettingsCollapsed: (settingsCollapsed: boolean) => store.setState({ settingsCollapsed }),
+    focusComposer: () => store.setState((state) => ({ composerFocus: state.composerFocus + 1 })),
     /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
     prepareFile: (file: File) => prepareFile(file, deps.newId()),
     /** A file's bytes, to show: undefined when they are gone. */

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
-import type { Conversation, ModelPin } from '../domain/conversation.ts';
+import type { Conversation, ConversationPlace, ModelPin } from '../domain/conversation.ts';
 import type { ListedModel } from '../providers/types.ts';
 import { activePath } from '../domain/message-tree.ts';
 import { capabilitiesOf, modelOf, providerDefaults, withModel } from '../domain/provider-catalog.ts';
@@ -15,6 +15,7 @@ export interface ConversationListItem {
   name: string;
   createdAt: string;
   updatedAt: string;
+  place?: ConversationPlace;
 }
 
 /** The reply being streamed, if any: one at a time, in one conversation. */
@@ -45,7 +46,15 @@ export interface ChatState {
   importExportOpen: boolean;
   /** On phones, which side panel is open as a sheet. */
   sheet: 'sidebar' | 'settings' | null;
+  /** The one overlay an action opened: they replace each other. */
+  overlay: Overlay | null;
+  /** On wider screens, the settings panel folded to a strip. */
+  settingsCollapsed: boolean;
+  /** Bumped to ask the composer to take the focus. */
+  composerFocus: number;
 }
+
+export type Overlay = 'palette' | 'shortcuts' | 'model-picker';
 
 export type ChatStore = StoreApi<ChatState>;
 
@@ -64,13 +73,16 @@ export function createChatStore(): ChatStore {
     modelLists: {},
     importExportOpen: false,
     sheet: null,
+    overlay: null,
+    settingsCollapsed: false,
+    composerFocus: 0,
   }));
 }
 
 /** The sidebar row of a conversation or of its stored summary. */
 export function listItemOf(conversation: ConversationListItem): ConversationListItem {
-  const { id, name, createdAt, updatedAt } = conversation;
-  return { id, name, createdAt, updatedAt };
+  const { id, name, createdAt, updatedAt, place } = conversation;
+  return place ? { id, name, createdAt, updatedAt, place } : { id, name, createdAt, updatedAt };
 }
 
 /** Puts a conversation into memory: its messages and its sidebar row. */
@@ -79,7 +91,11 @@ export function commitConversation(store: ChatStore, conversation: Conversation)
     const index = state.list.findIndex((row) => row.id === conversation.id);
     const row = state.list[index];
     // A streamed token changes only the messages: keep the list (and the sidebar) untouched.
-    const unchanged = row && row.name === conversation.name && row.updatedAt === conversation.updatedAt;
+    const unchanged =
+      row &&
+      row.name === conversation.name &&
+      row.updatedAt === conversation.updatedAt &&
+      row.place === conversation.place;
     const item = listItemOf(conversation);
     const list = unchanged ? state.list : index === -1 ? [...state.list, item] : state.list.with(index, item);
     return { list, loaded: { ...state.loaded, [conversation.id]: conversation } };

@@ -1,10 +1,18 @@
-import type { Conversation, ModelPin } from '../domain/conversation.ts';
+import {
+  messageText,
+  type Conversation,
+  type ConversationPlace,
+  type ModelPin,
+} from '../domain/conversation.ts';
 import type { ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import {
   clearConversation as clearRule,
   conversationAsText,
   createConversation,
+  lastCodeBlock,
+  lastReply,
   pickActiveId,
+  placeConversation as placeRule,
   renameConversation as renameRule,
   setSystemPrompt as setSystemPromptRule,
   setEffort,
@@ -112,6 +120,11 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     await change(id, (conversation) => setModelPin(conversation, pin, ctx.now()));
   }
 
+  /** 'Pin' / 'Archive' and back (null), from the row's menu or the palette. */
+  async function placeConversation(id: string, place: ConversationPlace | null): Promise<void> {
+    await change(id, (conversation) => placeRule(conversation, place, ctx.now()));
+  }
+
   /** 'Reasoning effort' in 'Conversation settings'; null: the model's own default. */
   async function setReasoningEffort(id: string, effort: ReasoningEffort | null): Promise<void> {
     await change(id, (conversation) => setEffort(conversation, effort, ctx.now()));
@@ -129,16 +142,36 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     await sync.remove(id);
   }
 
-  async function copyConversation(id: string): Promise<void> {
-    const conversation = await ensureLoaded(id);
-    if (!conversation) return;
+  async function toClipboard(text: string, done: string): Promise<void> {
     try {
-      await navigator.clipboard.writeText(conversationAsText(conversation));
-      ctx.notify.success('Conversation copied to clipboard');
+      await navigator.clipboard.writeText(text);
+      ctx.notify.success(done);
     } catch (error) {
       console.error('Clipboard write failed', error);
       ctx.notify.error('Could not copy to the clipboard', 'The browser refused clipboard access.');
     }
+  }
+
+  async function copyConversation(id: string): Promise<void> {
+    const conversation = await ensureLoaded(id);
+    if (conversation) await toClipboard(conversationAsText(conversation), 'Conversation copied to clipboard');
+  }
+
+  /** 'Copy last reply': the answer of the reply ending the active path (its thinking left out). */
+  async function copyLastReply(id: string): Promise<void> {
+    const conversation = await ensureLoaded(id);
+    const reply = conversation && lastReply(conversation);
+    if (!reply) return ctx.notify.error('There is no reply to copy yet.');
+    await toClipboard(messageText(reply), 'Message copied to clipboard');
+  }
+
+  /** 'Copy last code block': the last fenced block of that reply. */
+  async function copyLastCode(id: string): Promise<void> {
+    const conversation = await ensureLoaded(id);
+    const reply = conversation && lastReply(conversation);
+    const code = reply && lastCodeBlock(messageText(reply));
+    if (code === undefined) return ctx.notify.error('The last reply has no code block.');
+    await toClipboard(code, 'Code copied to clipboard');
   }
 
   return {
@@ -153,7 +186,10 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     setSystemPrompt,
     setReasoningEffort,
     pinModel,
+    placeConversation,
     deleteConversation,
     copyConversation,
+    copyLastReply,
+    copyLastCode,
   };
 }

@@ -136,3 +136,25 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await violations(page)).toEqual([]);
   });
 }
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the command palette, the shortcut list and the header menu have no violations (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.newConversation();
+    await page.keyboard.press('Control+k');
+    await expect(page.getByRole('combobox', { name: 'Search commands and conversations' })).toBeFocused();
+    expect(await violations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+/');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'More', exact: true }).click();
+    await expect(page.getByRole('radio', { name: 'System' })).toBeChecked();
+    expect(await violations(page)).toEqual([]);
+  });
+}

@@ -1,5 +1,6 @@
 import { Copy, Eraser, Menu, Moon, Settings, Sun } from 'lucide-react';
 import { connectionLabel } from '../../domain/provider-catalog.ts';
+import { runAction } from '../../hooks/use-actions.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { useTheme } from '../../hooks/use-theme.ts';
@@ -7,6 +8,7 @@ import { chat } from '../../state/chat.ts';
 import { isStreamingIn, targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
 import { ContextMeter } from './context-meter.tsx';
+import { HeaderMenu } from './header-menu.tsx';
 import { ConversationSettingsDialog } from './conversation-settings-dialog.tsx';
 import { ModelPicker } from './model-picker.tsx';
 
@@ -21,11 +23,11 @@ export function ChatHeader() {
     (state) => state.activeId !== null && isStreamingIn(state, state.activeId),
   );
   const isPhone = useIsPhone();
-  const { resolved, setTheme } = useTheme();
+  const { resolved } = useTheme();
   const nextTheme = resolved === 'dark' ? 'light' : 'dark';
 
   return (
-    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-gray-200 px-3 dark:border-gray-800">
+    <header className="flex min-h-14 shrink-0 flex-wrap items-center gap-2 border-b border-gray-200 px-3 py-1.5 dark:border-gray-800">
       {isPhone && (
         <Button
           variant="ghost"
@@ -54,10 +56,11 @@ export function ChatHeader() {
           aria-label={`Switch to ${nextTheme} theme`}
           title={`Switch to ${nextTheme} theme`}
           data-testid="theme-toggle"
-          onClick={() => setTheme(nextTheme)}
+          onClick={() => runAction('toggle-theme')}
         >
           {resolved === 'dark' ? <Sun /> : <Moon />}
         </Button>
+        <HeaderMenu />
         {activeId && (
           <>
             <ConversationSettingsDialog conversationId={activeId} />

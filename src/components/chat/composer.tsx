@@ -94,10 +94,11 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
     };
   }, [conversationId]);
 
-  // Focus returns to the input when a reply finishes.
+  // Focus returns to the input when a reply finishes, and when 'Focus the message box' asks.
+  const focusRequest = useChatState((state) => state.composerFocus);
   useEffect(() => {
     if (!isLoading) textarea.current?.focus();
-  }, [isLoading, textarea]);
+  }, [isLoading, textarea, focusRequest]);
 
   const hasSomething = text.trim() !== '' || files.list.length > 0;
   const canSend = hasSomething && !files.preparing && !isLoading;

@@ -1,5 +1,4 @@
 import { ChevronDown } from 'lucide-react';
-import { useState } from 'react';
 import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
 import { useChatState, useChatStateShallow } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
@@ -19,7 +18,9 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
   });
   const pin = useChatState((state) => state.loaded[conversationId]?.pin);
   const saved = useChatState((state) => `${connectionLabel(state.config)} · ${modelOf(state.config)}`);
-  const [open, setOpen] = useState(false);
+  // Opened by its button or by the 'Choose a model' action.
+  const open = useChatState((state) => state.overlay === 'model-picker');
+  const setOpen = (next: boolean) => chat.setOverlay(next ? 'model-picker' : null);
 
   return (
     <Popover open={open} onOpenChange={setOpen}>

@@ -263,7 +263,9 @@ function ConfigForm() {
 
 /** The right panel: collapsible on desktop, a sheet on phones (the app shell decides). */
 export function SettingsPanel({ collapsible = true }: { collapsible?: boolean }) {
-  const [collapsed, setCollapsed] = useState(false);
+  // Folded by its buttons or by the 'Toggle the settings panel' action.
+  const collapsed = useChatState((state) => state.settingsCollapsed);
+  const setCollapsed = chat.setSettingsCollapsed;
 
   if (collapsible && collapsed) {
     return (

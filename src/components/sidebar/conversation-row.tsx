@@ -1,4 +1,4 @@
-import { Check, Pencil, Trash2, X } from 'lucide-react';
+import { Archive, ArchiveRestore, Check, Ellipsis, Pencil, Pin, PinOff, Trash2, X } from 'lucide-react';
 import { memo, useState, type KeyboardEvent } from 'react';
 import { timeAgo } from '../../lib/relative-time.ts';
 import { cn } from '../../lib/cn.ts';
@@ -6,7 +6,7 @@ import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
 
-const { deleteConversation, renameConversation, selectConversation } = chat;
+const { deleteConversation, placeConversation, renameConversation, selectConversation } = chat;
 
 interface ConversationRowProps {
   item: ConversationListItem;
@@ -75,7 +75,10 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
         onClick={() => selectConversation(item.id)}
         className="flex h-full min-w-0 flex-1 flex-col items-start justify-center rounded-md px-3 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
       >
-        <span className="w-full truncate text-sm font-medium">{item.name}</span>
+        <span className="flex w-full items-center gap-1 text-sm font-medium">
+          {item.place === 'pinned' && <Pin className="size-3 shrink-0" aria-label="Pinned" />}
+          <span className="truncate">{item.name}</span>
+        </span>
         <span className="text-xs text-gray-600 dark:text-gray-400">{timeAgo(item.updatedAt, now)}</span>
       </button>
       <div className="absolute right-1 flex gap-0.5 rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
@@ -111,7 +114,41 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
             </div>
           </PopoverContent>
         </Popover>
+        <Popover>
+          <PopoverTrigger aria-label="More actions" className={iconButton}>
+            <Ellipsis className="size-3.5" />
+          </PopoverTrigger>
+          <PopoverContent align="end" className="w-52 p-1">
+            <PopoverClose asChild>
+              <button
+                type="button"
+                className={menuItem}
+                onClick={() => void placeConversation(item.id, item.place === 'pinned' ? null : 'pinned')}
+              >
+                {item.place === 'pinned' ? <PinOff className="size-4" /> : <Pin className="size-4" />}
+                {item.place === 'pinned' ? 'Unpin conversation' : 'Pin conversation'}
+              </button>
+            </PopoverClose>
+            <PopoverClose asChild>
+              <button
+                type="button"
+                className={menuItem}
+                onClick={() => void placeConversation(item.id, item.place === 'archived' ? null : 'archived')}
+              >
+                {item.place === 'archived' ? (
+                  <ArchiveRestore className="size-4" />
+                ) : (
+                  <Archive className="size-4" />
+                )}
+                {item.place === 'archived' ? 'Unarchive conversation' : 'Archive conversation'}
+              </button>
+            </PopoverClose>
+          </PopoverContent>
+        </Popover>
       </div>
     </li>
   );
 });
+
+const menuItem =
+  'flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:hover:bg-gray-800';

@@ -1,5 +1,5 @@
-import { ArrowDownUp, Plus } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { ArrowDownUp, ChevronDown, ChevronRight, Plus } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
@@ -8,7 +8,19 @@ import { Button } from '../ui/button.tsx';
 import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
 
 export function ConversationSidebar() {
-  const list = useChatState((state) => state.list);
+  const all = useChatState((state) => state.list);
+  // Pinned conversations on top; archived ones apart, under 'Archived'.
+  const { list, archived } = useMemo(
+    () => ({
+      list: [
+        ...all.filter((item) => item.place === 'pinned'),
+        ...all.filter((item) => item.place === undefined),
+      ],
+      archived: all.filter((item) => item.place === 'archived'),
+    }),
+    [all],
+  );
+  const [showArchived, setShowArchived] = useState(false);
   const activeId = useChatState((state) => state.activeId);
   const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
@@ -50,6 +62,26 @@ export function ConversationSidebar() {
           </ul>
         )}
       </div>
+      {archived.length > 0 && (
+        <div className="border-t border-gray-200 px-2 pt-1 dark:border-gray-800">
+          <button
+            type="button"
+            aria-expanded={showArchived}
+            onClick={() => setShowArchived(!showArchived)}
+            className="flex w-full items-center gap-1 rounded px-2 py-1.5 text-left text-xs font-medium text-gray-600 hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:text-gray-400 dark:hover:bg-gray-800"
+          >
+            {showArchived ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />}
+            Archived ({archived.length})
+          </button>
+          {showArchived && (
+            <ul aria-label="Archived" className="flex max-h-56 flex-col overflow-y-auto">
+              {archived.map((item) => (
+                <ConversationRow key={item.id} item={item} active={item.id === activeId} now={now} />
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       <div className="border-t border-gray-200 p-3 dark:border-gray-800">
         <Button variant="outline" className="w-full" onClick={() => chat.setImportExportOpen(true)}>
           <ArrowDownUp /> Import / Export

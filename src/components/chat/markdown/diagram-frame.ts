@@ -90,5 +90,26 @@ export async function renderDiagram(source: string, dark: boolean): Promise<Diag
     target.postMessage({ id, source, dark }, '*');
   });
   if ('error' in result) return result;
-  return { svg: DOMPurify.sanitize(result.svg, { USE_PROFILES: { svg: true, svgFilters: true } }) };
+  const clean = DOMPurify.sanitize(result.svg, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    RETURN_DOM_FRAGMENT: true,
+  });
+  const root = clean.firstElementChild;
+  if (!(root instanceof SVGSVGElement)) return { error: 'The diagram could not be drawn.' };
+  return { svg: new XMLSerializer().serializeToString(withNaturalSize(root)) };
+}
+
+/**
+ * Mermaid sizes its SVG to fill the width it is put in (`width="100%"`); as an image that
+ * stretches a small diagram across the reply. Its own size is its viewBox; the image is scaled
+ * down from there when the reply is narrower.
+ */
+function withNaturalSize(svg: SVGSVGElement): SVGSVGElement {
+  const [, , width, height] = (svg.getAttribute('viewBox') ?? '').split(/[\s,]+/).map(Number);
+  if (width && height && Number.isFinite(width) && Number.isFinite(height)) {
+    svg.setAttribute('width', String(Math.ceil(width)));
+    svg.setAttribute('height', String(Math.ceil(height)));
+    svg.style.removeProperty('max-width');
+  }
+  return svg;
 }
