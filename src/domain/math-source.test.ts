@@ -29,3 +29,11 @@ describe('normalizeMath', () => {
       expect(hasMath(normalizeMath(text))).toBe(false);
   });
 });
+
+describe('normalizeMath on hostile input', () => {
+  it('escapes every one of 50,000 openers that never close (found in one pass, not one per opener)', () => {
+    const text = '\\('.repeat(50_000);
+    expect(normalizeMath(text)).toBe('\\\\('.repeat(50_000));
+    expect(hasMath(normalizeMath(`${'$x '.repeat(20_000)}`))).toBe(false);
+  });
+});

@@ -18,18 +18,37 @@ function tokenize(text: string): Token[] {
   return Array.from(text.matchAll(tokens), (match) => ({ text: match[0], index: match.index }));
 }
 
-/** The index (in `found`) of the token closing the formula opened at `from`, if any. */
-function closing(found: Token[], from: number, closer: string, text: string): number | undefined {
-  for (let at = from + 1; at < found.length; at++) {
-    const token = found[at] as Token;
-    if (token.text !== closer) continue;
-    if (closer !== '$') return at;
-    const open = found[from] as Token;
-    const inside = text.slice(open.index + 1, token.index);
-    const after = text[token.index + 1] ?? '';
-    if (inside !== '' && !/^\s/.test(inside) && !/\s$/.test(inside) && !/\d/.test(after)) return at;
-    return undefined;
+/**
+ * For each token, the index of the next token of each closing kind: one pass from the end, so
+ * finding closers stays linear however many openers never close (a reply is hostile input).
+ */
+function nextClosers(found: Token[]): Map<string, Int32Array> {
+  const next = new Map<string, Int32Array>();
+  for (const closer of ['\\)', '\\]', '$$', '$']) {
+    const positions = new Int32Array(found.length + 1).fill(-1);
+    for (let at = found.length - 1; at >= 0; at--)
+      positions[at] = (found[at] as Token).text === closer ? at : (positions[at + 1] as number);
+    next.set(closer, positions);
   }
+  return next;
+}
+
+/** The index (in `found`) of the token closing the formula opened at `from`, if any. */
+function closing(
+  found: Token[],
+  next: Map<string, Int32Array>,
+  from: number,
+  closer: string,
+  text: string,
+): number | undefined {
+  const at = next.get(closer)?.[from + 1] ?? -1;
+  if (at < 0) return undefined;
+  if (closer !== '$') return at;
+  const open = found[from] as Token;
+  const token = found[at] as Token;
+  const inside = text.slice(open.index + 1, token.index);
+  const after = text[token.index + 1] ?? '';
+  if (inside !== '' && !/^\s/.test(inside) && !/\s$/.test(inside) && !/\d/.test(after)) return at;
   return undefined;
 }
 
@@ -43,13 +62,14 @@ const delimiters: Readonly<Record<string, readonly [string, string, string]>> = 
 
 export function normalizeMath(text: string): string {
   const found = tokenize(text);
+  const next = nextClosers(found);
   const replacements = new Map<number, string>();
   for (let at = 0; at < found.length; at++) {
     const token = found[at] as Token;
     const rule = delimiters[token.text];
     if (!rule) continue;
     const [closer, open, close] = rule;
-    const end = closing(found, at, closer, text);
+    const end = closing(found, next, at, closer, text);
     if (end === undefined) {
       // Not (yet) a formula: shown as written.
       replacements.set(

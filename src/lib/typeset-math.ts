@@ -12,6 +12,9 @@ const typesetLimit = 2000;
 const listeners = new Map<string, Set<() => void>>();
 const requested = new Set<string>();
 let worker: Worker | undefined;
+/** After the worker failed to load, no new one before this time: not one per render while offline. */
+let retryAt = 0;
+const retryAfterMs = 10_000;
 
 export const formulaKey = (tex: string, display: boolean): string => `${display ? 'D' : 'I'}${tex}`;
 
@@ -19,7 +22,7 @@ export const formulaKey = (tex: string, display: boolean): string => `${display 
 export function typesetFormula(tex: string, display: boolean): string | null | undefined {
   const key = formulaKey(tex, display);
   if (typeset.has(key)) return typeset.get(key);
-  if (!requested.has(key)) {
+  if (!requested.has(key) && Date.now() >= retryAt) {
     requested.add(key);
     mathWorker().postMessage({ key, tex, display } satisfies TypesetRequest);
   }
@@ -53,13 +56,23 @@ function mathWorker(): Worker {
     settle(event.data.key, event.data.html),
   );
   // It failed to load (offline) or broke: the formulas asked for stay as their source, not
-  // remembered, and the next formula starts a fresh worker.
+  // remembered, and ask again in a fresh worker later (not one worker per render meanwhile).
   started.addEventListener('error', (event) => {
     event.preventDefault();
     console.error('Could not load the math renderer', event.message);
     started.terminate();
     worker = undefined;
     requested.clear();
+    retryAt = Date.now() + retryAfterMs;
+    // The formulas on screen ask again when the time comes, or as soon as the browser is online.
+    const retry = () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('online', retry);
+      retryAt = 0;
+      for (const set of listeners.values()) for (const listener of set) listener();
+    };
+    const timer = window.setTimeout(retry, retryAfterMs);
+    window.addEventListener('online', retry);
   });
   worker = started;
   return started;

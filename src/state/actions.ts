@@ -207,7 +207,8 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       title: 'Focus the message box',
       keywords: 'composer input type',
       shortcut: { code: 'Escape', shift: true },
-      available: hasConversation,
+      // While a reply streams in, the box is disabled and cannot take the focus.
+      available: (current) => hasConversation(current) && !streamingHere(current),
       run: () => chat.focusComposer(),
     },
     {

@@ -11,10 +11,8 @@ const renderer = Reflect.get(globalThis, 'mermaid');
 let initializedDark;
 let renders = 0;
 
-addEventListener('message', async (event) => {
-  if (event.source !== parent) return;
-  /** @type {{ id: number, source: string, dark: boolean }} */
-  const { id, source, dark } = event.data;
+/** @param {{ id: number, source: string, dark: boolean }} request */
+async function draw({ id, source, dark }) {
   if (initializedDark !== dark) {
     renderer.initialize({
       startOnLoad: false,
@@ -34,7 +32,15 @@ addEventListener('message', async (event) => {
   } catch (error) {
     parent.postMessage({ id, error: error instanceof Error ? error.message : String(error) }, '*');
   }
+}
+
+// One diagram at a time: a theme set for the next one must not change one still being drawn.
+let queue = Promise.resolve();
+addEventListener('message', (event) => {
+  if (event.source !== parent || self.origin !== 'null') return;
+  queue = queue.then(() => draw(event.data));
 });
 
-// Without Mermaid (its bundle failed to load) the app is told at once, not left waiting.
-parent.postMessage(renderer ? { ready: true } : { unavailable: true }, '*');
+// Without Mermaid (its bundle failed to load) the app is told at once, not left waiting. Opened
+// any other way than sandboxed (an opaque origin), it draws nothing for anyone.
+if (self.origin === 'null') parent.postMessage(renderer ? { ready: true } : { unavailable: true }, '*');

@@ -82,6 +82,8 @@ export default function CommandPalette() {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Keys that compose a character (an input method's Enter) are the input method's.
+    if (event.nativeEvent.isComposing) return;
     const last = entries.length - 1;
     const moves: Record<string, number> = {
       ArrowDown: active >= last ? 0 : active + 1,

@@ -17,56 +17,87 @@ type FrameMessage =
 const frameUrl = `${import.meta.env.BASE_URL}diagram.html`;
 /** The frame says it is ready while it loads, before its load event; this is the margin. */
 const readyAfterLoadMs = 2_000;
+/** A frame not ready by then (a fetch that hangs) is given up, and the next diagram tries anew. */
+const readyTimeoutMs = 60_000;
 /** One diagram; Mermaid's worst inputs take seconds, not this long. */
 const drawTimeoutMs = 30_000;
+const unavailable = 'The diagram renderer could not load (offline?).';
 
-let frame: Promise<Window> | undefined;
+interface Frame {
+  ready: Promise<Window>;
+  /** Each diagram being drawn: its result, or an Error when the frame failed. */
+  waiting: Map<number, (result: DiagramResult | Error) => void>;
+  /** Removes the frame and fails what it was drawing; the next diagram opens a new one. */
+  close(reason: string): void;
+}
+
+let current: Frame | undefined;
 let nextId = 0;
-/** Each diagram in the frame: its result, or an Error when the frame failed to draw it. */
-const waiting = new Map<number, (result: DiagramResult | Error) => void>();
 
-function openFrame(): Promise<Window> {
-  return new Promise((resolve, reject) => {
-    const element = document.createElement('iframe');
-    element.src = frameUrl;
-    element.sandbox.add('allow-scripts');
-    element.referrerPolicy = 'no-referrer';
-    element.title = 'Diagram renderer';
-    element.tabIndex = -1;
-    element.setAttribute('aria-hidden', 'true');
-    // Laid out (Mermaid measures its labels) but out of sight and out of the way.
-    element.style.cssText =
-      'position:fixed;left:-10000px;top:0;width:1024px;height:768px;border:0;visibility:hidden;pointer-events:none';
-    const failed = (reason: string) => {
+function openFrame(): Frame {
+  const element = document.createElement('iframe');
+  element.src = frameUrl;
+  element.sandbox.add('allow-scripts');
+  element.referrerPolicy = 'no-referrer';
+  element.title = 'Diagram renderer';
+  element.tabIndex = -1;
+  element.setAttribute('aria-hidden', 'true');
+  // Laid out (Mermaid measures its labels) but out of sight and out of the way.
+  element.style.cssText =
+    'position:fixed;left:-10000px;top:0;width:1024px;height:768px;border:0;visibility:hidden;pointer-events:none';
+  const waiting = new Map<number, (result: DiagramResult | Error) => void>();
+  const timers: number[] = [];
+  let closed = false;
+  let markReady: (target: Window) => void = () => undefined;
+  let markFailed: (error: Error) => void = () => undefined;
+  const ready = new Promise<Window>((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+  // Nobody may be waiting when it fails: the rejection is handled by whoever awaits it later.
+  ready.catch(() => undefined);
+
+  const listen = (event: MessageEvent<FrameMessage>) => {
+    if (event.source !== element.contentWindow || event.origin !== 'null') return;
+    const message = event.data;
+    if ('unavailable' in message) return frame.close(unavailable);
+    if ('ready' in message) {
+      if (element.contentWindow) markReady(element.contentWindow);
+      return;
+    }
+    const settle = waiting.get(message.id);
+    waiting.delete(message.id);
+    settle?.('svg' in message ? { svg: message.svg } : { error: message.error });
+  };
+
+  const frame: Frame = {
+    ready,
+    waiting,
+    close(reason) {
+      if (closed) return;
+      closed = true;
+      for (const timer of timers) window.clearTimeout(timer);
       window.removeEventListener('message', listen);
       element.remove();
-      frame = undefined;
+      if (current === frame) current = undefined;
       for (const settle of waiting.values()) settle(new Error(reason));
       waiting.clear();
-      reject(new Error(reason));
-    };
-    const unavailable = 'The diagram renderer could not load (offline?).';
-    let ready = false;
-    // A document that could not be fetched loads too, as the browser's error page, which says nothing.
-    element.addEventListener('load', () =>
-      window.setTimeout(() => ready || failed(unavailable), readyAfterLoadMs),
-    );
-    const listen = (event: MessageEvent<FrameMessage>) => {
-      if (event.source !== element.contentWindow || event.origin !== 'null') return;
-      const message = event.data;
-      if ('unavailable' in message) return failed(unavailable);
-      if ('ready' in message) {
-        ready = true;
-        if (element.contentWindow) resolve(element.contentWindow);
-        return;
-      }
-      const settle = waiting.get(message.id);
-      waiting.delete(message.id);
-      settle?.('svg' in message ? { svg: message.svg } : { error: message.error });
-    };
-    window.addEventListener('message', listen);
-    document.body.append(element);
-  });
+      markFailed(new Error(reason));
+    },
+  };
+  let isReady = false;
+  void ready.then(
+    () => (isReady = true),
+    () => undefined,
+  );
+  // A document that could not be fetched loads too, as the browser's error page, which says nothing.
+  element.addEventListener('load', () =>
+    timers.push(window.setTimeout(() => isReady || frame.close(unavailable), readyAfterLoadMs)),
+  );
+  timers.push(window.setTimeout(() => isReady || frame.close(unavailable), readyTimeoutMs));
+  window.addEventListener('message', listen);
+  document.body.append(element);
+  return frame;
 }
 
 /**
@@ -74,14 +105,15 @@ function openFrame(): Promise<Window> {
  * reader, when the frame could not load or did not answer: worth trying again later.
  */
 export async function renderDiagram(source: string, dark: boolean): Promise<DiagramResult> {
-  const target = await (frame ??= openFrame());
+  const frame = (current ??= openFrame());
+  const target = await frame.ready;
   const id = nextId++;
   const result = await new Promise<DiagramResult>((resolve, reject) => {
     const timer = window.setTimeout(() => {
-      waiting.delete(id);
-      reject(new Error('The diagram took too long to draw.'));
+      // A frame that does not answer (Mermaid stuck, its process gone) is replaced, not waited on.
+      frame.close('The diagram took too long to draw.');
     }, drawTimeoutMs);
-    waiting.set(id, (settled) => {
+    frame.waiting.set(id, (settled) => {
       window.clearTimeout(timer);
       if (settled instanceof Error) reject(settled);
       else resolve(settled);
