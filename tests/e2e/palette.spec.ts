@@ -48,6 +48,7 @@ test('the palette opens with Ctrl+K, filters as one types, runs the choice, and 
     .getByRole('combobox', { name: 'Search commands and conversations' })
     .fill('no such thing at all');
   await expect(palette(page)).toContainText('Nothing matches.');
+  await expect(page.getByRole('status').filter({ hasText: 'Nothing matches.' })).toHaveCount(1);
 });
 
 test('themes from the palette and the header menu: light, dark and system, which follows the OS live', async ({

@@ -33,14 +33,20 @@ export default function CommandPalette() {
   const activeId = useChatState((state) => state.activeId);
   const listId = useId();
   const chosen = useRef(false);
+  // Read while the palette first renders, before its input takes the focus.
+  const [opener] = useState(() => document.activeElement);
+  const giveFocusBack = () => {
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+  };
 
-  // Dismissed, the focus goes back where it was; a chosen action puts it where it wants.
-  useEffect(() => {
-    const opener = document.activeElement;
-    return () => {
-      if (!chosen.current && opener instanceof HTMLElement && opener.isConnected) opener.focus();
-    };
-  }, []);
+  // Dismissed, the focus goes back where it was.
+  useEffect(
+    () => () => {
+      if (!chosen.current) giveFocusBack();
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on close
+    [],
+  );
 
   const entries = useMemo(() => {
     const commands: Entry[] = available
@@ -127,6 +133,9 @@ export default function CommandPalette() {
             onKeyDown={onKeyDown}
             className="w-full border-b border-gray-200 bg-transparent px-4 py-3 text-sm outline-none placeholder:text-gray-500 dark:border-gray-800 dark:placeholder:text-gray-400"
           />
+          <p role="status" className="sr-only">
+            {entries.length === 0 ? 'Nothing matches.' : `${entries.length} results`}
+          </p>
           <ul id={listId} role="listbox" aria-label="Commands" className="overflow-y-auto p-1">
             {entries.map((entry, index) => (
               <li
