@@ -1,3 +1,4 @@
+import type { ConversationPlace } from '../domain/conversation.ts';
 import { lastReply } from '../domain/conversation-rules.ts';
 import type { ChatController } from './chat-controller.ts';
 import { isStreamingIn, type ChatState } from './chat-store.ts';
@@ -71,6 +72,15 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
     const id = active();
     return id === null ? undefined : run(id);
   };
+  /** Pinning or archiving the open conversation, and putting it back among the others. */
+  const moveTo = (place: ConversationPlace) => ({
+    available: (current: ChatState) => hasConversation(current) && placeHere(current) !== place,
+    run: withActive((id) => chat.placeConversation(id, place)),
+  });
+  const moveBack = (place: ConversationPlace) => ({
+    available: (current: ChatState) => placeHere(current) === place,
+    run: withActive((id) => chat.placeConversation(id, null)),
+  });
   return [
     {
       id: 'palette',
@@ -140,33 +150,10 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       available: always,
       run: () => chat.setImportExportOpen(true),
     },
-    {
-      id: 'pin',
-      title: 'Pin conversation',
-      keywords: 'top favourite',
-      available: (current) => hasConversation(current) && placeHere(current) !== 'pinned',
-      run: withActive((id) => chat.placeConversation(id, 'pinned')),
-    },
-    {
-      id: 'unpin',
-      title: 'Unpin conversation',
-      available: (current) => placeHere(current) === 'pinned',
-      run: withActive((id) => chat.placeConversation(id, null)),
-    },
-    {
-      id: 'archive',
-      title: 'Archive conversation',
-      keywords: 'hide',
-      available: (current) => hasConversation(current) && placeHere(current) !== 'archived',
-      run: withActive((id) => chat.placeConversation(id, 'archived')),
-    },
-    {
-      id: 'unarchive',
-      title: 'Unarchive conversation',
-      keywords: 'restore',
-      available: (current) => placeHere(current) === 'archived',
-      run: withActive((id) => chat.placeConversation(id, null)),
-    },
+    { ...moveTo('pinned'), id: 'pin', title: 'Pin conversation', keywords: 'top favourite' },
+    { ...moveBack('pinned'), id: 'unpin', title: 'Unpin conversation' },
+    { ...moveTo('archived'), id: 'archive', title: 'Archive conversation', keywords: 'hide' },
+    { ...moveBack('archived'), id: 'unarchive', title: 'Unarchive conversation', keywords: 'restore' },
     {
       id: 'copy-last-reply',
       title: 'Copy last reply',

@@ -35,17 +35,13 @@ export default function CommandPalette() {
   const chosen = useRef(false);
   // Read while the palette first renders, before its input takes the focus.
   const [opener] = useState(() => document.activeElement);
-  const giveFocusBack = () => {
-    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-  };
 
   // Dismissed, the focus goes back where it was.
   useEffect(
     () => () => {
-      if (!chosen.current) giveFocusBack();
+      if (!chosen.current && opener instanceof HTMLElement && opener.isConnected) opener.focus();
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on close
-    [],
+    [opener],
   );
 
   const entries = useMemo(() => {
