@@ -6,7 +6,8 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The one-way import flow of the architecture:
- * lib <- domain <- {providers, storage} <- state <- hooks <- components <- app.
+ * lib <- domain <- {providers, storage} <- {state, search} <- hooks <- components <- app.
+ * search/ is the full-text index, run in a worker that reads storage itself.
  * UI regions (chat, sidebar, settings, palette) never import each other, providers/ or storage/.
  */
 const layers = [
@@ -15,7 +16,8 @@ const layers = [
   { type: 'providers', pattern: 'src/providers', allow: ['lib', 'domain'] },
   { type: 'storage', pattern: 'src/storage', allow: ['lib', 'domain'] },
   { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage'] },
-  { type: 'hooks', pattern: 'src/hooks', allow: ['lib', 'domain', 'state'] },
+  { type: 'search', pattern: 'src/search', allow: ['lib', 'domain', 'storage'] },
+  { type: 'hooks', pattern: 'src/hooks', allow: ['lib', 'domain', 'state', 'search'] },
   { type: 'ui', pattern: 'src/components/ui', allow: ['lib'] },
   ...['chat', 'sidebar', 'settings', 'palette'].map((region) => ({
     type: region,
@@ -31,6 +33,7 @@ const layers = [
       'providers',
       'storage',
       'state',
+      'search',
       'hooks',
       'ui',
       'chat',

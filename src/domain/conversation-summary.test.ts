@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { linearConversation, treeConversation } from './__fixtures__/conversations.ts';
-import { compareByOrder, readOrder, readSummary, summarizeConversation } from './conversation-summary.ts';
+import { textParts, type Conversation, type Message } from './conversation.ts';
+import {
+  compareByOrder,
+  readOrder,
+  readSummary,
+  summarizeConversation,
+  summaryTextKey,
+  textKey,
+} from './conversation-summary.ts';
 
 describe('conversation summaries', () => {
   const conversation = linearConversation('x', [], {
@@ -18,7 +26,35 @@ describe('conversation summaries', () => {
       provider: 'gemini',
       messageCount: 1,
       order: 7,
+      textKey: '1:28::Conversation 1',
     });
+  });
+
+  it('keys the searchable text: a grown reply, a new message, an edited prompt or a rename change it', () => {
+    const base = treeConversation('t', [
+      ['root', null, 'system', 'Be brief.'],
+      ['u1', 'root', 'user', 'hi'],
+      ['a1', 'u1', 'assistant', 'hello'],
+    ]);
+    const key = textKey(base);
+    const [root, user, reply] = base.messages as [Message, Message, Message];
+    const variants: Conversation[] = [
+      { ...base, messages: [root, user, { ...reply, parts: textParts('hello there') }] },
+      { ...base, messages: [...base.messages, { ...reply, id: 'a2', parts: textParts('hello') }] },
+      {
+        ...base,
+        messages: [
+          { ...root, parts: textParts('Be long.!'), editedAt: '2024-02-01T00:00:00.000Z' },
+          user,
+          reply,
+        ],
+      },
+      { ...base, name: 'Greetings' },
+    ];
+    for (const variant of variants) expect(textKey(variant)).not.toBe(key);
+    expect(textKey({ ...base, place: 'pinned' })).toBe(key);
+    const olderSummary = { ...summarizeConversation(base), textKey: undefined };
+    expect(summaryTextKey(olderSummary)).toBe(`3:?:${base.updatedAt}:${base.name}`);
   });
 
   it('counts the messages of every branch, the system message included', () => {

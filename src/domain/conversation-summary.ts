@@ -14,6 +14,31 @@ export interface ConversationSummary {
   /** The list position: see Conversation.order. */
   order: number;
   place?: ConversationPlace;
+  /**
+   * Changes whenever the searchable text does (see textKey); absent in summaries written by the
+   * previous release.
+   */
+  textKey?: string;
+}
+
+/**
+ * A fingerprint of the name and the messages' texts, cheap to take on every write: a streamed
+ * reply grows, a new message adds one, an edit of the system prompt sets its editedAt. The search
+ * index re-reads a conversation whose key changed since it last read it.
+ */
+export function textKey(conversation: Conversation): string {
+  let length = 0;
+  let edited = '';
+  for (const message of conversation.messages) {
+    for (const part of message.parts) if (part.type === 'text') length += part.text.length;
+    if (message.editedAt && message.editedAt > edited) edited = message.editedAt;
+  }
+  return `${conversation.messages.length}:${length}:${edited}:${conversation.name}`;
+}
+
+/** The key the search index compares: the summary's own, or what an older summary tells. */
+export function summaryTextKey(summary: ConversationSummary): string {
+  return summary.textKey ?? `${summary.messageCount}:?:${summary.updatedAt}:${summary.name}`;
 }
 
 export function summarizeConversation(conversation: Conversation): ConversationSummary {
@@ -26,6 +51,7 @@ export function summarizeConversation(conversation: Conversation): ConversationS
     provider,
     messageCount: conversation.messages.length,
     order,
+    textKey: textKey(conversation),
   };
   if (place) summary.place = place;
   return summary;
@@ -61,5 +87,7 @@ export function readSummary(value: unknown): ConversationSummary | null {
   const summary: ConversationSummary = { id, name, createdAt, updatedAt, provider, messageCount, order };
   const place = ownField(value, 'place');
   if ((conversationPlaces as readonly unknown[]).includes(place)) summary.place = place as ConversationPlace;
+  const key = ownField(value, 'textKey');
+  if (typeof key === 'string') summary.textKey = key;
   return summary;
 }

@@ -31,6 +31,17 @@ export const storageKeys = {
     attachmentStore: 'attachments',
     attachmentsByConversation: 'conversationId',
   },
+  /**
+   * IndexedDB database of the search index (src/search): a saved copy of it, so a cold start
+   * does not rebuild it. Apart from the conversations, so it can be dropped and rebuilt freely.
+   */
+  searchDatabase: {
+    name: 'ai-chat-search',
+    version: 1,
+    /** Out-of-line keys; one entry, `snapshotKey`. */
+    snapshotStore: 'snapshots',
+    snapshotKey: 'index',
+  },
   /** BroadcastChannel over which tabs tell each other what they changed. */
   tabChannel: 'ai-chat-sync',
 } as const;

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { linearConversation, treeConversation } from '../domain/__fixtures__/conversations.ts';
+import { textParts, type Message } from '../domain/conversation.ts';
+import { bestMessage, markTerms, searchDocument, tokenize } from './search-text.ts';
+
+const plain = (segments: { text: string }[]) => segments.map((segment) => segment.text).join('');
+const marked = (segments: { text: string; mark?: true }[]) =>
+  segments.filter((segment) => segment.mark).map((segment) => segment.text);
+
+describe('search text', () => {
+  it('splits words on spaces, punctuation and markdown symbols, keeping letters of any script', () => {
+    expect(tokenize('## Ranking | by `score` (stable), naïve café 東京 x2')).toEqual([
+      'Ranking',
+      'by',
+      'score',
+      'stable',
+      'naïve',
+      'café',
+      '東京',
+      'x2',
+    ]);
+  });
+
+  it('indexes the name and every branch, but not the system prompt or reasoning', () => {
+    const conversation = treeConversation('c', [
+      ['root', null, 'system', 'Be terse.'],
+      ['u', 'root', 'user', 'Question'],
+      ['a1', 'u', 'assistant', 'First version'],
+      ['a2', 'u', 'assistant', 'Second version'],
+    ]);
+    conversation.messages[3] = {
+      ...(conversation.messages[3] as Message),
+      parts: [{ type: 'reasoning', text: 'secret thoughts' }, ...textParts('Second version')],
+    };
+    const document = searchDocument({ ...conversation, name: 'Named' });
+    expect(document).toEqual({ id: 'c', name: 'Named', text: 'Question\nFirst version\nSecond version' });
+  });
+
+  it('finds the message holding most of the matched words, on any branch, with a marked snippet', () => {
+    const conversation = treeConversation('c', [
+      ['root', null, 'system', 'You are a helpful assistant.'],
+      ['u', 'root', 'user', 'How do I sort records?'],
+      ['a1', 'u', 'assistant', 'Sort them by score.'],
+      ['a2', 'u', 'assistant', 'Sort the records by score, then by name, for a stable order.'],
+      ['u2', 'a1', 'user', 'Thanks'],
+    ]);
+    const match = bestMessage(conversation, new Set(['records', 'stable']));
+    expect(match?.messageId).toBe('a2');
+    expect(match?.createdAt).toBe(conversation.messages[3]?.createdAt);
+    expect(plain(match?.snippet ?? [])).toBe('Sort the records by score, then by name, for a stable order.');
+    expect(marked(match?.snippet ?? [])).toEqual(['records', 'stable']);
+    expect(bestMessage(conversation, new Set(['absent']))).toBeUndefined();
+  });
+
+  it('cuts a long message around its matches, at word starts, and collapses line breaks', () => {
+    const long = `${'lorem ipsum '.repeat(40)}the needle\n\nsits here ${'dolor sit '.repeat(40)}`;
+    const conversation = linearConversation('c', ['question', long]);
+    const match = bestMessage(conversation, new Set(['needle']));
+    const text = plain(match?.snippet ?? []);
+    expect(text.startsWith('…')).toBe(true);
+    expect(text.endsWith('…')).toBe(true);
+    expect(text).toContain('the needle sits here');
+    expect(text.length).toBeLessThanOrEqual(165);
+    expect(text).toMatch(/^…(lorem|ipsum) /);
+    expect(marked(match?.snippet ?? [])).toEqual(['needle']);
+  });
+
+  it('marks matched words in a name, whatever their case', () => {
+    expect(markTerms('Rust borrow checker', new Set(['borrow']))).toEqual([
+      { text: 'Rust ' },
+      { text: 'borrow', mark: true },
+      { text: ' checker' },
+    ]);
+    expect(marked(markTerms('SQL and sql', new Set(['sql'])))).toEqual(['SQL', 'sql']);
+  });
+
+  it('stays plain text: markup in a message is never interpreted', () => {
+    const conversation = linearConversation('c', ['<img src=x onerror=alert(1)> payload']);
+    const match = bestMessage(conversation, new Set(['payload']));
+    expect(plain(match?.snippet ?? [])).toBe('<img src=x onerror=alert(1)> payload');
+  });
+});

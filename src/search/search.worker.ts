@@ -1,0 +1,47 @@
+import { openConversationDb } from '../storage/conversation-db.ts';
+import { openSnapshotStore } from '../storage/search-snapshots.ts';
+import { createTabSync } from '../storage/tab-sync.ts';
+import { createSearchEngine, type IndexStatus, type SearchAnswer } from './search-engine.ts';
+
+/**
+ * The search index's worker: it reads the conversation database itself, so building the index
+ * never costs the page's thread, and it hears every save on the tabs' channel (its own tab's
+ * too: a BroadcastChannel delivers to every other channel object of the name, workers included).
+ */
+
+export interface SearchRequest {
+  id: number;
+  query: string;
+}
+
+export type SearchReply =
+  { type: 'answer'; id: number; answer: SearchAnswer } | { type: 'status'; status: IndexStatus };
+
+const post = (reply: SearchReply) => self.postMessage(reply);
+
+const engine = (async () => {
+  const [source, snapshots] = await Promise.all([openConversationDb(), openSnapshotStore()]);
+  const search = createSearchEngine({
+    source,
+    snapshots,
+    onStatus: (status) => post({ type: 'status', status }),
+  });
+  createTabSync().subscribe((message) => {
+    if (message.type !== 'config-saved' && message.type !== 'active-changed') search.changed();
+  });
+  void search.start();
+  return search;
+})();
+
+/** Only the latest query is answered: one typed over is dropped. */
+let latest = 0;
+
+self.addEventListener('message', (event: MessageEvent<SearchRequest>) => {
+  const { id, query } = event.data;
+  latest = id;
+  void engine
+    .then((search) => search.search(query, () => latest !== id))
+    .then((answer) => {
+      if (answer) post({ type: 'answer', id, answer });
+    });
+});
