@@ -5,6 +5,7 @@ import { ConversationSidebar } from '../components/sidebar/conversation-sidebar.
 import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
 import { useChatState } from '../hooks/use-chat-state.ts';
 import { useIsPhone } from '../hooks/use-media-query.ts';
+import { useSearchIndex } from '../hooks/use-search.ts';
 import { useShortcuts } from '../hooks/use-shortcuts.ts';
 import { chat } from '../state/chat.ts';
 
@@ -31,6 +32,7 @@ export function ChatScreen() {
   const overlay = useChatState((state) => state.overlay);
   const isPhone = useIsPhone();
   useShortcuts();
+  useSearchIndex();
 
   useEffect(() => {
     booted ??= chat.boot().then(chat.watchBrowser, (error: unknown) => {

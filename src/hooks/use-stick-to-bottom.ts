@@ -22,6 +22,12 @@ export function useStickToBottom<T extends HTMLElement>(resetKey: unknown) {
     setAtBottom(true);
   }, []);
 
+  /** Lets go of the bottom: something else (a search result) is to be shown. */
+  const release = useCallback(() => {
+    stuck.current = false;
+    setAtBottom(false);
+  }, []);
+
   // A different conversation starts at its latest message.
   useEffect(() => {
     scrollToBottom();
@@ -58,5 +64,5 @@ export function useStickToBottom<T extends HTMLElement>(resetKey: unknown) {
     };
   }, []);
 
-  return { ref, atBottom, scrollToBottom };
+  return { ref, atBottom, scrollToBottom, release };
 }

@@ -14,6 +14,7 @@ function registry(state: Partial<ChatState> = {}, screen = { isPhone: false, sys
     setOverlay: vi.fn(),
     setSheet: vi.fn(),
     setSettingsCollapsed: vi.fn(),
+    focusSearch: vi.fn(),
     regenerate: vi.fn(),
     copyLastCode: vi.fn(),
     stop: vi.fn(),
@@ -79,13 +80,19 @@ describe('actions', () => {
     expect(light.chat.setTheme).toHaveBeenCalledWith('dark');
   });
 
-  it('toggles the settings panel, or its sheet on a phone; the palette opens and closes', () => {
+  it('toggles the settings panel, or its sheet on a phone; search opens the sidebar there; the palette opens and closes', () => {
     const desktop = registry({ settingsCollapsed: false });
     desktop.action('toggle-settings').run();
     expect(desktop.chat.setSettingsCollapsed).toHaveBeenCalledWith(true);
     const phone = registry({ sheet: 'settings' }, { isPhone: true, systemDark: false });
     phone.action('toggle-settings').run();
     expect(phone.chat.setSheet).toHaveBeenCalledWith(null);
+    phone.action('search').run();
+    expect(phone.chat.setSheet).toHaveBeenLastCalledWith('sidebar');
+    expect(phone.chat.focusSearch).toHaveBeenCalledOnce();
+    desktop.action('search').run();
+    expect(desktop.chat.setSheet).not.toHaveBeenCalled();
+    expect(desktop.chat.focusSearch).toHaveBeenCalledOnce();
     const open = registry({ overlay: 'palette' });
     open.action('palette').run();
     expect(open.chat.setOverlay).toHaveBeenCalledWith(null);

@@ -30,6 +30,7 @@ export interface Action {
 export type ActionId =
   | 'palette'
   | 'new-conversation'
+  | 'search'
   | 'choose-model'
   | 'toggle-theme'
   | 'theme-light'
@@ -96,6 +97,17 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       shortcut: { code: 'KeyO', mod: true, shift: true },
       available: always,
       run: () => chat.newConversation(),
+    },
+    {
+      id: 'search',
+      title: 'Search conversations',
+      keywords: 'find messages text',
+      shortcut: { code: 'KeyF', mod: true, shift: true },
+      available: always,
+      run: () => {
+        if (screen.isPhone()) chat.setSheet('sidebar');
+        chat.focusSearch();
+      },
     },
     {
       id: 'choose-model',

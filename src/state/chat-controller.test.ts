@@ -232,6 +232,24 @@ describe('chat controller', () => {
     expect((await stored(tab)).activeLeafId).toBe(second);
   });
 
+  it('reveals a message: opens its conversation on the branch holding it and asks for it to be shown', async () => {
+    await sendAndWait(tab, 'Name a colour', 'Red');
+    const red = activePath(active(tab)).at(-1)?.id as string;
+    tab.provider.next('Blue');
+    await tab.chat.regenerate(active(tab).id, red);
+    const conversationId = active(tab).id;
+    await tab.chat.newConversation();
+    expect(tab.chat.store.getState().activeId).not.toBe(conversationId);
+
+    await tab.chat.revealMessage(conversationId, red);
+    expect(tab.chat.store.getState().activeId).toBe(conversationId);
+    expect(shown(tab)).toEqual(['user: Name a colour', 'assistant: Red']);
+    expect(tab.chat.store.getState().revealed).toEqual({ conversationId, messageId: red, request: 1 });
+    await tab.chat.revealMessage(conversationId, red);
+    expect(tab.chat.store.getState().revealed?.request).toBe(2);
+    await vi.waitFor(async () => expect((await stored(tab)).activeLeafId).toBe(red));
+  });
+
   it('edits a question into a new branch and keeps the old one', async () => {
     await sendAndWait(tab, 'Capital of France?', 'Paris');
     await sendAndWait(tab, 'And of Spain?', 'Madrid');

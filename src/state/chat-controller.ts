@@ -212,6 +212,7 @@ export function createChatController(deps: ChatDependencies) {
     setOverlay: (overlay: Overlay | null) => store.setState({ overlay }),
     setSettingsCollapsed: (settingsCollapsed: boolean) => store.setState({ settingsCollapsed }),
     focusComposer: () => store.setState((state) => ({ composerFocus: state.composerFocus + 1 })),
+    focusSearch: () => store.setState((state) => ({ searchFocus: state.searchFocus + 1 })),
     /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
     prepareFile: (file: File) => prepareFile(file, deps.newId()),
     /** A file's bytes, to show: undefined when they are gone. */

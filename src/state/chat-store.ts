@@ -52,6 +52,10 @@ export interface ChatState {
   settingsCollapsed: boolean;
   /** Bumped to ask the composer to take the focus. */
   composerFocus: number;
+  /** Bumped to ask the sidebar's search field to take the focus. */
+  searchFocus: number;
+  /** A message to scroll to and mark briefly (a search result); `request` tells two asks apart. */
+  revealed: { conversationId: string; messageId: string; request: number } | null;
 }
 
 export type Overlay = 'palette' | 'shortcuts' | 'model-picker';
@@ -76,6 +80,8 @@ export function createChatStore(): ChatStore {
     overlay: null,
     settingsCollapsed: false,
     composerFocus: 0,
+    searchFocus: 0,
+    revealed: null,
   }));
 }
 

@@ -208,6 +208,25 @@ export function createMessageCommands(
     );
   }
 
+  /**
+   * Opens a conversation at a message (a search result): on the branch that holds it, when it is
+   * off the path shown, then asks the list to scroll to it and mark it.
+   */
+  async function revealMessage(conversationId: string, messageId: string): Promise<void> {
+    conversations.selectConversation(conversationId);
+    const conversation = await conversations.ensureLoaded(conversationId);
+    if (!conversation || !findMessage(conversation, messageId)) return;
+    if (!activePath(conversation).some((message) => message.id === messageId)) {
+      if (isStreamingIn(ctx.get(), conversationId)) return;
+      await conversations.change(conversationId, (current) => switchToMessage(current, messageId), {
+        saveWhenIdle: true,
+      });
+    }
+    store.setState((state) => ({
+      revealed: { conversationId, messageId, request: (state.revealed?.request ?? 0) + 1 },
+    }));
+  }
+
   /** Deletes a message and everything below it on its branch, with Undo. */
   async function deleteMessage(conversationId: string, messageId: string): Promise<void> {
     if (isStreamingIn(ctx.get(), conversationId)) return;
@@ -285,6 +304,7 @@ export function createMessageCommands(
     retry,
     continueReply,
     showVersion,
+    revealMessage,
     deleteMessage,
     branchFrom,
     stop: replies.stop,

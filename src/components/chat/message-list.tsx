@@ -1,12 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RotateCcw } from 'lucide-react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useStickToBottom } from '../../hooks/use-stick-to-bottom.ts';
 import { messageText } from '../../domain/conversation.ts';
 import { isMarkdownLike, visibleMessages } from '../../domain/conversation-rules.ts';
 import { siblingsOf } from '../../domain/message-tree.ts';
 import { chat } from '../../state/chat.ts';
+import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { preloadMarkdown, prepareMarkdown } from './lazy-markdown.tsx';
 import { MessageItem } from './message-item.tsx';
@@ -24,7 +25,10 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     state.streaming?.conversationId === conversationId ? state.streaming.messageId : null,
   );
   const isLoading = useChatState((state) => state.streaming !== null);
-  const { ref, atBottom, scrollToBottom } = useStickToBottom<HTMLDivElement>(conversationId);
+  const { ref, atBottom, scrollToBottom, release } = useStickToBottom<HTMLDivElement>(conversationId);
+  const revealed = useChatState((state) =>
+    state.revealed?.conversationId === conversationId ? state.revealed : null,
+  );
 
   const shown = useMemo(() => (conversation ? visibleMessages(conversation) : []), [conversation]);
   // This app does not use the React Compiler, whose auto-memoizing the rule protects.
@@ -40,6 +44,24 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   });
 
   useEffect(preloadMarkdown, []);
+
+  // A search result asked for a message: scroll to it and mark it for a moment.
+  const [marked, setMarked] = useState<string | null>(null);
+  const handled = useRef(0);
+  useEffect(() => {
+    if (!revealed || handled.current === revealed.request) return;
+    const index = shown.findIndex((message) => message.id === revealed.messageId);
+    if (index === -1) return;
+    handled.current = revealed.request;
+    release();
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    setMarked(revealed.messageId);
+  }, [revealed, shown, release, virtualizer]);
+  useEffect(() => {
+    if (marked === null) return;
+    const timer = setTimeout(() => setMarked(null), 2500);
+    return () => clearTimeout(timer);
+  }, [marked]);
 
   // The other versions of the replies in view are parsed ahead, so switching to one is quick.
   const prepared = useRef(new Set<string>());
@@ -83,7 +105,11 @@ export function MessageList({ conversationId }: { conversationId: string }) {
                   key={row.key}
                   data-index={row.index}
                   ref={virtualizer.measureElement}
-                  className="absolute top-0 left-0 w-full py-1.5"
+                  data-revealed={message.id === marked || undefined}
+                  className={cn(
+                    'absolute top-0 left-0 w-full rounded-lg py-1.5 transition-colors duration-700',
+                    message.id === marked && 'bg-amber-100 dark:bg-amber-900/40',
+                  )}
                   style={{ transform: `translateY(${row.start}px)` }}
                 >
                   <MessageItem

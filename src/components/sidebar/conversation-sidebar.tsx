@@ -1,11 +1,13 @@
-import { ArrowDownUp, ChevronDown, ChevronRight, Plus } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { ArrowDownUp, ChevronDown, ChevronRight, Plus, Search } from 'lucide-react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
+
+const SearchResults = lazy(() => import('./search-results.tsx'));
 
 export function ConversationSidebar() {
   const all = useChatState((state) => state.list);
@@ -21,6 +23,26 @@ export function ConversationSidebar() {
     [all],
   );
   const [showArchived, setShowArchived] = useState(false);
+  const [query, setQuery] = useState('');
+  const searching = query.trim() !== '';
+  const searchField = useRef<HTMLInputElement>(null);
+  const results = useRef<HTMLDivElement>(null);
+  const searchFocus = useChatState((state) => state.searchFocus);
+  useEffect(() => {
+    if (searchFocus > 0) searchField.current?.focus();
+  }, [searchFocus]);
+  const onSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown') {
+      const first = results.current?.querySelector('button');
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    } else if (event.key === 'Escape' && query !== '') {
+      event.preventDefault();
+      setQuery('');
+    }
+  };
   const activeId = useChatState((state) => state.activeId);
   const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
@@ -49,7 +71,30 @@ export function ConversationSidebar() {
           <Plus /> New
         </Button>
       </div>
-      <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-2">
+      <div className="relative px-3 pb-2">
+        <Search
+          className="pointer-events-none absolute top-1/2 left-5.5 size-4 -translate-y-[calc(50%+4px)] text-gray-500"
+          aria-hidden
+        />
+        <input
+          ref={searchField}
+          type="search"
+          value={query}
+          aria-label="Search conversations"
+          placeholder="Search conversations"
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={onSearchKey}
+          className="h-9 w-full rounded-md border border-gray-300 bg-white pr-2 pl-8 text-sm outline-none placeholder:text-gray-500 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-gray-700 dark:bg-gray-950"
+        />
+      </div>
+      {searching && (
+        <div ref={results} className="flex min-h-0 flex-1 flex-col">
+          <Suspense fallback={null}>
+            <SearchResults query={query} onChoose={() => chat.setSheet(null)} />
+          </Suspense>
+        </div>
+      )}
+      <div ref={scroller} hidden={searching} className="min-h-0 flex-1 overflow-y-auto px-2">
         {list.length === 0 ? (
           <p className="px-2 py-6 text-center text-sm text-gray-500 dark:text-gray-400">
             No conversations yet
@@ -62,7 +107,7 @@ export function ConversationSidebar() {
           </ul>
         )}
       </div>
-      {archived.length > 0 && (
+      {archived.length > 0 && !searching && (
         <div className="border-t border-gray-200 px-2 pt-1 dark:border-gray-800">
           <button
             type="button"
