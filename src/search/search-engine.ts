@@ -7,6 +7,7 @@ import {
   markTerms,
   normalizeTerm,
   searchDocument,
+  termMatcher,
   tokenize,
   type Segment,
 } from './search-text.ts';
@@ -208,22 +209,25 @@ export function createSearchEngine({
     if (trimmed === '') return { query, results: [], total: 0 };
     const hits = index.search(trimmed, searchOptions);
     const results: SearchResult[] = [];
-    for (const hit of hits.slice(0, limit)) {
-      const conversation = await readForSnippet(hit.id as string);
-      if (superseded()) return null;
-      if (!conversation) continue;
-      const terms = new Set(hit.terms);
-      const match = bestMessage(conversation, terms);
+    const top = hits.slice(0, limit);
+    // Read together: the database answers them side by side.
+    const conversations = await Promise.all(top.map((hit) => readForSnippet(hit.id as string)));
+    if (superseded()) return null;
+    top.forEach((hit, i) => {
+      const conversation = conversations[i];
+      if (!conversation) return;
+      const matcher = termMatcher(new Set(hit.terms));
+      const match = bestMessage(conversation, matcher);
       const result: SearchResult = {
         conversationId: conversation.id,
-        name: markTerms(conversation.name, terms),
+        name: markTerms(conversation.name, matcher),
         at: match?.createdAt ?? conversation.updatedAt,
         snippet: match?.snippet ?? [],
       };
       if (match) result.messageId = match.messageId;
       if (conversation.place) result.place = conversation.place;
       results.push(result);
-    }
+    });
     return { query, results, total: hits.length };
   }
 

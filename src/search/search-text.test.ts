@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linearConversation, treeConversation } from '../domain/__fixtures__/conversations.ts';
 import { textParts, type Message } from '../domain/conversation.ts';
-import { bestMessage, markTerms, searchDocument, tokenize } from './search-text.ts';
+import { bestMessage, markTerms, searchDocument, termMatcher, tokenize } from './search-text.ts';
 
 const plain = (segments: { text: string }[]) => segments.map((segment) => segment.text).join('');
 const marked = (segments: { text: string; mark?: true }[]) =>
@@ -44,18 +44,18 @@ describe('search text', () => {
       ['a2', 'u', 'assistant', 'Sort the records by score, then by name, for a stable order.'],
       ['u2', 'a1', 'user', 'Thanks'],
     ]);
-    const match = bestMessage(conversation, new Set(['records', 'stable']));
+    const match = bestMessage(conversation, termMatcher(new Set(['records', 'stable'])));
     expect(match?.messageId).toBe('a2');
     expect(match?.createdAt).toBe(conversation.messages[3]?.createdAt);
     expect(plain(match?.snippet ?? [])).toBe('Sort the records by score, then by name, for a stable order.');
     expect(marked(match?.snippet ?? [])).toEqual(['records', 'stable']);
-    expect(bestMessage(conversation, new Set(['absent']))).toBeUndefined();
+    expect(bestMessage(conversation, termMatcher(new Set(['absent'])))).toBeUndefined();
   });
 
   it('cuts a long message around its matches, at word starts, and collapses line breaks', () => {
     const long = `${'lorem ipsum '.repeat(40)}the needle\n\nsits here ${'dolor sit '.repeat(40)}`;
     const conversation = linearConversation('c', ['question', long]);
-    const match = bestMessage(conversation, new Set(['needle']));
+    const match = bestMessage(conversation, termMatcher(new Set(['needle'])));
     const text = plain(match?.snippet ?? []);
     expect(text.startsWith('…')).toBe(true);
     expect(text.endsWith('…')).toBe(true);
@@ -66,17 +66,17 @@ describe('search text', () => {
   });
 
   it('marks matched words in a name, whatever their case', () => {
-    expect(markTerms('Rust borrow checker', new Set(['borrow']))).toEqual([
+    expect(markTerms('Rust borrow checker', termMatcher(new Set(['borrow'])))).toEqual([
       { text: 'Rust ' },
       { text: 'borrow', mark: true },
       { text: ' checker' },
     ]);
-    expect(marked(markTerms('SQL and sql', new Set(['sql'])))).toEqual(['SQL', 'sql']);
+    expect(marked(markTerms('SQL and sql', termMatcher(new Set(['sql']))))).toEqual(['SQL', 'sql']);
   });
 
   it('stays plain text: markup in a message is never interpreted', () => {
     const conversation = linearConversation('c', ['<img src=x onerror=alert(1)> payload']);
-    const match = bestMessage(conversation, new Set(['payload']));
+    const match = bestMessage(conversation, termMatcher(new Set(['payload'])));
     expect(plain(match?.snippet ?? [])).toBe('<img src=x onerror=alert(1)> payload');
   });
 });

@@ -35,12 +35,23 @@ interface Hit {
   term: string;
 }
 
-function hitsIn(text: string, terms: ReadonlySet<string>): Hit[] {
+/**
+ * Finds the matched words in texts: one regular expression for all of them, whole words, any
+ * case. Scanning with it is several times faster than splitting every text into words.
+ */
+export function termMatcher(terms: ReadonlySet<string>): RegExp {
+  // Longest first, so a word is matched whole rather than by a shorter term it starts with.
+  const words = [...terms]
+    .sort((a, b) => b.length - a.length)
+    .map((term) => term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (words.length === 0) return /(?!)/gu;
+  return new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])(?:${words.join('|')})(?![\\p{L}\\p{N}\\p{M}])`, 'giu');
+}
+
+function hitsIn(text: string, matcher: RegExp): Hit[] {
   const hits: Hit[] = [];
-  for (const word of text.matchAll(wordPattern)) {
-    const term = normalizeTerm(word[0]);
-    if (terms.has(term)) hits.push({ start: word.index, end: word.index + word[0].length, term });
-  }
+  for (const word of text.matchAll(matcher))
+    hits.push({ start: word.index, end: word.index + word[0].length, term: normalizeTerm(word[0]) });
   return hits;
 }
 
@@ -61,8 +72,8 @@ function segments(text: string, hits: readonly Hit[], from: number, to: number):
 }
 
 /** A name with its matched words marked. */
-export function markTerms(text: string, terms: ReadonlySet<string>): Segment[] {
-  return segments(text, hitsIn(text, terms), 0, text.length);
+export function markTerms(text: string, matcher: RegExp): Segment[] {
+  return segments(text, hitsIn(text, matcher), 0, text.length);
 }
 
 /** Characters of context before the first marked word, and the snippet's length. */
@@ -114,14 +125,11 @@ export interface MessageMatch {
  * The message that best holds the matched words (most different ones, then most often; the
  * earlier on a tie), any branch, with a snippet; undefined when only the name matched.
  */
-export function bestMessage(
-  conversation: Conversation,
-  terms: ReadonlySet<string>,
-): MessageMatch | undefined {
+export function bestMessage(conversation: Conversation, matcher: RegExp): MessageMatch | undefined {
   let best: { text: string; hits: Hit[]; id: string; createdAt: string; score: number } | undefined;
   for (const message of searchedMessages(conversation)) {
     const text = messageText(message);
-    const hits = hitsIn(text, terms);
+    const hits = hitsIn(text, matcher);
     if (hits.length === 0) continue;
     const score = new Set(hits.map((hit) => hit.term)).size * 1e6 + hits.length;
     if (!best || score > best.score)

@@ -63,11 +63,16 @@ export default function SearchResults({ query, onChoose }: { query: string; onCh
   const now = useNow();
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <p role="status" className="px-3 pb-1 text-xs text-gray-600 dark:text-gray-400">
+      <p
+        role="status"
+        data-index-state={status.state}
+        className="px-3 pb-1 text-xs text-gray-600 dark:text-gray-400"
+      >
         {describe(answer, status)}
       </p>
       <ul
         aria-label="Search results"
+        data-query={answer?.query}
         onKeyDown={moveFocus}
         className="min-h-0 flex-1 overflow-y-auto px-2 pb-2"
       >
