@@ -158,3 +158,22 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await violations(page)).toEqual([]);
   });
 }
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`search results with marked words, and the message a result opens, have no violations (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    const chat = new ChatPage(page);
+    await chat.open();
+    await importConversation(page, 'A stable sort keeps equal records in order.');
+    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('stable rec');
+    const results = page.getByRole('list', { name: 'Search results' }).getByRole('button');
+    await expect(results).toHaveCount(1);
+    await expect(results.locator('mark')).toHaveText(['stable', 'records']);
+    expect(await violations(page)).toEqual([]);
+    await results.click();
+    await expect(page.locator('[data-revealed]')).toHaveCount(1);
+    expect(await violations(page)).toEqual([]);
+  });
+}
