@@ -61,13 +61,15 @@ function fakeProvider() {
   /** Each request's own settings (the pinned model, ...). */
   const settings: (ChatRequest['settings'] | undefined)[] = [];
   const efforts: ChatRequest['effort'][] = [];
+  const streamed: ChatRequest['stream'][] = [];
   /** The connections services were built for. */
   const built: Config[] = [];
   const provider: ChatProvider = {
     id: 'openai',
-    chat({ messages, signal, settings: requestSettings, effort }) {
+    chat({ messages, signal, settings: requestSettings, effort, stream }) {
       sent.push(messages);
       efforts.push(effort);
+      streamed.push(stream);
       settings.push(requestSettings);
       const reply = replies.shift() ?? new ScriptedReply();
       return reply.stream(signal);
@@ -84,7 +86,7 @@ function fakeProvider() {
     replies.push(reply);
     return reply;
   }
-  return { provider, sent, settings, efforts, built, next };
+  return { provider, sent, settings, efforts, streamed, built, next };
 }
 
 function recordingNotifier() {
@@ -182,6 +184,8 @@ let databaseName: string;
 beforeEach(async () => {
   vi.stubGlobal('localStorage', new MemoryStorage());
   localStorage.setItem('ai-chat-config', JSON.stringify(config));
+  // Named by their model only in the tests of that (below): the others script every call.
+  localStorage.setItem('ai-chat-auto-title', 'off');
   runId += 1;
   databaseName = `controller-${runId}-${Date.now()}`;
   tab = await openTab(databaseName, 'a');
@@ -828,5 +832,65 @@ describe('files', () => {
     const question = activePath(active(tab))[1] as Message;
     tab.chat.deleteMessage(active(tab).id, question.id);
     await vi.waitFor(async () => expect(await tab.db.readAttachment('dot')).toBeUndefined());
+  });
+});
+
+describe('auto-title', () => {
+  const name = () => active(tab).name;
+  /** Scripts the reply and then the title call's answer (calls take them in order), and sends. */
+  async function sendWithTitle(question: string, reply: string) {
+    tab.provider.next(reply);
+    const title = tab.provider.next();
+    expect(await tab.chat.send(question)).toBe(true);
+    await vi.waitFor(() => expect(tab.provider.sent.length).toBeGreaterThanOrEqual(2));
+    return title;
+  }
+
+  beforeEach(() => tab.chat.setAutoTitle(true));
+
+  it('asks the model once, not streamed, after the first reply, and names the conversation', async () => {
+    const title = await sendWithTitle('What is a zebra crossing?', 'A striped crossing.');
+    title.push('**Title:** "Zebra crossings."');
+    title.end();
+    await vi.waitFor(() => expect(name()).toBe('Zebra crossings'));
+    expect(tab.provider.streamed).toEqual([undefined, false]);
+    expect(tab.provider.sent[1]?.[1]?.content).toBe(
+      'User: What is a zebra crossing?\n\nAssistant: A striped crossing.',
+    );
+    expect(tab.provider.settings[1]?.maxTokens).toBe(40);
+    await vi.waitFor(async () => expect((await stored(tab)).name).toBe('Zebra crossings'));
+    expect(localStorage.getItem('ai-chat-auto-title')).toBe('on');
+
+    await sendAndWait(tab, 'And a pelican crossing?', 'One with lights.');
+    expect(tab.provider.sent).toHaveLength(3);
+  });
+
+  it('leaves a conversation the user renamed, before or while the title was asked', async () => {
+    await tab.chat.renameConversation(active(tab).id, 'My name');
+    await sendAndWait(tab, 'Question', 'Answer');
+    expect(tab.provider.sent).toHaveLength(1);
+
+    await tab.chat.newConversation();
+    const title = await sendWithTitle('Question', 'Answer');
+    await tab.chat.renameConversation(active(tab).id, 'Chosen meanwhile');
+    title.push('Model title');
+    title.end();
+    // A whole reply later, the title's answer (read before it) has long been handled.
+    await sendAndWait(tab, 'Next', 'Reply');
+    expect(name()).toBe('Chosen meanwhile');
+  });
+
+  it('keeps the name, without a toast, when the title call fails; never asks when turned off', async () => {
+    const title = await sendWithTitle('Question', 'Answer');
+    title.push(new ProviderError({ provider: 'openai', kind: 'server', status: 500, message: 'boom' }));
+    await idle(tab);
+    expect(name()).toBe('Conversation 1');
+    expect(tab.calls).toEqual([]);
+
+    tab.chat.setAutoTitle(false);
+    await tab.chat.newConversation();
+    await sendAndWait(tab, 'Question', 'Answer');
+    expect(tab.provider.sent).toHaveLength(3);
+    expect(name()).toBe('Conversation 2');
   });
 });

@@ -4,11 +4,13 @@ import { findMessage } from '../domain/message-tree.ts';
 import { migrateLegacyConversations } from '../storage/legacy-migration.ts';
 import {
   loadActiveId,
+  loadAutoTitle,
   loadConfig,
   loadConnections,
   loadDraft,
   loadTheme,
   readSavedConfig,
+  saveAutoTitle,
   saveDraft,
   saveTheme,
 } from '../storage/local-settings.ts';
@@ -73,7 +75,7 @@ export function createChatController(deps: ChatDependencies) {
     const saved = readSavedConfig();
     configs.applyConfig(saved.config ?? defaultConfig);
     configs.applyConnections(rememberedConnections(saved.config));
-    store.setState({ theme: loadTheme() });
+    store.setState({ theme: loadTheme(), autoTitle: loadAutoTitle() });
     if (saved.problem) {
       deps.notify.warning(
         'The saved configuration could not be read',
@@ -170,7 +172,7 @@ export function createChatController(deps: ChatDependencies) {
       const savedConfig = loadConfig();
       if (savedConfig) configs.applyConfig(savedConfig);
       configs.applyConnections(rememberedConnections(savedConfig));
-      store.setState({ theme: loadTheme() });
+      store.setState({ theme: loadTheme(), autoTitle: loadAutoTitle() });
     });
     // Closing the tab mid-reply keeps what has arrived, and what is still to be written: plain
     // writes issued at once, which land as the page goes. A tab merely hidden saves as usual.
@@ -205,6 +207,10 @@ export function createChatController(deps: ChatDependencies) {
     setTheme(theme: Theme) {
       store.setState({ theme });
       saveTheme(theme);
+    },
+    setAutoTitle(autoTitle: boolean) {
+      store.setState({ autoTitle });
+      saveAutoTitle(autoTitle);
     },
     setImportExportOpen: (open: boolean) => store.setState({ importExportOpen: open }),
     setSheet: (sheet: ChatState['sheet']) => store.setState({ sheet }),

@@ -52,6 +52,8 @@ export interface ChatState {
   settingsCollapsed: boolean;
   /** Bumped to ask the composer to take the focus. */
   composerFocus: number;
+  /** 'Name conversations automatically': after the first reply, the model names the conversation. */
+  autoTitle: boolean;
   /** Bumped to ask the sidebar's search field to take the focus. */
   searchFocus: number;
   /** A message to scroll to and mark briefly (a search result); `request` tells two asks apart. */
@@ -80,6 +82,7 @@ export function createChatStore(): ChatStore {
     overlay: null,
     settingsCollapsed: false,
     composerFocus: 0,
+    autoTitle: true,
     searchFocus: 0,
     revealed: null,
   }));

@@ -26,6 +26,7 @@ import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationCommands } from './conversation-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { ReplyRunner } from './reply-runner.ts';
+import { createAutoTitles } from './auto-title.ts';
 
 /** What 'Continue' sends. */
 export const continuePrompt = 'Continue exactly where your previous reply stopped.';
@@ -42,6 +43,7 @@ export function createMessageCommands(
   targetFor: (conversationId: string, override?: ModelPin) => ReplyTarget,
 ) {
   const { store } = ctx;
+  const nameAfterFirstReply = createAutoTitles(ctx, conversations);
 
   /**
    * What a reply in this conversation is asked with, when one may be asked for now; otherwise
@@ -97,14 +99,18 @@ export function createMessageCommands(
     await replyTo(conversationId, question.id, target);
   }
 
-  /** Streams a reply to the question; the failure toast's Retry asks the same question the same way again. */
-  function replyTo(conversationId: string, questionId: string, target: ReplyTarget, model?: ModelPin) {
-    return replies.run(
+  /**
+   * Streams a reply to the question; the failure toast's Retry asks the same question the same way
+   * again. A conversation's first complete reply then names it (auto-title.ts).
+   */
+  async function replyTo(conversationId: string, questionId: string, target: ReplyTarget, model?: ModelPin) {
+    await replies.run(
       conversationId,
       questionId,
       target,
       () => void askAgain(conversationId, questionId, model),
     );
+    void nameAfterFirstReply(conversationId, target);
   }
 
   /**

@@ -13,6 +13,8 @@ export const storageKeys = {
   activeConversation: 'ai-chat-active-conversation',
   /** localStorage: light, dark or system, bare. */
   theme: 'theme',
+  /** localStorage: 'off' when conversations are not to be named by their model; absent: on. */
+  autoTitle: 'ai-chat-auto-title',
   /** localStorage: the unsent text of a conversation, under this prefix plus its id. */
   draftPrefix: 'ai-chat-draft:',
   /** IndexedDB database holding one record per conversation. */

@@ -131,6 +131,15 @@ function draftKey(conversationId: string): string {
 }
 
 /** The unsent text of a conversation, or ''. */
+/** Naming conversations after their first reply: on unless turned off. */
+export function loadAutoTitle(storage?: StorageLike): boolean {
+  return read(storageKeys.autoTitle, storage) !== 'off';
+}
+
+export function saveAutoTitle(on: boolean, storage?: StorageLike): StorageResult {
+  return write(storageKeys.autoTitle, on ? 'on' : 'off', storage);
+}
+
 export function loadDraft(conversationId: string, storage?: StorageLike): string {
   return read(draftKey(conversationId), storage) ?? '';
 }

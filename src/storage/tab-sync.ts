@@ -94,13 +94,14 @@ export function createTabSync(options: TabSyncOptions = {}): TabSync {
 }
 
 /** Which of our localStorage values another tab changed; 'all' when it cleared storage. */
-export type StorageChange = 'config' | 'connections' | 'activeConversation' | 'theme' | 'all';
+export type StorageChange = 'config' | 'connections' | 'activeConversation' | 'theme' | 'autoTitle' | 'all';
 
 const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.config, 'config'],
   [storageKeys.connections, 'connections'],
   [storageKeys.activeConversation, 'activeConversation'],
   [storageKeys.theme, 'theme'],
+  [storageKeys.autoTitle, 'autoTitle'],
 ]);
 
 type EventTargetLike = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;

@@ -144,7 +144,21 @@ export class ChatPage {
   }
 }
 
-export const test = base.extend<{ chat: ChatPage }>({
+/**
+ * `autoTitle`: whether conversations are named by their model after the first reply. The app's
+ * default is on; the suite runs with it off (each reply would be followed by a title request that
+ * renames 'Conversation n'), and the title tests turn it on with `test.use({ autoTitle: true })`.
+ */
+export const test = base.extend<{ chat: ChatPage; autoTitle: boolean }>({
+  autoTitle: [false, { option: true }],
+  context: async ({ context, autoTitle }, provide) => {
+    if (!autoTitle)
+      await context.addInitScript(() => {
+        if (localStorage.getItem('ai-chat-auto-title') === null)
+          localStorage.setItem('ai-chat-auto-title', 'off');
+      });
+    await provide(context);
+  },
   chat: async ({ page }, provide) => {
     await provide(new ChatPage(page));
   },

@@ -41,6 +41,7 @@ export const scenarioHelp = {
     'a few tokens, then the token limit: finish_reason length, stop_reason max_tokens, finishReason MAX_TOKENS, response.incomplete',
   unverified:
     'OpenAI Responses: reasoning.summary gets the unverified-organization 400; without it, Echo (every /v1/responses scenario reasons)',
+  'stream-only': "Echo when streamed; a call with streaming off gets a 500 in the provider's error form",
   attachments:
     'what the last user message carried: "Received:", then per item "- image image/png 640×480", "- pdf report.pdf 12345 bytes", "- text NAME" (each <file name="NAME"> block), then "- message: <the rest of the text>"',
 };

@@ -148,6 +148,7 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   if (!provider.isStream(body, request)) {
     if (scenario === 'error-event')
       return sendReply(res, provider.httpError(provider.midStreamErrorStatus, plan.model), cors);
+    if (scenario === 'stream-only') return sendReply(res, provider.httpError(500, plan.model), cors);
     const reply = provider.reply(plan);
     if (scenario === 'drop') return dropJson(res, reply.body, cors);
     return sendReply(res, reply, cors);

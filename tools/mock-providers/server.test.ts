@@ -412,6 +412,27 @@ describe('stream formats', () => {
     });
   });
 
+  it('stream-only: a streamed call is answered, the same call not streamed gets a 500', async () => {
+    const body = { model: 'gpt-4o', messages: userTurn };
+    const streamed = await raw('POST', '/v1/chat/completions', openaiHeaders('stream-only.s'), {
+      ...body,
+      stream: true,
+    });
+    expect(streamed.status).toBe(200);
+    expect(streamed.text).toContain('data: [DONE]');
+    const whole = await raw('POST', '/v1/chat/completions', openaiHeaders('stream-only.s'), body);
+    expect(whole.status).toBe(500);
+    const gemini = await raw(
+      'POST',
+      geminiPath(),
+      { 'x-goog-api-key': 'stream-only.g', 'content-type': 'application/json' },
+      {
+        contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      },
+    );
+    expect(gemini.status).toBe(500);
+  });
+
   it('Azure: a first chunk with no choices and prompt filter results, filter results per choice, no usage chunk', async () => {
     const path = '/openai/deployments/prod/chat/completions?api-version=2024-10-21';
     const events = sse(await raw('POST', path, { 'api-key': 'ok.s' }, { messages: userTurn, stream: true }))

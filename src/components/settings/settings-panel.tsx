@@ -261,6 +261,31 @@ function ConfigForm() {
   );
 }
 
+/** Choices of this browser that are not part of the provider configuration: saved as they change. */
+function Preferences() {
+  const autoTitle = useChatState((state) => state.autoTitle);
+  const hintId = useId();
+  return (
+    <div className="mt-6 flex flex-col gap-2 border-t border-gray-200 pt-4 dark:border-gray-800">
+      <h3 className="text-sm font-semibold">Preferences</h3>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={autoTitle}
+          aria-describedby={hintId}
+          onChange={(event) => chat.setAutoTitle(event.target.checked)}
+          className="size-4 accent-indigo-600"
+        />
+        Name conversations automatically
+      </label>
+      <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
+        After a conversation's first reply, its model is asked for a title of a few words. A name you give it
+        yourself is kept.
+      </p>
+    </div>
+  );
+}
+
 /** The right panel: collapsible on desktop, a sheet on phones (the app shell decides). */
 export function SettingsPanel({ collapsible = true }: { collapsible?: boolean }) {
   // Folded by its buttons or by the 'Toggle the settings panel' action.
@@ -297,6 +322,7 @@ export function SettingsPanel({ collapsible = true }: { collapsible?: boolean })
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-4 pt-2">
         <ConfigForm />
+        <Preferences />
       </div>
     </section>
   );
