@@ -12,7 +12,7 @@ const titleTimeoutMs = 30_000;
 const titleMaxTokens = 40;
 
 /**
- * Names a conversation after its first reply (when the 'Name conversations automatically'
+ * Names a conversation after its first reply (when the 'Automatic titles'
  * preference is on): its own model is asked once, not streamed, for a title of a few words.
  * A user's rename, before or meanwhile, wins; any failure leaves the name as it is, silently.
  */

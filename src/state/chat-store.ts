@@ -52,7 +52,7 @@ export interface ChatState {
   settingsCollapsed: boolean;
   /** Bumped to ask the composer to take the focus. */
   composerFocus: number;
-  /** 'Name conversations automatically': after the first reply, the model names the conversation. */
+  /** 'Automatic titles': after the first reply, the model names the conversation. */
   autoTitle: boolean;
   /** Bumped to ask the sidebar's search field to take the focus. */
   searchFocus: number;

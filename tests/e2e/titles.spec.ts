@@ -59,7 +59,7 @@ test("off in the settings: the name stays 'Conversation 1', and the choice survi
   const key = mockKey('ok');
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', key));
-  const preference = page.getByRole('checkbox', { name: 'Name conversations automatically' });
+  const preference = page.getByRole('checkbox', { name: 'Automatic titles' });
   await expect(preference).toBeChecked();
   await preference.uncheck();
   await chat.newConversation();

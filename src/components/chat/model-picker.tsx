@@ -4,7 +4,7 @@ import { useChatState, useChatStateShallow } from '../../hooks/use-chat-state.ts
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
-import { ModelList } from './model-list.tsx';
+import { LazyModelList } from './lazy-model-list.tsx';
 
 /**
  * 'Model: {id}': the model this conversation's next message goes to. Choosing one pins that
@@ -45,7 +45,7 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
             Follow the saved configuration ({saved})
           </button>
         )}
-        <ModelList
+        <LazyModelList
           current={endpointId ? { provider, model, endpointId } : { provider, model }}
           onChoose={(choice) => {
             void chat.pinModel(conversationId, choice);

@@ -2,7 +2,7 @@ import { Shuffle } from 'lucide-react';
 import { useRef, useState, type RefObject } from 'react';
 import { chat } from '../../state/chat.ts';
 import { Popover, PopoverAnchor, PopoverContent } from '../ui/popover.tsx';
-import { ModelList } from './model-list.tsx';
+import { LazyModelList } from './lazy-model-list.tsx';
 
 /**
  * 'Regenerate with…': asks the same question of another model, for this reply only; the new reply
@@ -51,7 +51,7 @@ export function RegenerateWith({
             }}
           >
             <p className="mb-2 text-xs font-semibold">Regenerate with…</p>
-            <ModelList
+            <LazyModelList
               onChoose={(model) => {
                 setOpen(false);
                 void chat.regenerate(conversationId, messageId, model);

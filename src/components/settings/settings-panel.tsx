@@ -276,7 +276,7 @@ function Preferences() {
           onChange={(event) => chat.setAutoTitle(event.target.checked)}
           className="size-4 accent-indigo-600"
         />
-        Name conversations automatically
+        Automatic titles
       </label>
       <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
         After a conversation's first reply, its model is asked for a title of a few words. A name you give it
