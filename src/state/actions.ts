@@ -38,6 +38,7 @@ export type ActionId =
   | 'theme-system'
   | 'toggle-settings'
   | 'import-export'
+  | 'download-markdown'
   | 'pin'
   | 'unpin'
   | 'archive'
@@ -161,6 +162,13 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       keywords: 'backup download upload json',
       available: always,
       run: () => chat.setImportExportOpen(true),
+    },
+    {
+      id: 'download-markdown',
+      title: 'Download as Markdown',
+      keywords: 'export save file md',
+      available: hasConversation,
+      run: withActive((id) => chat.downloadMarkdown(id)),
     },
     { ...moveTo('pinned'), id: 'pin', title: 'Pin conversation', keywords: 'top favourite' },
     { ...moveBack('pinned'), id: 'unpin', title: 'Unpin conversation' },

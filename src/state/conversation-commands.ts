@@ -18,6 +18,7 @@ import {
   setEffort,
   setModelPin,
 } from '../domain/conversation-rules.ts';
+import { downloadText } from '../lib/download.ts';
 import { saveActiveId } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, forgetConversation, isStreamingIn } from './chat-store.ts';
@@ -174,6 +175,23 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     await toClipboard(code, 'Code copied to clipboard');
   }
 
+  /** 'Download as Markdown': the shown path as a .md file (the writer loads on first use). */
+  async function downloadMarkdown(id: string): Promise<void> {
+    const conversation = await ensureLoaded(id);
+    if (!conversation) return;
+    try {
+      const { conversationMarkdown, markdownFileName } = await import('../domain/markdown-export.ts');
+      downloadText(
+        markdownFileName(conversation, ctx.now()),
+        conversationMarkdown(conversation),
+        'text/markdown',
+      );
+    } catch (error) {
+      console.error('Markdown download failed', error);
+      ctx.notify.error('Could not download the conversation', 'The Markdown file could not be made.');
+    }
+  }
+
   return {
     setActive,
     ensureLoaded,
@@ -191,5 +209,6 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     copyConversation,
     copyLastReply,
     copyLastCode,
+    downloadMarkdown,
   };
 }

@@ -56,6 +56,7 @@ function withKnownKey(imported: Config, current: Config, connections: Connection
 }
 
 /** Export and import of everything (the spec's Import / Export dialog). */
+import { downloadText } from '../lib/download.ts';
 export function createDataCommands(
   ctx: ChatContext,
   sync: ConversationSync,
@@ -104,12 +105,7 @@ export function createDataCommands(
 
   function downloadExport(text: string): void {
     try {
-      const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = exportFileName(ctx.now());
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      downloadText(exportFileName(ctx.now()), text, 'application/json');
     } catch (error) {
       console.error('Failed to export data', error);
       ctx.notify.error('Failed to export data');

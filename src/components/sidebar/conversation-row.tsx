@@ -1,4 +1,15 @@
-import { Archive, ArchiveRestore, Check, Ellipsis, Pencil, Pin, PinOff, Trash2, X } from 'lucide-react';
+import {
+  Archive,
+  ArchiveRestore,
+  Check,
+  Download,
+  Ellipsis,
+  Pencil,
+  Pin,
+  PinOff,
+  Trash2,
+  X,
+} from 'lucide-react';
 import { memo, useState, type KeyboardEvent } from 'react';
 import { timeAgo } from '../../lib/relative-time.ts';
 import { cn } from '../../lib/cn.ts';
@@ -6,7 +17,8 @@ import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
 
-const { deleteConversation, placeConversation, renameConversation, selectConversation } = chat;
+const { deleteConversation, downloadMarkdown, placeConversation, renameConversation, selectConversation } =
+  chat;
 
 interface ConversationRowProps {
   item: ConversationListItem;
@@ -141,6 +153,12 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
                   <Archive className="size-4" />
                 )}
                 {item.place === 'archived' ? 'Unarchive conversation' : 'Archive conversation'}
+              </button>
+            </PopoverClose>
+            <PopoverClose asChild>
+              <button type="button" className={menuItem} onClick={() => void downloadMarkdown(item.id)}>
+                <Download className="size-4" />
+                Download as Markdown
               </button>
             </PopoverClose>
           </PopoverContent>
