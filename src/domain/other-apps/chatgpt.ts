@@ -1,0 +1,124 @@
+import { isRecord, ownField, type JsonRecord } from '../json-guards.ts';
+import { isoFrom, type ImportedChat, type ImportedMessage, type OtherAppExport } from './imported-chat.ts';
+
+/**
+ * ChatGPT's data export: `conversations.json`, an array of conversations whose `mapping` is the
+ * message tree (node id → { message, parent, children }) and `current_node` the message shown
+ * last. Times are seconds since 1970. Nodes without a message, system and tool messages, the
+ * user's custom instructions and hidden messages are left out; their children hang on the
+ * nearest message kept above them.
+ */
+
+export function isChatGptExport(value: unknown): value is unknown[] {
+  return (
+    Array.isArray(value) && value.some((entry) => isRecord(entry) && isRecord(ownField(entry, 'mapping')))
+  );
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The text a message shows: text parts, code, tool output; images and other objects are named. */
+function contentText(content: JsonRecord): string {
+  const type = ownField(content, 'content_type');
+  if (type === 'code') {
+    const language = str(ownField(content, 'language')) ?? '';
+    return `\`\`\`${language === 'unknown' ? '' : language}\n${str(ownField(content, 'text')) ?? ''}\n\`\`\``;
+  }
+  if (type === 'execution_output') return str(ownField(content, 'text')) ?? '';
+  const parts = ownField(content, 'parts');
+  if (!Array.isArray(parts)) return str(ownField(content, 'text')) ?? '';
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      if (isRecord(part) && typeof ownField(part, 'text') === 'string')
+        return ownField(part, 'text') as string;
+      if (isRecord(part) && ownField(part, 'content_type') === 'image_asset_pointer') return '[image]';
+      return '';
+    })
+    .filter((text) => text !== '')
+    .join('\n\n');
+}
+
+/** The message a node holds, if it is one to keep. */
+function keptMessage(
+  node: JsonRecord,
+): { role: 'user' | 'assistant'; text: string; record: JsonRecord } | null {
+  const message = ownField(node, 'message');
+  if (!isRecord(message)) return null;
+  const author = ownField(message, 'author');
+  const role = isRecord(author) ? ownField(author, 'role') : undefined;
+  if (role !== 'user' && role !== 'assistant') return null;
+  const metadata = ownField(message, 'metadata');
+  if (isRecord(metadata) && ownField(metadata, 'is_visually_hidden_from_conversation') === true) return null;
+  const content = ownField(message, 'content');
+  if (!isRecord(content) || ownField(content, 'content_type') === 'user_editable_context') return null;
+  const text = contentText(content).trim();
+  if (text === '') return null;
+  return { role, text, record: message };
+}
+
+function readConversation(entry: unknown): ImportedChat | null {
+  if (!isRecord(entry)) return null;
+  const mapping = ownField(entry, 'mapping');
+  const sourceId = str(ownField(entry, 'conversation_id')) ?? str(ownField(entry, 'id'));
+  if (!isRecord(mapping) || !sourceId) return null;
+  const createdAt = isoFrom(ownField(entry, 'create_time'), 'seconds');
+  if (!createdAt) return null;
+  const updatedAt = isoFrom(ownField(entry, 'update_time'), 'seconds') ?? createdAt;
+  const nodes = new Map<string, JsonRecord>();
+  for (const [id, node] of Object.entries(mapping)) if (isRecord(node)) nodes.set(id, node);
+  /** Each node's nearest kept ancestor (or itself), memoized; null: none (under the root). */
+  const keptAt = new Map<string, string | null>();
+  const nearestKept = (id: string | undefined, depth = 0): string | null => {
+    if (id === undefined || depth > 100_000) return null;
+    const cached = keptAt.get(id);
+    if (cached !== undefined) return cached;
+    const node = nodes.get(id);
+    const found = !node
+      ? null
+      : keptMessage(node)
+        ? id
+        : nearestKept(str(ownField(node, 'parent')), depth + 1);
+    keptAt.set(id, found);
+    return found;
+  };
+  const messages: ImportedMessage[] = [];
+  for (const [id, node] of nodes) {
+    const kept = keptMessage(node);
+    if (!kept) continue;
+    const message: ImportedMessage = {
+      id,
+      parentId: nearestKept(str(ownField(node, 'parent'))),
+      role: kept.role,
+      text: kept.text,
+    };
+    const at = isoFrom(ownField(kept.record, 'create_time'), 'seconds');
+    if (at) message.createdAt = at;
+    const metadata = ownField(kept.record, 'metadata');
+    const model = isRecord(metadata) ? str(ownField(metadata, 'model_slug')) : undefined;
+    if (model && kept.role === 'assistant') message.model = model;
+    messages.push(message);
+  }
+  const chat: ImportedChat = {
+    id: `chatgpt-${sourceId}`,
+    name: str(ownField(entry, 'title')) ?? '',
+    createdAt,
+    updatedAt,
+    provider: 'openai',
+    messages,
+  };
+  const leaf = nearestKept(str(ownField(entry, 'current_node')));
+  if (leaf) chat.activeLeafId = leaf;
+  return chat;
+}
+
+export function readChatGptExport(entries: unknown[]): OtherAppExport {
+  const chats: ImportedChat[] = [];
+  let skipped = 0;
+  for (const entry of entries) {
+    const chat = readConversation(entry);
+    if (chat) chats.push(chat);
+    else skipped++;
+  }
+  return { app: 'ChatGPT export', chats, skipped };
+}
