@@ -64,7 +64,8 @@ export function conversationMarkdown(conversation: Conversation): string {
 /** '2026-11-25 Trip to Lisbon.md': the date and the name, without characters file systems refuse. */
 export function markdownFileName(conversation: Conversation, now: Date): string {
   const name = conversation.name
-    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-')
+    .replace(/[\\/:*?"<>|]+/g, '-')
+    .replace(/\p{Cc}+/gu, '')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 80);

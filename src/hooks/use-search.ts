@@ -28,8 +28,9 @@ export function useSearchStatus() {
 }
 
 /**
- * The latest answer to `query`; asked again as the index changes (while it is built, after a
- * save), so the results follow. An answer to an older query never replaces a newer one's.
+ * The latest answer: to `query`, asked again as the index changes (while it is built, after a
+ * save) so the results follow. Until the answer to a new query arrives, the previous one stays
+ * (the list does not empty and refill at each key); an older query's never replaces a newer one's.
  */
 export function useSearchAnswer(query: string): SearchAnswer | null {
   const status = useSearchStatus();
@@ -43,5 +44,5 @@ export function useSearchAnswer(query: string): SearchAnswer | null {
       current = false;
     };
   }, [query, status]);
-  return answer?.query === query ? answer : null;
+  return answer;
 }

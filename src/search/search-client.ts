@@ -29,19 +29,24 @@ export function startSearchIndex(): void {
   worker.addEventListener('message', (event: MessageEvent<SearchReply>) => {
     const reply = event.data;
     if (reply.type === 'status') setStatus(reply.status);
+    else if (reply.type === 'unavailable') stop();
     else if (waiting?.id === reply.id) {
       waiting.resolve(reply.answer);
       waiting = undefined;
     }
   });
+  // It could not load (offline before it was ever cached) or broke: say so; a reload retries.
   worker.addEventListener('error', (event) => {
-    // It could not load (offline before it was ever cached) or broke: say so; a reload retries.
     event.preventDefault();
-    worker?.terminate();
-    setStatus({ state: 'unavailable' });
-    waiting?.resolve(null);
-    waiting = undefined;
+    stop();
   });
+}
+
+function stop(): void {
+  worker?.terminate();
+  setStatus({ state: 'unavailable' });
+  waiting?.resolve(null);
+  waiting = undefined;
 }
 
 /** The answer to `query`, or null when a newer query replaced it (or search is unavailable). */

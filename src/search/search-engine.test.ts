@@ -131,11 +131,41 @@ describe('search engine', () => {
 
   it('rebuilds from scratch when the saved index is of another format or unreadable', async () => {
     const source = await storeWith(named('a', 'A', ['kept words']));
-    const snapshots = memorySnapshots();
-    snapshots.saved = { format: 1, index: '{ not json', keys: { a: 'whatever' } };
-    const engine = createSearchEngine({ source, snapshots });
+    const older = memorySnapshots();
+    const first = createSearchEngine({ source, snapshots: older });
+    await first.start();
+    await first.flush();
+    // The same index saved by a release that indexed differently: its keys are not trusted.
+    const saved = older.saved as IndexSnapshot;
+    const otherFormat = memorySnapshots();
+    otherFormat.saved = { ...saved, format: saved.format + 1 };
+    const read = vi.spyOn(source, 'get');
+    await createSearchEngine({ source, snapshots: otherFormat }).start();
+    expect(read).toHaveBeenCalledWith('a');
+
+    const broken = memorySnapshots();
+    broken.saved = { format: saved.format, index: '{ not json', keys: { a: 'whatever' } };
+    const engine = createSearchEngine({ source, snapshots: broken });
     await engine.start();
     expect(ids(await engine.search('kept'))).toEqual(['a']);
+  });
+
+  it("shows a conversation's place as listed now, and never saves a deleted one's words", async () => {
+    const kept = named('a', 'Kept', ['shared words']);
+    const source = await storeWith(kept, named('b', 'Gone', ['shared words and a secret']));
+    const snapshots = memorySnapshots();
+    const engine = createSearchEngine({ source, snapshots });
+    await engine.start();
+    expect(
+      (await engine.search('shared'))?.results.find((result) => result.conversationId === 'a')?.place,
+    ).toBeUndefined();
+    await source.put({ ...kept, place: 'archived' });
+    await source.delete('b');
+    await engine.reconcile();
+    const [result] = (await engine.search('shared'))?.results ?? [];
+    expect(result).toMatchObject({ conversationId: 'a', place: 'archived' });
+    await engine.flush();
+    expect(snapshots.saved?.index).not.toContain('secret');
   });
 
   it('saves the index to IndexedDB and reads it back', async () => {

@@ -25,6 +25,8 @@ import {
 
 /** Where the conversations are read from: the conversation database. */
 export interface SearchSource {
+  /** False for the in-memory fallback: nothing to index (see the worker). */
+  readonly persistent: boolean;
   listSummaries(): Promise<{ items: ConversationSummary[] }>;
   get(id: string): Promise<Conversation | undefined>;
 }
@@ -95,8 +97,10 @@ export function createSearchEngine({
   let index = new MiniSearch(indexOptions);
   /** The text key of each conversation as indexed. */
   let keys = new Map<string, string>();
-  /** Conversations read for snippets, newest last; dropped when they change. */
-  const recent = new Map<string, Conversation>();
+  /** Conversations read for snippets, with the text key they were read at; newest last. */
+  const recent = new Map<string, { key: string | undefined; conversation: Conversation }>();
+  /** Where each conversation sits (archived, ...): it changes without its text. */
+  let places = new Map<string, ConversationPlace | undefined>();
   const recentLimit = 40;
   let status: IndexStatus = { state: 'starting', done: 0, total: 0 };
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -115,6 +119,8 @@ export function createSearchEngine({
   }
 
   async function save(): Promise<void> {
+    // A discarded document's words stay in the index until it is vacuumed: not on disk.
+    if (index.dirtCount > 0) await index.vacuum();
     const snapshot: IndexSnapshot = {
       format: snapshotFormat,
       index: JSON.stringify(index),
@@ -145,6 +151,7 @@ export function createSearchEngine({
   async function syncWithStorage(): Promise<void> {
     const { items } = await source.listSummaries();
     const listed = new Set(items.map((summary) => summary.id));
+    places = new Map(items.map((summary) => [summary.id, summary.place]));
     let changed = false;
     for (const id of [...keys.keys()]) {
       if (!listed.has(id)) {
@@ -153,8 +160,12 @@ export function createSearchEngine({
       }
     }
     const stale = items.filter((summary) => keys.get(summary.id) !== summaryTextKey(summary));
+    // A few changed conversations (the usual news of a save) are read without a word of progress.
+    const large = stale.length >= 20;
     for (const [done, summary] of stale.entries()) {
-      if (done % 10 === 0) report({ state: 'indexing', done, total: stale.length });
+      if (large && done % 10 === 0) report({ state: 'indexing', done, total: stale.length });
+      // A long first build is saved as it goes: a tab closed meanwhile does not start over.
+      if (large && done > 0 && done % 250 === 0) await save();
       const conversation = await source.get(summary.id);
       remove(summary.id);
       if (conversation) index.add(searchDocument(conversation));
@@ -184,16 +195,19 @@ export function createSearchEngine({
     return reconciling;
   }
 
+  /** A conversation as indexed now: a copy read before its text changed is not used. */
   async function readForSnippet(id: string): Promise<Conversation | undefined> {
+    const key = keys.get(id);
     const cached = recent.get(id);
-    if (cached) {
-      recent.delete(id);
+    recent.delete(id);
+    if (cached?.key === key && cached) {
       recent.set(id, cached);
-      return cached;
+      return cached.conversation;
     }
     const conversation = await source.get(id);
-    if (conversation) {
-      recent.set(id, conversation);
+    // Re-indexed while it was read: this copy may be older than the index; read it next time.
+    if (conversation && keys.get(id) === key) {
+      recent.set(id, { key, conversation });
       const oldest = recent.keys().next().value;
       if (recent.size > recentLimit && oldest !== undefined) recent.delete(oldest);
     }
@@ -225,7 +239,8 @@ export function createSearchEngine({
         snippet: match?.snippet ?? [],
       };
       if (match) result.messageId = match.messageId;
-      if (conversation.place) result.place = conversation.place;
+      const place = places.has(conversation.id) ? places.get(conversation.id) : conversation.place;
+      if (place) result.place = place;
       results.push(result);
     });
     return { query, results, total: hits.length };

@@ -15,12 +15,24 @@ export interface SearchRequest {
 }
 
 export type SearchReply =
-  { type: 'answer'; id: number; answer: SearchAnswer } | { type: 'status'; status: IndexStatus };
+  | { type: 'answer'; id: number; answer: SearchAnswer }
+  | { type: 'status'; status: IndexStatus }
+  /** The database could not be opened or read: there is nothing to search. */
+  | { type: 'unavailable' };
 
 const post = (reply: SearchReply) => self.postMessage(reply);
 
+function unavailable(error: unknown): null {
+  console.warn('Search is unavailable', error);
+  post({ type: 'unavailable' });
+  return null;
+}
+
 const engine = (async () => {
   const [source, snapshots] = await Promise.all([openConversationDb(), openSnapshotStore()]);
+  // The in-memory fallback is empty here (it is not the page's memory): indexing it would only
+  // wipe the saved index.
+  if (!source.persistent) return unavailable('the conversation database could not be opened');
   const search = createSearchEngine({
     source,
     snapshots,
@@ -29,9 +41,9 @@ const engine = (async () => {
   createTabSync().subscribe((message) => {
     if (message.type !== 'config-saved' && message.type !== 'active-changed') search.changed();
   });
-  void search.start();
+  search.start().catch(unavailable);
   return search;
-})();
+})().catch(unavailable);
 
 /** Only the latest query is answered: one typed over is dropped. */
 let latest = 0;
@@ -40,8 +52,8 @@ self.addEventListener('message', (event: MessageEvent<SearchRequest>) => {
   const { id, query } = event.data;
   latest = id;
   void engine
-    .then((search) => search.search(query, () => latest !== id))
+    .then((search) => search?.search(query, () => latest !== id))
     .then((answer) => {
       if (answer) post({ type: 'answer', id, answer });
-    });
+    }, unavailable);
 });

@@ -219,6 +219,8 @@ export function createChatController(deps: ChatDependencies) {
     setSettingsCollapsed: (settingsCollapsed: boolean) => store.setState({ settingsCollapsed }),
     focusComposer: () => store.setState((state) => ({ composerFocus: state.composerFocus + 1 })),
     focusSearch: () => store.setState((state) => ({ searchFocus: state.searchFocus + 1 })),
+    /** The message list has scrolled to the revealed message. */
+    revealDone: () => store.setState({ revealed: null }),
     /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
     prepareFile: (file: File) => prepareFile(file, deps.newId()),
     /** A file's bytes, to show: undefined when they are gone. */

@@ -56,8 +56,8 @@ export interface ChatState {
   autoTitle: boolean;
   /** Bumped to ask the sidebar's search field to take the focus. */
   searchFocus: number;
-  /** A message to scroll to and mark briefly (a search result); `request` tells two asks apart. */
-  revealed: { conversationId: string; messageId: string; request: number } | null;
+  /** A message to scroll to and mark briefly (a search result), until the message list has. */
+  revealed: { conversationId: string; messageId: string } | null;
 }
 
 export type Overlay = 'palette' | 'shortcuts' | 'model-picker';

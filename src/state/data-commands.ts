@@ -1,3 +1,4 @@
+import { downloadText } from '../lib/download.ts';
 import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
 import { connectionUrl, providerCatalog } from '../domain/provider-catalog.ts';
 import type { Conversation } from '../domain/conversation.ts';
@@ -56,7 +57,6 @@ function withKnownKey(imported: Config, current: Config, connections: Connection
 }
 
 /** Export and import of everything (the spec's Import / Export dialog). */
-import { downloadText } from '../lib/download.ts';
 export function createDataCommands(
   ctx: ChatContext,
   sync: ConversationSync,

@@ -110,7 +110,8 @@ export function createMessageCommands(
       target,
       () => void askAgain(conversationId, questionId, model),
     );
-    void nameAfterFirstReply(conversationId, target);
+    // Named by the conversation's own model, not one chosen for this reply only.
+    void nameAfterFirstReply(conversationId, model ? targetFor(conversationId) : target);
   }
 
   /**
@@ -228,9 +229,7 @@ export function createMessageCommands(
         saveWhenIdle: true,
       });
     }
-    store.setState((state) => ({
-      revealed: { conversationId, messageId, request: (state.revealed?.request ?? 0) + 1 },
-    }));
+    store.setState({ revealed: { conversationId, messageId } });
   }
 
   /** Deletes a message and everything below it on its branch, with Undo. */

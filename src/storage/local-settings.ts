@@ -130,7 +130,6 @@ function draftKey(conversationId: string): string {
   return `${storageKeys.draftPrefix}${conversationId}`;
 }
 
-/** The unsent text of a conversation, or ''. */
 /** Naming conversations after their first reply: on unless turned off. */
 export function loadAutoTitle(storage?: StorageLike): boolean {
   return read(storageKeys.autoTitle, storage) !== 'off';
@@ -140,6 +139,7 @@ export function saveAutoTitle(on: boolean, storage?: StorageLike): StorageResult
   return write(storageKeys.autoTitle, on ? 'on' : 'off', storage);
 }
 
+/** The unsent text of a conversation, or ''. */
 export function loadDraft(conversationId: string, storage?: StorageLike): string {
   return read(draftKey(conversationId), storage) ?? '';
 }

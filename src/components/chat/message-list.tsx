@@ -46,13 +46,13 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   useEffect(preloadMarkdown, []);
 
   // A search result asked for a message: scroll to it and mark it for a moment.
+  // The request is consumed: coming back to the conversation later opens it at its latest message.
   const [marked, setMarked] = useState<string | null>(null);
-  const handled = useRef(0);
   useEffect(() => {
-    if (!revealed || handled.current === revealed.request) return;
+    if (!revealed) return;
     const index = shown.findIndex((message) => message.id === revealed.messageId);
     if (index === -1) return;
-    handled.current = revealed.request;
+    chat.revealDone();
     release();
     virtualizer.scrollToIndex(index, { align: 'center' });
     setMarked(revealed.messageId);

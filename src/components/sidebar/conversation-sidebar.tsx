@@ -9,6 +9,9 @@ import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
 
 const SearchResults = lazy(() => import('./search-results.tsx'));
 
+/** The last 'Search conversations' request the field took the focus for. */
+let focusedForRequest = 0;
+
 export function ConversationSidebar() {
   const all = useChatState((state) => state.list);
   // Pinned conversations on top; archived ones apart, under 'Archived'.
@@ -29,7 +32,10 @@ export function ConversationSidebar() {
   const results = useRef<HTMLDivElement>(null);
   const searchFocus = useChatState((state) => state.searchFocus);
   useEffect(() => {
-    if (searchFocus > 0) searchField.current?.focus();
+    // Once per request: on a phone the sidebar is mounted anew each time its sheet opens.
+    if (searchFocus <= focusedForRequest) return;
+    focusedForRequest = searchFocus;
+    searchField.current?.focus();
   }, [searchFocus]);
   const onSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'ArrowDown') {

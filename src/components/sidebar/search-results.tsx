@@ -1,5 +1,6 @@
 import { Archive } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
+import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import {
   useSearchAnswer,
@@ -24,11 +25,11 @@ function Marked({ segments }: { segments: readonly Segment[] }) {
   );
 }
 
-function describe(answer: SearchAnswer | null, status: SearchStatus): string {
-  if (status.state === 'off') return "Search needs the browser's storage, which is not available here.";
+function describe(answer: SearchAnswer | null, status: SearchStatus, persistent: boolean): string {
+  if (!persistent) return "Search needs the browser's storage, which is not available here.";
   if (status.state === 'unavailable') return 'Search could not start. Reload the page to try again.';
   const progress =
-    status.state === 'starting'
+    status.state === 'starting' || status.state === 'off'
       ? ' Loading the index…'
       : status.state === 'indexing'
         ? ` Indexing: ${status.done} of ${status.total} conversations read…`
@@ -60,6 +61,7 @@ function moveFocus(event: KeyboardEvent<HTMLUListElement>): void {
 export default function SearchResults({ query, onChoose }: { query: string; onChoose: () => void }) {
   const answer = useSearchAnswer(query);
   const status = useSearchStatus();
+  const persistent = useChatState((state) => state.persistent);
   const now = useNow();
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -68,7 +70,7 @@ export default function SearchResults({ query, onChoose }: { query: string; onCh
         data-index-state={status.state}
         className="px-3 pb-1 text-xs text-gray-600 dark:text-gray-400"
       >
-        {describe(answer, status)}
+        {describe(answer, status, persistent)}
       </p>
       <ul
         aria-label="Search results"
