@@ -149,6 +149,14 @@ export function createChatController(deps: ChatDependencies) {
         }
         return;
       }
+      case 'conversations-added': {
+        // New rows only: what is open here, and a reply streaming, stay as they are.
+        const { items } = await ctx.db().listSummaries();
+        const known = new Set(store.getState().list.map((row) => row.id));
+        const added = items.filter((summary) => !known.has(summary.id)).map(listItemOf);
+        if (added.length > 0) store.setState((state) => ({ list: [...state.list, ...added] }));
+        return;
+      }
       case 'conversations-replaced': {
         // Everything was replaced (an import): a reply streaming here has nowhere to go.
         replies.stop();
@@ -204,6 +212,10 @@ export function createChatController(deps: ChatDependencies) {
     downloadExport: async (text: string) => (await data()).downloadExport(text),
     /** 'Import Data': true when imported (see data-commands.ts). */
     importData: async (text: string) => (await data()).importData(text),
+    /** Another app's export, or a file to read as our own ('own-format'): see other-app-import.ts. */
+    inspectImport: async (file: Blob) => (await data()).inspectImport(file),
+    addImported: async () => (await data()).addImported(),
+    cancelImport: async () => (await data()).cancelImport(),
     setTheme(theme: Theme) {
       store.setState({ theme });
       saveTheme(theme);

@@ -1,3 +1,4 @@
+import { createOtherAppImport } from './other-app-import.ts';
 import { downloadText } from '../lib/download.ts';
 import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
 import { connectionUrl, providerCatalog } from '../domain/provider-catalog.ts';
@@ -190,7 +191,18 @@ export function createDataCommands(
     else ctx.notify.error('Could not undo the import');
   }
 
-  return { exportText, downloadExport, importData };
+  const otherApp = createOtherAppImport(ctx, sync);
+
+  return {
+    exportText,
+    downloadExport,
+    importData,
+    /** What a file (or pasted text) is: another app's export, named and counted, or our own format. */
+    inspectImport: otherApp.inspect,
+    /** Adds the conversations of the export just inspected; the configuration stays. */
+    addImported: otherApp.add,
+    cancelImport: otherApp.cancel,
+  };
 }
 
 export type DataCommands = ReturnType<typeof createDataCommands>;

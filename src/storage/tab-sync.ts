@@ -6,6 +6,8 @@ export type TabSyncMessage =
   | { type: 'conversation-saved'; id: string }
   | { type: 'conversation-deleted'; id: string }
   | { type: 'conversations-replaced' }
+  /** Conversations were added (another app's export): the others only gain rows. */
+  | { type: 'conversations-added' }
   | { type: 'config-saved' }
   | { type: 'active-changed'; id: string | null };
 
@@ -44,6 +46,7 @@ export function readTabSyncMessage(value: unknown): TabSyncMessage | null {
     case 'conversation-deleted':
       return typeof id === 'string' ? { type, id } : null;
     case 'conversations-replaced':
+    case 'conversations-added':
     case 'config-saved':
       return { type };
     case 'active-changed':

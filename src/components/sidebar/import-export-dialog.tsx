@@ -3,12 +3,21 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { exportPreview } from '../../domain/export-format.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
+import type { Inspection } from '../../state/other-app-import.ts';
 import { Button } from '../ui/button.tsx';
 import { Dialog, DialogContent } from '../ui/dialog.tsx';
 import { Textarea } from '../ui/input.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
 
-const { exportText, downloadExport, importData, setImportExportOpen } = chat;
+const {
+  exportText,
+  downloadExport,
+  importData,
+  inspectImport,
+  addImported,
+  cancelImport,
+  setImportExportOpen,
+} = chat;
 
 function Checkbox({
   label,
@@ -66,16 +75,38 @@ function ExportTab() {
   );
 }
 
+/** Another app's export found in the file or text, waiting for 'Add'. */
+type Found = Extract<Inspection, { found: unknown }>['found'];
+
 function ImportTab() {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const [found, setFound] = useState<Found | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const fileInputId = useId();
 
-  const run = async (source: string) => {
-    setBusy(true);
-    const ok = await importData(source);
+  const finish = (ok: boolean) => {
     setBusy(false);
     if (ok) setImportExportOpen(false);
+  };
+
+  /** Our own format replaces everything (the spec's import); another app's is shown first. */
+  const read = async (file: Blob, asText: () => Promise<string>) => {
+    setBusy(true);
+    setFound(null);
+    setProblem(null);
+    const inspection = await inspectImport(file);
+    if (inspection === 'own-format') return finish(await importData(await asText()));
+    setBusy(false);
+    if ('found' in inspection) setFound(inspection.found);
+    else setProblem(inspection.problem);
+  };
+
+  const add = async () => {
+    setBusy(true);
+    const ok = await addImported();
+    setFound(null);
+    finish(ok);
   };
 
   return (
@@ -91,6 +122,45 @@ function ImportTab() {
         <TriangleAlert className="mt-0.5 size-4 shrink-0" />
         Warning: Importing data will overwrite your existing configuration and conversations.
       </p>
+      <p className="text-xs text-gray-600 dark:text-gray-400">
+        Exports of ChatGPT and Claude.ai (the ZIP or its conversations.json), BetterChatGPT and NextChat are
+        added to your conversations instead; your configuration is not touched.
+      </p>
+      <div role="status" className="contents">
+        {found && (
+          <div className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm dark:border-indigo-900 dark:bg-indigo-950/50">
+            <p className="font-medium">
+              {found.app}: {found.count} {found.count === 1 ? 'conversation' : 'conversations'}
+            </p>
+            {found.skipped > 0 && (
+              <p className="mt-1 text-xs">
+                {found.skipped} {found.skipped === 1 ? 'entry' : 'entries'} could not be read and will be left
+                out.
+              </p>
+            )}
+            <div className="mt-2 flex gap-2">
+              <Button size="sm" onClick={() => void add()} disabled={busy || found.count === 0}>
+                Add {found.count} {found.count === 1 ? 'conversation' : 'conversations'}
+              </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => {
+                  setFound(null);
+                  void cancelImport();
+                }}
+              >
+                Cancel
+              </Button>
+            </div>
+          </div>
+        )}
+      </div>
+      {problem && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {problem}
+        </p>
+      )}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <label
           htmlFor={fileInputId}
@@ -100,16 +170,21 @@ function ImportTab() {
           <input
             id={fileInputId}
             type="file"
-            accept="application/json,.json"
+            accept="application/json,.json,application/zip,.zip"
             className="sr-only"
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
-              if (file) void file.text().then(run);
+              if (file) void read(file, () => file.text());
             }}
           />
         </label>
-        <Button onClick={() => void run(text)} disabled={!text.trim() || busy}>
+        <Button
+          onClick={() =>
+            void read(new Blob([text], { type: 'application/json' }), () => Promise.resolve(text))
+          }
+          disabled={!text.trim() || busy}
+        >
           <Upload /> Import Data
         </Button>
       </div>

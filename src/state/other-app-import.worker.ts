@@ -1,0 +1,107 @@
+import { Unzip, UnzipInflate } from 'fflate';
+import type { Conversation } from '../domain/conversation.ts';
+import { findProtoKey } from '../domain/json-guards.ts';
+import { toConversation } from '../domain/other-apps/imported-chat.ts';
+import { readOtherAppExport } from '../domain/other-apps/read-other-app.ts';
+
+/**
+ * Reads another app's export off the page's thread: a ZIP is unpacked as it is read (only its
+ * conversations.json is inflated), the JSON parsed and made into conversations. The page is told
+ * what was found first; the conversations follow in batches once it asks, so no single message
+ * is large enough to stall it.
+ */
+
+export type ImportRequest =
+  { type: 'read'; file: Blob; now: string } | { type: 'send'; order: number } | { type: 'cancel' };
+
+export type ImportReply =
+  | { type: 'found'; app: string; count: number; skipped: number }
+  /** Not another app's export: the page reads it as its own format. */
+  | { type: 'not-other-app' }
+  | { type: 'problem'; message: string }
+  | { type: 'batch'; conversations: Conversation[] }
+  | { type: 'done' };
+
+const batchSize = 25;
+const post = (reply: ImportReply) => self.postMessage(reply);
+
+let found: ReturnType<typeof readOtherAppExport> = null;
+
+async function isZip(file: Blob): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+}
+
+/** The text of the archive's conversations.json (at its root or in a folder), read as a stream. */
+async function conversationsJsonOf(file: Blob): Promise<string | null> {
+  const decoder = new TextDecoder();
+  const pieces: string[] = [];
+  let matched = false;
+  let failure: Error | null = null;
+  const unzip = new Unzip((entry) => {
+    if (matched || !/(^|\/)conversations\.json$/.test(entry.name)) return;
+    matched = true;
+    entry.ondata = (error, chunk, final) => {
+      if (error) failure = error;
+      else pieces.push(decoder.decode(chunk, { stream: !final }));
+    };
+    entry.start();
+  });
+  unzip.register(UnzipInflate);
+  const reader = file.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    unzip.push(value ?? new Uint8Array(0), done);
+    if (failure) throw failure;
+    if (done) break;
+  }
+  return matched ? pieces.join('') : null;
+}
+
+async function read(file: Blob, now: Date): Promise<void> {
+  const zipped = await isZip(file);
+  const text = zipped ? await conversationsJsonOf(file) : await file.text();
+  if (text === null) {
+    return post({ type: 'problem', message: 'The ZIP file holds no conversations.json.' });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    if (zipped)
+      return post({ type: 'problem', message: "The ZIP file's conversations.json is not valid JSON." });
+    return post({ type: 'not-other-app' });
+  }
+  // No genuine export has one; a file that does was crafted to pollute prototypes. The app's own
+  // reader refuses it with its reason.
+  if (findProtoKey(value) !== null) return post({ type: 'not-other-app' });
+  found = readOtherAppExport(value, now);
+  if (!found) {
+    if (zipped)
+      return post({ type: 'problem', message: 'The ZIP file is not a ChatGPT or Claude.ai export.' });
+    return post({ type: 'not-other-app' });
+  }
+  post({ type: 'found', app: found.app, count: found.chats.length, skipped: found.skipped });
+}
+
+function send(order: number): void {
+  const chats = found?.chats ?? [];
+  found = null;
+  for (let start = 0; start < chats.length; start += batchSize) {
+    const conversations = chats
+      .slice(start, start + batchSize)
+      .map((chat, offset) => toConversation(chat, order + start + offset));
+    post({ type: 'batch', conversations });
+  }
+  post({ type: 'done' });
+}
+
+self.addEventListener('message', (event: MessageEvent<ImportRequest>) => {
+  const request = event.data;
+  if (request.type === 'read')
+    read(request.file, new Date(request.now)).catch((error: unknown) =>
+      post({ type: 'problem', message: error instanceof Error ? error.message : String(error) }),
+    );
+  else if (request.type === 'send') send(request.order);
+  else found = null;
+});
