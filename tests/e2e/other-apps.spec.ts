@@ -9,7 +9,10 @@ const fixture = (name: string) =>
 
 /** Chooses a file in the Import tab (the dialog open). */
 async function choose(chat: ChatPage, name: string, mimeType: string, buffer: Buffer | Uint8Array) {
-  await chat.page.getByRole('dialog').locator('input[type=file]').setInputFiles({ name, mimeType, buffer: Buffer.from(buffer) });
+  await chat.page
+    .getByRole('dialog')
+    .locator('input[type=file]')
+    .setInputFiles({ name, mimeType, buffer: Buffer.from(buffer) });
 }
 
 /** A ZIP laid out as the apps' own: conversations.json beside other files, maybe in a folder. */
