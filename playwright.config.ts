@@ -16,6 +16,9 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions(),
     trace: 'retain-on-failure',
     permissions: ['clipboard-read', 'clipboard-write'],
+    // The app's service worker answers its own files from a cache, out of page.route's reach:
+    // only the offline tests (offline.spec.ts) let it run.
+    serviceWorkers: 'block',
   },
   webServer: [
     {

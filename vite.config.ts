@@ -4,6 +4,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { contentSecurityPolicy } from './src/app/content-security-policy.ts';
 import { diagramFrame } from './tools/diagram-frame/plugin.ts';
+import { serviceWorker } from './tools/service-worker/plugin.ts';
 
 /** Puts the CSP into the built index.html so it holds on any static host. */
 function cspMetaTag(): Plugin {
@@ -21,7 +22,7 @@ function cspMetaTag(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame()],
+  plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame(), serviceWorker()],
   // The first-load budget is checked on gzip size by tools/check-bundle-size.mjs.
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },

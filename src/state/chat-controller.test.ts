@@ -95,6 +95,7 @@ function recordingNotifier() {
     success: (message, options = {}) => void calls.push({ kind: 'success', message, action: options.action }),
     error: (message, _description, action) => void calls.push({ kind: 'error', message, action }),
     warning: (message, _description, action) => void calls.push({ kind: 'warning', message, action }),
+    update: (message, action) => void calls.push({ kind: 'update', message, action }),
   };
   return { notify, calls };
 }

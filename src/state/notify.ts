@@ -40,6 +40,10 @@ export const notify = {
       toast.error(message, { duration: toastDurationMs, description, action }),
     );
   },
+  /** Stays until acted on or dismissed: a new version of the app is waiting. */
+  update(message: string, action: ToastAction) {
+    void sonner().then(({ toast }) => toast.info(message, { duration: Infinity, action }));
+  },
   warning(message: string, description?: string, action?: ToastAction) {
     void sonner().then(({ toast }) =>
       toast.warning(message, { duration: toastDurationMs * 2, description, action }),

@@ -1,6 +1,5 @@
-import type { Conversation } from '../domain/conversation.ts';
+import { storageFailure, type StorageFailure } from '../storage/result.ts';
 import type { ChatContext } from './chat-context.ts';
-import { listItemOf } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { ImportReply, ImportRequest } from './other-app-import.worker.ts';
 
@@ -16,8 +15,8 @@ export type Inspection = { found: FoundExport } | { problem: string } | 'own-for
 
 /**
  * Importing another app's export (ChatGPT, Claude.ai, BetterChatGPT, NextChat): a worker reads
- * the file (other-app-import.worker.ts) and says what it is; once the user agrees its
- * conversations are added in batches, each batch written in one transaction. The configuration is
+ * the file (other-app-import.worker.ts) and says what it is; once the user agrees it writes its
+ * conversations in batches, each in one transaction, and the rows join the list. The configuration is
  * never touched, and conversations already here (imported before) are left as they are.
  */
 export function createOtherAppImport(ctx: ChatContext, sync: ConversationSync) {
@@ -61,35 +60,29 @@ export function createOtherAppImport(ctx: ChatContext, sync: ConversationSync) {
     const reading = worker;
     const source = found;
     if (!reading || !source) return false;
-    const known = new Set(ctx.get().list.map((row) => row.id));
     let added = 0;
     let already = 0;
-    let failed = false;
-
-    async function write(conversations: Conversation[]): Promise<void> {
-      if (failed) return;
-      const fresh = conversations.filter((conversation) => !known.has(conversation.id));
-      already += conversations.length - fresh.length;
-      if (fresh.length === 0) return;
-      if (!sync.reportWrite(await ctx.db().putMany(fresh))) {
-        failed = true;
-        return;
-      }
-      for (const conversation of fresh) known.add(conversation.id);
-      added += fresh.length;
-      ctx.store.setState((state) => ({ list: [...state.list, ...fresh.map(listItemOf)] }));
-    }
-
-    await new Promise<void>((resolve) => {
-      // One batch at a time, in order: each is written before the next is looked at.
-      let queue = Promise.resolve();
+    const failure = await new Promise<StorageFailure | undefined>((resolve) => {
       reading.onmessage = (event: MessageEvent<ImportReply>) => {
         const reply = event.data;
-        if (reply.type === 'batch') queue = queue.then(() => write(reply.conversations));
-        if (reply.type === 'done') void queue.then(resolve);
+        if (reply.type === 'stored') {
+          added += reply.rows.length;
+          already += reply.already;
+          if (reply.rows.length > 0)
+            ctx.store.setState((state) => ({ list: [...state.list, ...reply.rows] }));
+        }
+        if (reply.type === 'done') resolve(reply.failure);
       };
-      ask({ type: 'send', order: ctx.now().getTime() });
+      reading.onerror = (event) => {
+        event.preventDefault();
+        resolve(storageFailure(new Error('The importer stopped')));
+      };
+      // The worker writes them itself (see other-app-import.worker.ts); known ones are left alone.
+      ask({ type: 'store', order: ctx.now().getTime(), known: ctx.get().list.map((row) => row.id) });
     });
+    // A write that failed is reported as every failed save is (storage full: export a copy).
+    if (failure) sync.reportWrite(failure);
+    const failed = failure !== undefined;
     close();
     if (added > 0) ctx.tabSync.post({ type: 'conversations-added' });
     const notes = [

@@ -3,26 +3,34 @@ import type { Conversation } from '../domain/conversation.ts';
 import { findProtoKey } from '../domain/json-guards.ts';
 import { toConversation } from '../domain/other-apps/imported-chat.ts';
 import { readOtherAppExport } from '../domain/other-apps/read-other-app.ts';
+import { openConversationDb } from '../storage/conversation-db.ts';
+import { storageFailure, type StorageFailure } from '../storage/result.ts';
+import { listItemOf, type ConversationListItem } from './chat-store.ts';
 
 /**
  * Reads another app's export off the page's thread: a ZIP is unpacked as it is read (only its
  * conversations.json is inflated), the JSON parsed and made into conversations. The page is told
- * what was found first; the conversations follow in batches once it asks, so no single message
- * is large enough to stall it.
+ * what was found first; once it asks, the worker writes the conversations to the database itself,
+ * a batch per transaction, and sends back only their sidebar rows: the page never holds (or
+ * collects the garbage of) hundreds of megabytes of messages.
  */
 
 export type ImportRequest =
-  { type: 'read'; file: Blob; now: string } | { type: 'send'; order: number } | { type: 'cancel' };
+  | { type: 'read'; file: Blob; now: string }
+  /** `known`: the conversations already stored, which are left as they are. */
+  | { type: 'store'; order: number; known: string[] }
+  | { type: 'cancel' };
 
 export type ImportReply =
   | { type: 'found'; app: string; count: number; skipped: number }
   /** Not another app's export: the page reads it as its own format. */
   | { type: 'not-other-app' }
   | { type: 'problem'; message: string }
-  | { type: 'batch'; conversations: Conversation[] }
-  | { type: 'done' };
+  | { type: 'stored'; rows: ConversationListItem[]; already: number }
+  /** The end: `failure` when a write failed (nothing of that batch or later was kept). */
+  | { type: 'done'; failure?: StorageFailure };
 
-const batchSize = 25;
+const batchSize = 20;
 const post = (reply: ImportReply) => self.postMessage(reply);
 
 let found: ReturnType<typeof readOtherAppExport> = null;
@@ -84,16 +92,29 @@ async function read(file: Blob, now: Date): Promise<void> {
   post({ type: 'found', app: found.app, count: found.chats.length, skipped: found.skipped });
 }
 
-function send(order: number): void {
+async function store(order: number, known: ReadonlySet<string>): Promise<void> {
   const chats = found?.chats ?? [];
   found = null;
-  for (let start = 0; start < chats.length; start += batchSize) {
-    const conversations = chats
-      .slice(start, start + batchSize)
-      .map((chat, offset) => toConversation(chat, order + start + offset));
-    post({ type: 'batch', conversations });
+  const db = await openConversationDb();
+  try {
+    if (!db.persistent) throw new Error('IndexedDB could not be opened');
+    for (let start = 0; start < chats.length; start += batchSize) {
+      const conversations: Conversation[] = [];
+      let already = 0;
+      chats.slice(start, start + batchSize).forEach((chat, offset) => {
+        if (known.has(chat.id)) already++;
+        else conversations.push(toConversation(chat, order + start + offset));
+      });
+      if (conversations.length > 0) {
+        const result = await db.putMany(conversations);
+        if (!result.ok) return post({ type: 'done', failure: result });
+      }
+      post({ type: 'stored', rows: conversations.map(listItemOf), already });
+    }
+    post({ type: 'done' });
+  } finally {
+    db.close();
   }
-  post({ type: 'done' });
 }
 
 self.addEventListener('message', (event: MessageEvent<ImportRequest>) => {
@@ -102,6 +123,9 @@ self.addEventListener('message', (event: MessageEvent<ImportRequest>) => {
     read(request.file, new Date(request.now)).catch((error: unknown) =>
       post({ type: 'problem', message: error instanceof Error ? error.message : String(error) }),
     );
-  else if (request.type === 'send') send(request.order);
+  else if (request.type === 'store')
+    store(request.order, new Set(request.known)).catch((error: unknown) =>
+      post({ type: 'done', failure: storageFailure(error) }),
+    );
   else found = null;
 });

@@ -6,6 +6,7 @@ import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
 import type { PendingFiles } from '../../hooks/use-pending-files.ts';
 import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useOnline } from '../../hooks/use-online.ts';
 import { isStreamingIn, modelCapabilities, targetConfig } from '../../state/chat-store.ts';
 import { FileChip } from './file-chip.tsx';
 import { chat } from '../../state/chat.ts';
@@ -100,6 +101,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
     if (!isLoading) textarea.current?.focus();
   }, [isLoading, textarea, focusRequest]);
 
+  const online = useOnline();
   const hasSomething = text.trim() !== '' || files.list.length > 0;
   const canSend = hasSomething && !files.preparing && !isLoading;
   const submit = async () => {
@@ -135,6 +137,12 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
         void submit();
       }}
     >
+      {!online && (
+        <p role="status" className="mx-auto mb-2 max-w-3xl text-xs text-amber-800 dark:text-amber-300">
+          You are offline: your draft is kept here. Providers on the internet answer again once the connection
+          is back.
+        </p>
+      )}
       {files.list.length > 0 && <FilesToSend files={files} />}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
         <input

@@ -1,15 +1,19 @@
 import { Check, Copy, GitBranch, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
-import { memo, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useState, type ReactNode } from 'react';
 import { attachmentParts, messageText, reasoningParts, type Message } from '../../domain/conversation.ts';
 import { isMarkdownLike } from '../../domain/conversation-rules.ts';
 import { useCopy } from '../../hooks/use-copy.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat } from '../../state/chat.ts';
 import { Markdown } from './lazy-markdown.tsx';
-import { MessageEditForm } from './message-edit-form.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { MessageFiles } from './message-files.tsx';
 import { MessageVersions } from './message-versions.tsx';
+
+// The edit form loads when a message is first edited, outside the chat screen's first load.
+const MessageEditForm = lazy(() =>
+  import('./message-edit-form.tsx').then((module) => ({ default: module.MessageEditForm })),
+);
 import { ReasoningBlock } from './reasoning-block.tsx';
 import { ReplyFooter } from './reply-footer.tsx';
 import { RegenerateWith } from './regenerate-with.tsx';
@@ -154,12 +158,14 @@ export const MessageItem = memo(function MessageItem({
       {files.length > 0 && <MessageFiles files={files} />}
       <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
         {editing ? (
-          <MessageEditForm
-            initialText={text}
-            busy={busy}
-            onSend={(edited) => chat.edit(conversationId, message.id, edited)}
-            onCancel={() => setEditing(false)}
-          />
+          <Suspense fallback={<div className="whitespace-pre-wrap">{text}</div>}>
+            <MessageEditForm
+              initialText={text}
+              busy={busy}
+              onSend={(edited) => chat.edit(conversationId, message.id, edited)}
+              onCancel={() => setEditing(false)}
+            />
+          </Suspense>
         ) : (
           <MessageErrorBoundary text={text}>
             {!isUser && isMarkdownLike(text) ? (
