@@ -24,7 +24,27 @@ function cspMetaTag(): Plugin {
 export default defineConfig({
   plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame(), serviceWorker()],
   // The first-load budget is checked on gzip size by tools/check-bundle-size.mjs.
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        advancedChunks: {
+          // The app's own non-UI modules that lazy chunks share with the first screen go in one
+          // chunk: left to itself, Rolldown cut them into ten small ones, whose seams cost 3 kB
+          // of the first load (measured: 170.3 kB, 166.9 kB with this group).
+          groups: [
+            {
+              name: 'app',
+              test: /\/src\/(app|domain|hooks|lib|providers\/registry|state|storage)\//,
+              minShareCount: 2,
+            },
+          ],
+        },
+      },
+    },
+  },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   server: { host: '127.0.0.1' },
   test: {

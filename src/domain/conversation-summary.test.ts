@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { linearConversation, treeConversation } from './__fixtures__/conversations.ts';
+import { attachment, linearConversation, treeConversation } from './__fixtures__/conversations.ts';
 import { textParts, type Conversation, type Message } from './conversation.ts';
 import {
   compareByOrder,
+  conversationBytes,
   readOrder,
   readSummary,
   summarizeConversation,
@@ -27,7 +28,19 @@ describe('conversation summaries', () => {
       messageCount: 1,
       order: 7,
       textKey: '1:28::Conversation 1',
+      bytes: 56,
     });
+  });
+
+  it('counts the bytes a conversation takes: two per character, and its files', () => {
+    const withFile = treeConversation('f', [
+      ['root', null, 'system', 'abc'],
+      ['u1', 'root', 'user', 'hi'],
+    ]);
+    const user = withFile.messages[1] as Message;
+    withFile.messages[1] = { ...user, parts: [...user.parts, attachment('p', { size: 1000 })] };
+    expect(conversationBytes(withFile)).toBe(1010);
+    expect(readSummary({ ...summarizeConversation(withFile), bytes: -1 })?.bytes).toBeUndefined();
   });
 
   it('keys the searchable text: a grown reply, a new message, an edited prompt or a rename change it', () => {

@@ -19,6 +19,16 @@ export interface ConversationSummary {
    * previous release.
    */
   textKey?: string;
+  /** About how many bytes it takes: its texts and its files. Absent in older summaries. */
+  bytes?: number;
+}
+
+/** About how many bytes a conversation takes in storage: two per character of text, and its files. */
+export function conversationBytes(conversation: Conversation): number {
+  let bytes = 0;
+  for (const message of conversation.messages)
+    for (const part of message.parts) bytes += part.type === 'attachment' ? part.size : part.text.length * 2;
+  return bytes;
 }
 
 /**
@@ -52,6 +62,7 @@ export function summarizeConversation(conversation: Conversation): ConversationS
     messageCount: conversation.messages.length,
     order,
     textKey: textKey(conversation),
+    bytes: conversationBytes(conversation),
   };
   if (place) summary.place = place;
   return summary;
@@ -89,5 +100,7 @@ export function readSummary(value: unknown): ConversationSummary | null {
   if ((conversationPlaces as readonly unknown[]).includes(place)) summary.place = place as ConversationPlace;
   const key = ownField(value, 'textKey');
   if (typeof key === 'string') summary.textKey = key;
+  const bytes = ownField(value, 'bytes');
+  if (typeof bytes === 'number' && Number.isFinite(bytes) && bytes >= 0) summary.bytes = bytes;
   return summary;
 }

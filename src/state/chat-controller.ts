@@ -15,6 +15,7 @@ import {
   saveTheme,
 } from '../storage/local-settings.ts';
 import type { ConversationStore } from '../storage/conversation-store.ts';
+import { storageFigures, type StorageFigures } from '../storage/persistence.ts';
 import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
 import type { ChatContext, ChatDependencies } from './chat-context.ts';
 import { prepareFile } from './attachment-files.ts';
@@ -27,6 +28,11 @@ import { createMessageCommands } from './message-commands.ts';
 import { createReplyRunner } from './reply-runner.ts';
 
 export type ChatController = ReturnType<typeof createChatController>;
+
+export interface StorageReport extends StorageFigures {
+  /** By size, largest first (conversations last written by an earlier release are not sized). */
+  largest: { id: string; name: string; bytes: number }[];
+}
 
 /**
  * Each provider's remembered connection. A configuration saved before connections were kept (an
@@ -233,6 +239,15 @@ export function createChatController(deps: ChatDependencies) {
     focusSearch: () => store.setState((state) => ({ searchFocus: state.searchFocus + 1 })),
     /** The message list has scrolled to the revealed message. */
     revealDone: () => store.setState({ revealed: null }),
+    /** 'Storage': the browser's figures and the five largest conversations. */
+    async storageReport(): Promise<StorageReport> {
+      const [figures, { items }] = await Promise.all([storageFigures(), ctx.db().listSummaries()]);
+      const largest = items
+        .flatMap(({ id, name, bytes }) => (bytes === undefined ? [] : [{ id, name, bytes }]))
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 5);
+      return { ...figures, largest };
+    },
     /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
     prepareFile: (file: File) => prepareFile(file, deps.newId()),
     /** A file's bytes, to show: undefined when they are gone. */

@@ -1,6 +1,7 @@
 import { hasContent, type Conversation } from '../domain/conversation.ts';
 import { findMessage, mergeConversations, replaceMessage } from '../domain/message-tree.ts';
 import { whenIdle } from '../lib/when-idle.ts';
+import { askToPersist } from '../storage/persistence.ts';
 import type { StorageResult } from '../storage/result.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, forgetConversation } from './chat-store.ts';
@@ -28,6 +29,7 @@ export function createConversationSync(ctx: ChatContext) {
   let retryMs = firstRetryMs;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let flushing = false;
+  let askedToPersist = false;
 
   /**
    * Reports a write's outcome. A failed write keeps everything in memory and warns once, with an
@@ -63,6 +65,11 @@ export function createConversationSync(ctx: ChatContext) {
 
   function settle(id: string, ok: boolean): void {
     if (ok) {
+      // Once something is worth keeping, the browser is asked not to evict it (once a session).
+      if (!askedToPersist) {
+        askedToPersist = true;
+        void askToPersist();
+      }
       unsaved.delete(id);
       ctx.tabSync.post({ type: 'conversation-saved', id });
       retryMs = firstRetryMs;

@@ -1,5 +1,5 @@
 import { ChevronRight, Settings } from 'lucide-react';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
 import { connectionIdOf, isProviderId, providerIds, type Config } from '../../domain/config.ts';
 import {
   capabilitiesOf,
@@ -261,6 +261,28 @@ function ConfigForm() {
   );
 }
 
+const StorageFigures = lazy(() => import('./storage-figures.tsx'));
+
+/** 'Storage', measured when opened (the figures' code loads then too). */
+function StorageDetails() {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      className="rounded-md border border-gray-200 p-2 dark:border-gray-800"
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary className="cursor-pointer text-sm font-medium">Storage</summary>
+      {open && (
+        <div className="mt-2">
+          <Suspense fallback={null}>
+            <StorageFigures />
+          </Suspense>
+        </div>
+      )}
+    </details>
+  );
+}
+
 /** Choices of this browser that are not part of the provider configuration: saved as they change. */
 function Preferences() {
   const autoTitle = useChatState((state) => state.autoTitle);
@@ -282,6 +304,7 @@ function Preferences() {
         After a conversation's first reply, its model is asked for a title of a few words. A name you give it
         yourself is kept.
       </p>
+      <StorageDetails />
     </div>
   );
 }
