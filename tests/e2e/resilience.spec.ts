@@ -233,3 +233,23 @@ test('a message that cannot be rendered shows as plain text with a notice; the a
   await expect(chat.messages('assistant').locator('strong')).toHaveText('bold');
   await expect(chat.messages('assistant')).not.toContainText('could not be formatted');
 });
+
+test('a part loaded on first use that fails to load says so with Try again, and loads when tried again', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.newConversation();
+  // Offline, or a deployment that removed the file: the search results cannot load.
+  await page.route('**/assets/search-results-*.js', (route) => route.abort());
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('conversation');
+  const problem = page
+    .getByRole('alert')
+    .filter({ hasText: 'This part of the app could not load (offline?).' });
+  await expect(problem).toBeVisible();
+  // The rest of the app is still there.
+  await expect(page.getByRole('heading', { name: 'Conversations' })).toBeVisible();
+  await page.unroute('**/assets/search-results-*.js');
+  await problem.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('list', { name: 'Search results' })).toBeVisible();
+});

@@ -1,10 +1,14 @@
 import { Ellipsis } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { runAction } from '../../hooks/use-actions.ts';
 import type { ActionId } from '../../state/actions.ts';
+import { lazyPart } from '../ui/lazy-part.tsx';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
 
-const HeaderMenuItems = lazy(() => import('./header-menu-items.tsx'));
+const HeaderMenuItems = lazyPart(
+  () => import('./header-menu-items.tsx'),
+  <p className="px-2 py-1.5 text-sm text-gray-600 dark:text-gray-400">Loading…</p>,
+);
 
 /** 'More': the theme, three ways (the toggle beside it only flips light and dark), and the palette. */
 export function HeaderMenu() {
@@ -23,9 +27,7 @@ export function HeaderMenu() {
         <Ellipsis className="size-4" />
       </PopoverTrigger>
       <PopoverContent align="end" className="w-60 p-2" aria-label="More">
-        <Suspense fallback={<p className="px-2 py-1.5 text-sm text-gray-600 dark:text-gray-400">Loading…</p>}>
-          <HeaderMenuItems run={run} />
-        </Suspense>
+        <HeaderMenuItems run={run} />
       </PopoverContent>
     </Popover>
   );

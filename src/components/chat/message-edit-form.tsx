@@ -2,7 +2,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
 import { Button } from '../ui/button.tsx';
 
-interface MessageEditFormProps {
+export interface MessageEditFormProps {
   initialText: string;
   /** A reply is streaming: sending waits for it to end. */
   busy: boolean;

@@ -1,5 +1,5 @@
 import { Check, Copy, GitBranch, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
-import { lazy, memo, Suspense, useState, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import { attachmentParts, messageText, reasoningParts, type Message } from '../../domain/conversation.ts';
 import { isMarkdownLike } from '../../domain/conversation-rules.ts';
 import { useCopy } from '../../hooks/use-copy.ts';
@@ -9,9 +9,11 @@ import { Markdown } from './lazy-markdown.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { MessageFiles } from './message-files.tsx';
 import { MessageVersions } from './message-versions.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
+import type { MessageEditFormProps } from './message-edit-form.tsx';
 
 // The edit form loads when a message is first edited, outside the chat screen's first load.
-const MessageEditForm = lazy(() =>
+const MessageEditForm = lazyPart<MessageEditFormProps>(() =>
   import('./message-edit-form.tsx').then((module) => ({ default: module.MessageEditForm })),
 );
 import { ReasoningBlock } from './reasoning-block.tsx';
@@ -158,14 +160,12 @@ export const MessageItem = memo(function MessageItem({
       {files.length > 0 && <MessageFiles files={files} />}
       <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
         {editing ? (
-          <Suspense fallback={<div className="whitespace-pre-wrap">{text}</div>}>
-            <MessageEditForm
-              initialText={text}
-              busy={busy}
-              onSend={(edited) => chat.edit(conversationId, message.id, edited)}
-              onCancel={() => setEditing(false)}
-            />
-          </Suspense>
+          <MessageEditForm
+            initialText={text}
+            busy={busy}
+            onSend={(edited) => chat.edit(conversationId, message.id, edited)}
+            onCancel={() => setEditing(false)}
+          />
         ) : (
           <MessageErrorBoundary text={text}>
             {!isUser && isMarkdownLike(text) ? (

@@ -56,7 +56,7 @@ function modelGroups(state: ConnectionState): ModelGroup[] {
     });
 }
 
-interface ModelListProps {
+export interface ModelListProps {
   /** The choice shown as current, if any. */
   current?: ModelPin | undefined;
   onChoose(pin: ModelPin): void;

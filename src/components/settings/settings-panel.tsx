@@ -1,5 +1,5 @@
 import { ChevronRight, Settings } from 'lucide-react';
-import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { connectionIdOf, isProviderId, providerIds, type Config } from '../../domain/config.ts';
 import {
   capabilitiesOf,
@@ -14,6 +14,7 @@ import { chat } from '../../state/chat.ts';
 import { connectionsOf } from '../../state/chat-store.ts';
 import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
 import { Input, Label, NativeSelect } from '../ui/input.tsx';
 import { SliderField } from '../ui/slider.tsx';
 import { ModelField } from './model-field.tsx';
@@ -261,7 +262,7 @@ function ConfigForm() {
   );
 }
 
-const StorageFigures = lazy(() => import('./storage-figures.tsx'));
+const StorageFigures = lazyPart(() => import('./storage-figures.tsx'));
 
 /** 'Storage', measured when opened (the figures' code loads then too). */
 function StorageDetails() {
@@ -274,9 +275,7 @@ function StorageDetails() {
       <summary className="cursor-pointer text-sm font-medium">Storage</summary>
       {open && (
         <div className="mt-2">
-          <Suspense fallback={null}>
-            <StorageFigures />
-          </Suspense>
+          <StorageFigures />
         </div>
       )}
     </details>

@@ -1,13 +1,14 @@
 import { ArrowDownUp, ChevronDown, ChevronRight, Plus, Search } from 'lucide-react';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
 import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
 
-const SearchResults = lazy(() => import('./search-results.tsx'));
+const SearchResults = lazyPart(() => import('./search-results.tsx'));
 
 /** The last 'Search conversations' request the field took the focus for. */
 let focusedForRequest = 0;
@@ -95,9 +96,7 @@ export function ConversationSidebar() {
       </div>
       {searching && (
         <div ref={results} className="flex min-h-0 flex-1 flex-col">
-          <Suspense fallback={null}>
-            <SearchResults query={query} onChoose={() => chat.setSheet(null)} />
-          </Suspense>
+          <SearchResults query={query} onChoose={() => chat.setSheet(null)} />
         </div>
       )}
       <div ref={scroller} hidden={searching} className="min-h-0 flex-1 overflow-y-auto px-2">
