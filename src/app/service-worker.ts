@@ -12,7 +12,9 @@ export function register(): void {
   });
 }
 
-function watchForUpdates(registration: ServiceWorkerRegistration): void {
+function watchForUpdates(registration: ServiceWorkerRegistration | undefined): void {
+  // Seen undefined once, in the bench, on a page closed while the worker registered.
+  if (!registration) return;
   // A page controlled before has an older version: a worker installed now is an update.
   const hadController = navigator.serviceWorker.controller !== null;
   if (registration.waiting && hadController) offerUpdate(registration.waiting);
