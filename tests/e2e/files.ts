@@ -1,15 +1,6 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { encodePng } from '../../tools/png.ts';
 
 /** Files to attach in tests, built byte by byte: real PNGs and PDFs, nothing downloaded. */
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 /** A `width`×`height` PNG of one colour (RGB), with an eXIf chunk when `exif` is given. */
 export function png(
@@ -18,19 +9,7 @@ export function png(
   rgb: [number, number, number] = [20, 120, 200],
   exif?: Buffer,
 ): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    ...(exif ? [chunk('eXIf', exif)] : []),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(width, height, () => rgb, { extra: exif ? [['eXIf', exif]] : [] });
 }
 
 /** A one-page PDF that shows `text` (Helvetica), with a correct cross-reference table. */

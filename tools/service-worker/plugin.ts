@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Plugin } from 'vite';
+import { encodePng } from '../png.ts';
 
 /**
  * The installable, offline app: a web app manifest with its icons, and a service worker
@@ -17,25 +17,12 @@ const name = 'BYOK Chat';
 const themeColor = '#4f46e5';
 const workerTemplate = readFileSync(new URL('./sw.js', import.meta.url), 'utf8');
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** The icon: a white speech bubble on indigo, drawn pixel by pixel (RGBA PNG). */
+/** The icon: a white speech bubble on indigo. */
 function icon(size: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  const rows: Buffer[] = [];
-  for (let y = 0; y < size; y++) {
-    const row = Buffer.alloc(1 + size * 4);
-    for (let x = 0; x < size; x++) {
+  return encodePng(
+    size,
+    size,
+    (x, y) => {
       const u = x / size;
       const v = y / size;
       // A rounded bubble with a tail at its lower left.
@@ -43,17 +30,10 @@ function icon(size: number): Buffer {
       const dy = (v - 0.46) / 0.24;
       const bubble = dx * dx + dy * dy <= 1;
       const tail = v > 0.6 && v < 0.8 && u > 0.28 && u < 0.42 && u - 0.28 < (0.8 - v) * 0.7;
-      const white = bubble || tail;
-      row.set(white ? [255, 255, 255, 255] : [79, 70, 229, 255], 1 + x * 4);
-    }
-    rows.push(row);
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+      return bubble || tail ? [255, 255, 255, 255] : [79, 70, 229, 255];
+    },
+    { channels: 4 },
+  );
 }
 
 const icons = [192, 512].map((size) => ({ size, fileName: `icon-${size}.png` }));
@@ -111,7 +91,8 @@ export function serviceWorker(): Plugin {
       const version = createHash('sha256');
       const files: string[] = [];
       for (const [fileName, output] of Object.entries(bundle)) {
-        if (fileName.endsWith('.map')) continue;
+        // KaTeX ships each font three ways; browsers that run this app take the woff2 one.
+        if (fileName.endsWith('.map') || /\.(ttf|woff)$/.test(fileName)) continue;
         files.push(fileName);
         version.update(fileName).update(output.type === 'chunk' ? output.code : output.source);
       }

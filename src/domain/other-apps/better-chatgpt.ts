@@ -1,5 +1,10 @@
 import { isRecord, ownField } from '../json-guards.ts';
-import type { ImportedChat, ImportedMessage, OtherAppExport } from './imported-chat.ts';
+import {
+  readEntries,
+  type ImportedChat,
+  type ImportedMessage,
+  type OtherAppExport,
+} from './imported-chat.ts';
 
 /**
  * BetterChatGPT's export: `{ version: 1, chats: [...] }`, or a bare array of chats in its older
@@ -63,12 +68,7 @@ function readChat(entry: unknown, index: number, now: string): ImportedChat | nu
 
 /** `now`: the export has no times; its chats are dated when imported, in its order. */
 export function readBetterChatGptExport(entries: unknown[], now: Date): OtherAppExport {
-  const chats: ImportedChat[] = [];
-  let skipped = 0;
-  entries.forEach((entry, index) => {
-    const chat = readChat(entry, index, new Date(now.getTime() + index).toISOString());
-    if (chat) chats.push(chat);
-    else skipped++;
-  });
-  return { app: 'BetterChatGPT export', chats, skipped };
+  return readEntries('BetterChatGPT export', entries, (entry, index) =>
+    readChat(entry, index, new Date(now.getTime() + index).toISOString()),
+  );
 }

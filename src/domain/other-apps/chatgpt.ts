@@ -1,5 +1,11 @@
 import { isRecord, ownField, type JsonRecord } from '../json-guards.ts';
-import { isoFrom, type ImportedChat, type ImportedMessage, type OtherAppExport } from './imported-chat.ts';
+import {
+  isoFrom,
+  readEntries,
+  type ImportedChat,
+  type ImportedMessage,
+  type OtherAppExport,
+} from './imported-chat.ts';
 
 /**
  * ChatGPT's data export: `conversations.json`, an array of conversations whose `mapping` is the
@@ -113,12 +119,5 @@ function readConversation(entry: unknown): ImportedChat | null {
 }
 
 export function readChatGptExport(entries: unknown[]): OtherAppExport {
-  const chats: ImportedChat[] = [];
-  let skipped = 0;
-  for (const entry of entries) {
-    const chat = readConversation(entry);
-    if (chat) chats.push(chat);
-    else skipped++;
-  }
-  return { app: 'ChatGPT export', chats, skipped };
+  return readEntries('ChatGPT export', entries, readConversation);
 }

@@ -46,6 +46,22 @@ export interface OtherAppExport {
   skipped: number;
 }
 
+/** An app's export read entry by entry: an entry `read` cannot make a chat of is counted, not fatal. */
+export function readEntries(
+  app: string,
+  entries: readonly unknown[],
+  read: (entry: unknown, index: number) => ImportedChat | null,
+): OtherAppExport {
+  const chats: ImportedChat[] = [];
+  let skipped = 0;
+  entries.forEach((entry, index) => {
+    const chat = read(entry, index);
+    if (chat) chats.push(chat);
+    else skipped++;
+  });
+  return { app, chats, skipped };
+}
+
 /** ISO from seconds or milliseconds since 1970 (apps use both), or from a date string; undefined if none. */
 export function isoFrom(value: unknown, unit: 'seconds' | 'ms' = 'ms'): string | undefined {
   let time = Number.NaN;

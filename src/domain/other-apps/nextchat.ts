@@ -1,6 +1,12 @@
 import type { ProviderId } from '../config.ts';
 import { isRecord, ownField, type JsonRecord } from '../json-guards.ts';
-import { isoFrom, type ImportedChat, type ImportedMessage, type OtherAppExport } from './imported-chat.ts';
+import {
+  isoFrom,
+  readEntries,
+  type ImportedChat,
+  type ImportedMessage,
+  type OtherAppExport,
+} from './imported-chat.ts';
 
 /**
  * NextChat's backup (Settings → Sync → Export): one key per store of the app. The chats are
@@ -87,12 +93,5 @@ function readSession(entry: unknown, index: number): ImportedChat | null {
 }
 
 export function readNextChatBackup(sessions: unknown[]): OtherAppExport {
-  const chats: ImportedChat[] = [];
-  let skipped = 0;
-  sessions.forEach((entry, index) => {
-    const chat = readSession(entry, index);
-    if (chat) chats.push(chat);
-    else skipped++;
-  });
-  return { app: 'NextChat backup', chats, skipped };
+  return readEntries('NextChat backup', sessions, readSession);
 }
