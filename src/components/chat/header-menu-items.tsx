@@ -5,15 +5,13 @@ import { isMac } from '../../hooks/use-shortcuts.ts';
 import { shortcutLabel, type ActionId } from '../../state/actions.ts';
 import { chat } from '../../state/chat.ts';
 import type { Theme } from '../../state/chat.ts';
+import { menuItemClass } from '../ui/menu-item.ts';
 
 const themes: readonly { value: Theme; label: string }[] = [
   { value: 'light', label: 'Light' },
   { value: 'dark', label: 'Dark' },
   { value: 'system', label: 'System' },
 ];
-
-const itemClass =
-  'flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:hover:bg-gray-800';
 
 /** The 'More' menu's contents, loaded when it first opens: the theme three ways, the palette, the shortcuts. */
 export default function HeaderMenuItems({ run }: { run: (id: ActionId) => void }) {
@@ -33,7 +31,7 @@ export default function HeaderMenuItems({ run }: { run: (id: ActionId) => void }
       <fieldset className="mb-2">
         <legend className="px-2 pb-1 text-xs font-medium text-gray-600 dark:text-gray-400">Theme</legend>
         {themes.map(({ value, label }) => (
-          <label key={value} className={`${itemClass} cursor-pointer`}>
+          <label key={value} className={`${menuItemClass} cursor-pointer`}>
             <input
               type="radio"
               name="theme"
@@ -47,10 +45,10 @@ export default function HeaderMenuItems({ run }: { run: (id: ActionId) => void }
         ))}
       </fieldset>
       <div className="border-t border-gray-200 pt-2 dark:border-gray-700">
-        <button type="button" className={itemClass} onClick={() => run('palette')}>
+        <button type="button" className={menuItemClass} onClick={() => run('palette')}>
           <Search className="size-4" aria-hidden /> Command palette {keys('palette')}
         </button>
-        <button type="button" className={itemClass} onClick={() => run('shortcuts')}>
+        <button type="button" className={menuItemClass} onClick={() => run('shortcuts')}>
           <Keyboard className="size-4" aria-hidden /> Keyboard shortcuts {keys('shortcuts')}
         </button>
       </div>

@@ -16,6 +16,7 @@ import { cn } from '../../lib/cn.ts';
 import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { menuItemClass } from '../ui/menu-item.ts';
 
 const { deleteConversation, downloadMarkdown, placeConversation, renameConversation, selectConversation } =
   chat;
@@ -134,7 +135,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
             <PopoverClose asChild>
               <button
                 type="button"
-                className={menuItem}
+                className={menuItemClass}
                 onClick={() => void placeConversation(item.id, item.place === 'pinned' ? null : 'pinned')}
               >
                 {item.place === 'pinned' ? <PinOff className="size-4" /> : <Pin className="size-4" />}
@@ -144,7 +145,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
             <PopoverClose asChild>
               <button
                 type="button"
-                className={menuItem}
+                className={menuItemClass}
                 onClick={() => void placeConversation(item.id, item.place === 'archived' ? null : 'archived')}
               >
                 {item.place === 'archived' ? (
@@ -156,7 +157,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
               </button>
             </PopoverClose>
             <PopoverClose asChild>
-              <button type="button" className={menuItem} onClick={() => void downloadMarkdown(item.id)}>
+              <button type="button" className={menuItemClass} onClick={() => void downloadMarkdown(item.id)}>
                 <Download className="size-4" />
                 Download as Markdown
               </button>
@@ -167,6 +168,3 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
     </li>
   );
 });
-
-const menuItem =
-  'flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:hover:bg-gray-800';
