@@ -466,3 +466,38 @@ describe('files in an export', () => {
     expect(dataOf(text).files).toBeUndefined();
   });
 });
+
+describe('the export in parts', () => {
+  it.each([0, 1, 3])('joins into exactly the envelope as 2-space JSON (%i conversations)', (count) => {
+    const conversations = [
+      branched,
+      ...Array.from({ length: count - 1 }, (_, index) => ({
+        ...conversation,
+        id: `c-${index}`,
+        name: `Line one\nline "two" ${index}`,
+      })),
+    ].slice(0, count);
+    const text = buildExport({
+      config,
+      conversations,
+      activeConversationId: 'c2',
+      includeApiKey: false,
+      now,
+    });
+    const withoutKey: Partial<Config> = { ...config };
+    delete withoutKey.apiKey;
+    expect(text).toBe(
+      JSON.stringify(
+        {
+          version: '2.0',
+          exportedAt: now.toISOString(),
+          config: withoutKey,
+          conversations: conversations.map(conversationRecord),
+          activeConversationId: 'c2',
+        },
+        null,
+        2,
+      ),
+    );
+  });
+});

@@ -58,6 +58,37 @@ export function conversationFileIds(conversations: readonly Conversation[]): Set
   return new Set(conversations.flatMap((conversation) => [...attachmentIds(conversation)]));
 }
 
+/**
+ * The export text in parts, for writing a large export a conversation at a time (a backup):
+ * `exportHead`, then `exportEntry` for each conversation, then `exportTail` make exactly the text
+ * `buildExport` returns, `JSON.stringify(envelope, null, 2)`.
+ */
+export function exportHead(config: Config, includeApiKey: boolean, now: Date): string {
+  const exportedConfig: Partial<Config> = { ...config };
+  if (!includeApiKey) delete exportedConfig.apiKey;
+  const head = JSON.stringify(
+    { version: exportVersion, exportedAt: now.toISOString(), config: exportedConfig },
+    null,
+    2,
+  );
+  return `${head.slice(0, -2)},\n  "conversations": [`;
+}
+
+/** One conversation's record (with its files' bytes when given), the `index`th of the list. */
+export function exportEntry(
+  record: ConversationRecord,
+  index: number,
+  files?: ReadonlyMap<string, string>,
+): string {
+  const json = JSON.stringify(files ? withFileData(record, files) : record, null, 2);
+  // Strings hold no raw line breaks (JSON escapes them): every one is indentation.
+  return `${index === 0 ? '' : ','}\n    ${json.replaceAll('\n', '\n    ')}`;
+}
+
+export function exportTail(count: number, activeConversationId: string | null): string {
+  return `${count === 0 ? '' : '\n  '}],\n  "activeConversationId": ${JSON.stringify(activeConversationId)}\n}`;
+}
+
 /** The export text: what the export tab shows and the download contains. */
 export function buildExport({
   config,
@@ -67,18 +98,14 @@ export function buildExport({
   now,
   files,
 }: ExportInput): string {
-  const exportedConfig: Partial<Config> = { ...config };
-  if (!includeApiKey) delete exportedConfig.apiKey;
-  const envelope = {
-    version: exportVersion,
-    exportedAt: now.toISOString(),
-    config: exportedConfig,
-    conversations: conversations.map((conversation) =>
-      files ? withFileData(conversationRecord(conversation), files) : conversationRecord(conversation),
-    ),
-    activeConversationId,
-  };
-  return JSON.stringify(envelope, null, 2);
+  const entries = conversations.map((conversation, index) =>
+    exportEntry(conversationRecord(conversation), index, files),
+  );
+  return (
+    exportHead(config, includeApiKey, now) +
+    entries.join('') +
+    exportTail(entries.length, activeConversationId)
+  );
 }
 
 export function exportFileName(now: Date): string {

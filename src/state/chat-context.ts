@@ -1,4 +1,5 @@
 import type { CreateChatProvider } from '../providers/types.ts';
+import type { BackupRunner } from './backup-runner.ts';
 import type { ConversationStore } from '../storage/conversation-store.ts';
 import type { TabSync } from '../storage/tab-sync.ts';
 import type { ChatState, ChatStore } from './chat-store.ts';
@@ -13,10 +14,12 @@ export interface ChatDependencies {
   notify: Notifier;
   now(): Date;
   newId(): string;
+  /** Takes a backup in a worker (backup-runner.ts); without it (tests) none is taken. */
+  runBackup?: BackupRunner;
 }
 
 /** What every command module shares: the state, the dependencies and the opened storage. */
-export interface ChatContext extends Omit<ChatDependencies, 'openConversationStore'> {
+export interface ChatContext extends Omit<ChatDependencies, 'openConversationStore' | 'runBackup'> {
   store: ChatStore;
   get(): ChatState;
   /** The conversation storage; set by boot before any command runs. */

@@ -13,6 +13,9 @@ import { continuePrompt } from './message-commands.ts';
 import type { PreparedFile } from './attachment-files.ts';
 import { attachment } from '../domain/__fixtures__/conversations.ts';
 import type { Notifier } from './notify.ts';
+import { backUp } from '../storage/backup-snapshot.ts';
+import type { BackupRunner } from './backup-runner.ts';
+import type { BackupWorkerRequest } from './backup.worker.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
 class ScriptedReply {
@@ -124,7 +127,7 @@ interface Tab {
   db: ConversationStore;
 }
 
-async function openTab(name: string, tabId: string): Promise<Tab> {
+async function openTab(name: string, tabId: string, runBackup?: BackupRunner): Promise<Tab> {
   const provider = fakeProvider();
   const { notify, calls } = recordingNotifier();
   const db = await openConversationDb({ name });
@@ -143,6 +146,7 @@ async function openTab(name: string, tabId: string): Promise<Tab> {
     // Each reading one millisecond later, so versions order by time as they would.
     now: () => new Date((clock += 1)),
     newId: () => `${tabId}-${(ids += 1)}`,
+    ...(runBackup && { runBackup }),
   });
   await chat.boot();
   return { chat, provider, calls, db };
@@ -895,4 +899,39 @@ describe('auto-title', () => {
     expect(tab.provider.sent).toHaveLength(3);
     expect(name()).toBe('Conversation 2');
   });
+});
+
+describe('backups', () => {
+  it('takes the day’s backup once a reply is saved, never with the key, and restores it with Undo', async () => {
+    const name = `${databaseName}-backups`;
+    const requests: BackupWorkerRequest[] = [];
+    const backups = await openTab(name, 'b', async (request) => {
+      requests.push(request);
+      // The worker's own work, on this thread.
+      return backUp({ ...request, now: new Date(request.now) }, { databaseName: name });
+    });
+    await backups.chat.newConversation();
+    await sendAndWait(backups, 'Keep this', 'Kept');
+    await vi.waitFor(async () => expect((await backups.chat.listBackups()).backups).toHaveLength(1), {
+      timeout: 8000,
+    });
+    expect(requests.map(({ reason, config }) => [reason, config.apiKey])).toEqual([['daily', '']]);
+    const kept = active(backups).id;
+
+    await backups.chat.deleteConversation(kept);
+    await backups.chat.newConversation();
+    await sendAndWait(backups, 'Other', 'Reply');
+    const [info] = (await backups.chat.listBackups()).backups;
+    expect(await backups.chat.restoreBackup(info?.id ?? '')).toBe(true);
+    expect(backups.chat.store.getState().list.map((row) => row.id)).toEqual([kept]);
+    expect(shown(backups)).toEqual(['user: Keep this', 'assistant: Kept']);
+    // The key is the one this browser holds.
+    expect(backups.chat.store.getState().config.apiKey).toBe('sk-test');
+    const restored = backups.calls.find((call) => call.message === 'Backup restored');
+    expect(restored).toBeDefined();
+    restored?.action?.onClick();
+    await vi.waitFor(() => expect(backups.calls.map((call) => call.message)).toContain('Restore undone'));
+    expect(backups.chat.store.getState().list).toHaveLength(1);
+    expect(backups.chat.store.getState().list[0]?.id).not.toBe(kept);
+  }, 15_000);
 });

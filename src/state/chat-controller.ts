@@ -15,10 +15,12 @@ import {
   saveTheme,
 } from '../storage/local-settings.ts';
 import type { ConversationStore } from '../storage/conversation-store.ts';
-import { storageFigures, type StorageFigures } from '../storage/persistence.ts';
+import type { BackupInfo } from '../storage/backup-db.ts';
+import { askToPersist, storageFigures, type StorageFigures } from '../storage/persistence.ts';
 import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
 import type { ChatContext, ChatDependencies } from './chat-context.ts';
 import { prepareFile } from './attachment-files.ts';
+import type { Backups } from './backups.ts';
 import type { DataCommands } from './data-commands.ts';
 import { createChatStore, listItemOf, type ChatState, type Overlay, type Theme } from './chat-store.ts';
 import { createConfigCommands } from './config-commands.ts';
@@ -64,7 +66,8 @@ export function createChatController(deps: ChatDependencies) {
       return database;
     },
   };
-  const sync = createConversationSync(ctx);
+  // Once something is worth keeping, the browser is asked not to evict it (once a session).
+  const sync = createConversationSync(ctx, () => void askToPersist());
   const configs = createConfigCommands(ctx, sync);
   const replies = createReplyRunner(ctx, sync);
   const conversations = createConversationCommands(ctx, sync, replies);
@@ -75,6 +78,39 @@ export function createChatController(deps: ChatDependencies) {
     (dataCommands ??= import('./data-commands.ts').then(({ createDataCommands }) =>
       createDataCommands(ctx, sync, configs, replies),
     ));
+  let backupsModule: Promise<Backups> | null = null;
+  const backups = () =>
+    (backupsModule ??= import('./backups.ts').then(({ createBackups }) =>
+      createBackups(
+        ctx,
+        deps.runBackup ?? (async () => ({ status: 'failed', message: 'No backups are taken here' })),
+      ),
+    ));
+
+  let backupWaiting = false;
+  /**
+   * Today's backup, off the page's thread, when storage lasts and none was taken today: once no
+   * reply streams (it would be stored half-written, as interrupted) and the last saves have landed.
+   */
+  function backUpToday(): void {
+    if (!deps.runBackup || !store.getState().persistent || backupWaiting) return;
+    backupWaiting = true;
+    const attempt = () => {
+      if (store.getState().streaming) {
+        const stop = store.subscribe((state) => {
+          if (state.streaming) return;
+          stop();
+          setTimeout(attempt, 2000);
+        });
+        return;
+      }
+      backupWaiting = false;
+      backups()
+        .then((service) => service.daily())
+        .catch((error: unknown) => console.warn('No backup was taken today', error));
+    };
+    setTimeout(attempt, 2000);
+  }
 
   /** Restores everything from storage: configuration, theme, conversation list, the active one. */
   async function boot(): Promise<void> {
@@ -134,6 +170,15 @@ export function createChatController(deps: ChatDependencies) {
     if (activeId) await conversations.ensureLoaded(activeId).catch((error: unknown) => console.error(error));
     store.setState({ ready: true });
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
+    // The day's backup once the start has settled; a tab left open checks again as days pass.
+    if (deps.runBackup && db.persistent) {
+      if (list.length > 0) backUpToday();
+      // A finished reply is worth keeping (a new user's first one); a tab left open checks again as days pass.
+      store.subscribe((state, previous) => {
+        if (previous.streaming && !state.streaming) backUpToday();
+      });
+      setInterval(backUpToday, 30 * 60_000);
+    }
   }
 
   async function applyOtherTabChange(message: TabSyncMessage): Promise<void> {
@@ -239,6 +284,20 @@ export function createChatController(deps: ChatDependencies) {
     focusSearch: () => store.setState((state) => ({ searchFocus: state.searchFocus + 1 })),
     /** The message list has scrolled to the revealed message. */
     revealDone: () => store.setState({ revealed: null }),
+    /** The automatic backups, newest first, and the policy they are kept by. */
+    listBackups: async () => (await backups()).list(),
+    backUpNow: async () => (await backups()).takeNow(),
+    /** A backup as an export file. */
+    async downloadBackup(info: BackupInfo): Promise<void> {
+      if (!(await (await backups()).download(info))) deps.notify.error('The backup could not be read');
+    },
+    /** 'Restore': the backup replaces everything, as an import does, with Undo. True when restored. */
+    async restoreBackup(id: string): Promise<boolean> {
+      const text = await (await backups()).readText(id);
+      if (text !== null) return (await data()).importData(text, 'restore');
+      deps.notify.error('The backup could not be read');
+      return false;
+    },
     /** 'Storage': the browser's figures and the five largest conversations. */
     async storageReport(): Promise<StorageReport> {
       const [figures, { items }] = await Promise.all([storageFigures(), ctx.db().listSummaries()]);

@@ -1,13 +1,25 @@
 import { createChatProvider } from '../providers/registry.ts';
-import { openConversationDb } from '../storage/conversation-db.ts';
+import { openConversationDb, pendingUpgrade } from '../storage/conversation-db.ts';
+import { readLegacyList } from '../storage/legacy-migration.ts';
+import { runBackupWorker } from './backup-runner.ts';
 import { createTabSync } from '../storage/tab-sync.ts';
 import { createChatController } from './chat-controller.ts';
 import { notify } from './notify.ts';
 
+/** Opens the conversations; before an earlier release's data changes shape, a backup of it. */
+async function openWithBackup() {
+  if ((await pendingUpgrade()) !== null || readLegacyList() !== undefined)
+    await import('./backups.ts')
+      .then(({ backUpBeforeUpgrade }) => backUpBeforeUpgrade(runBackupWorker, new Date()))
+      .catch((error: unknown) => console.warn('No backup was taken before the upgrade', error));
+  return openConversationDb();
+}
+
 /** The app's one chat controller, made with the browser's real dependencies. */
 export const chat = createChatController({
   createProvider: createChatProvider,
-  openConversationStore: () => openConversationDb(),
+  openConversationStore: openWithBackup,
+  runBackup: runBackupWorker,
   tabSync: createTabSync(),
   notify,
   now: () => new Date(),

@@ -1,7 +1,6 @@
 import { hasContent, type Conversation } from '../domain/conversation.ts';
 import { findMessage, mergeConversations, replaceMessage } from '../domain/message-tree.ts';
 import { whenIdle } from '../lib/when-idle.ts';
-import { askToPersist } from '../storage/persistence.ts';
 import type { StorageResult } from '../storage/result.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, forgetConversation } from './chat-store.ts';
@@ -17,7 +16,8 @@ export type ConversationSync = ReturnType<typeof createConversationSync>;
  * can lose another tab's branch or streamed reply, and no tab owns a conversation. Writes that
  * fail (storage full, ...) stay in memory, are reported once, and are written again later.
  */
-export function createConversationSync(ctx: ChatContext) {
+/** `onFirstSave` runs once, when a first write succeeds: something is now worth keeping. */
+export function createConversationSync(ctx: ChatContext, onFirstSave: () => void = () => undefined) {
   const { store } = ctx;
   /** Their last write failed: the next write of each may create the record again. */
   const unsaved = new Set<string>();
@@ -29,7 +29,7 @@ export function createConversationSync(ctx: ChatContext) {
   let retryMs = firstRetryMs;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let flushing = false;
-  let askedToPersist = false;
+  let savedOnce = false;
 
   /**
    * Reports a write's outcome. A failed write keeps everything in memory and warns once, with an
@@ -65,10 +65,9 @@ export function createConversationSync(ctx: ChatContext) {
 
   function settle(id: string, ok: boolean): void {
     if (ok) {
-      // Once something is worth keeping, the browser is asked not to evict it (once a session).
-      if (!askedToPersist) {
-        askedToPersist = true;
-        void askToPersist();
+      if (!savedOnce) {
+        savedOnce = true;
+        onFirstSave();
       }
       unsaved.delete(id);
       ctx.tabSync.post({ type: 'conversation-saved', id });

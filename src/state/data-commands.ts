@@ -57,6 +57,24 @@ function withKnownKey(imported: Config, current: Config, connections: Connection
   return { ...imported, apiKey: safe ? current.apiKey : '' };
 }
 
+/** What the user is told of an import of our own format, and of a backup restored (the same replace). */
+const replaceMessages = {
+  import: {
+    invalid: 'Error importing data: Invalid format',
+    failed: 'Failed to import data',
+    done: 'Data imported successfully',
+    undone: 'Import undone',
+    undoFailed: 'Could not undo the import',
+  },
+  restore: {
+    invalid: 'The backup could not be read',
+    failed: 'Failed to restore the backup',
+    done: 'Backup restored',
+    undone: 'Restore undone',
+    undoFailed: 'Could not undo the restore',
+  },
+};
+
 /** Export and import of everything (the spec's Import / Export dialog). */
 export function createDataCommands(
   ctx: ChatContext,
@@ -138,12 +156,14 @@ export function createDataCommands(
 
   /**
    * 'Import Data': validates the whole file first; on any problem nothing changes. On success the
-   * previous state is kept in memory and the toast offers Undo. Returns true when imported.
+   * previous state is kept in memory and the toast offers Undo. Returns true when imported. A
+   * backup restored (`kind` 'restore') is the same import of an export, told as what it is.
    */
-  async function importData(text: string): Promise<boolean> {
+  async function importData(text: string, kind: keyof typeof replaceMessages = 'import'): Promise<boolean> {
+    const messages = replaceMessages[kind];
     const parsed = parseImport(text, { now: ctx.now() });
     if (!parsed.ok) {
-      ctx.notify.error('Error importing data: Invalid format', parsed.problem);
+      ctx.notify.error(messages.invalid, parsed.problem);
       return false;
     }
     try {
@@ -169,26 +189,26 @@ export function createDataCommands(
         ? decodeFiles(data.files)
         : { blobs: before.files, unreadable: 0 };
       if (!(await replaceEverything({ config, connections, conversations, activeId, files: blobs }))) {
-        ctx.notify.error('Failed to import data');
+        ctx.notify.error(messages.failed);
         return false;
       }
-      ctx.notify.success('Data imported successfully', {
+      ctx.notify.success(messages.done, {
         ...(unreadable > 0 && {
           description: `${unreadable} attached ${unreadable === 1 ? 'file was' : 'files were'} not readable and left out.`,
         }),
-        action: { label: 'Undo', onClick: () => void undoImport(before) },
+        action: { label: 'Undo', onClick: () => void undoImport(before, messages) },
       });
       return true;
     } catch (error) {
-      console.error('Failed to import data', error);
-      ctx.notify.error('Failed to import data');
+      console.error(messages.failed, error);
+      ctx.notify.error(messages.failed);
       return false;
     }
   }
 
-  async function undoImport(before: Snapshot): Promise<void> {
-    if (await replaceEverything(before)) ctx.notify.success('Import undone');
-    else ctx.notify.error('Could not undo the import');
+  async function undoImport(before: Snapshot, messages: (typeof replaceMessages)['import']): Promise<void> {
+    if (await replaceEverything(before)) ctx.notify.success(messages.undone);
+    else ctx.notify.error(messages.undoFailed);
   }
 
   const otherApp = createOtherAppImport(ctx, sync);

@@ -22,7 +22,7 @@ interface AttachmentRow {
 }
 
 /** Values are `unknown` on purpose: whatever is read back is shape-checked before use. */
-interface ChatSchema extends DBSchema {
+export interface ChatSchema extends DBSchema {
   conversations: { key: string; value: unknown };
   summaries: { key: string; value: unknown };
   attachments: { key: string; value: AttachmentRow; indexes: { conversationId: string } };
@@ -275,6 +275,50 @@ function createIndexedDbStore(db: Database): ConversationStore {
 
     close: () => db.close(),
   };
+}
+
+/**
+ * The conversation database as it is stored, at whatever version, without changing it: opened
+ * without a version, and a database that does not exist yet is not created (null).
+ */
+export async function openAsStored(
+  factory: IDBFactory,
+  name: string = storageKeys.database.name,
+): Promise<IDBPDatabase<ChatSchema> | null> {
+  const request = factory.open(name);
+  let created = false;
+  request.addEventListener('upgradeneeded', () => {
+    created = true;
+    request.transaction?.abort();
+  });
+  try {
+    const db = (await wrap(request)) as unknown as IDBPDatabase<ChatSchema>;
+    db.onversionchange = () => db.close();
+    return db;
+  } catch (error) {
+    if (created) return null;
+    throw error;
+  }
+}
+
+/**
+ * The stored version of the conversation database when opening it will upgrade it (an earlier
+ * release made it), else null: a backup is taken first.
+ */
+export async function pendingUpgrade(
+  factory: IDBFactory | null = browserIndexedDb(),
+  name: string = storageKeys.database.name,
+): Promise<number | null> {
+  if (!factory) return null;
+  try {
+    const db = await openAsStored(factory, name);
+    if (!db) return null;
+    db.close();
+    return db.version < storageKeys.database.version ? db.version : null;
+  } catch {
+    // Not openable: the open that follows says why, and falls back.
+    return null;
+  }
 }
 
 /**

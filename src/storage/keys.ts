@@ -44,6 +44,20 @@ export const storageKeys = {
     snapshotStore: 'snapshots',
     snapshotKey: 'index',
   },
+  /**
+   * IndexedDB database of automatic backups (backup-db.ts): each an export of everything but the
+   * key, gzipped. Apart from the conversations, so damage to one never reaches the other.
+   */
+  backupDatabase: {
+    name: 'ai-chat-backups',
+    version: 1,
+    /** What each backup is (`BackupInfo`), keyPath id: listed without reading any backup. */
+    infoStore: 'backups',
+    /** The gzipped export, `{ id, data: Blob }`, keyPath id, written in the same transaction. */
+    dataStore: 'backup-data',
+  },
+  /** Web Lock held while a backup is taken, so two tabs never take the same one. */
+  backupLock: 'ai-chat-backup',
   /** BroadcastChannel over which tabs tell each other what they changed. */
   tabChannel: 'ai-chat-sync',
 } as const;

@@ -53,6 +53,19 @@ function readLegacy(parsed: unknown, now: Date, storage: StorageLike | undefined
 }
 
 /**
+ * Release 1's list of conversations while it is still in localStorage (parsed, unchecked):
+ * undefined when there is none, or it is not JSON.
+ */
+export function readLegacyList(storage: StorageLike | null = browserStorage()): unknown {
+  try {
+    const raw = storage?.getItem(legacyKey);
+    return raw ? (JSON.parse(raw) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Moves conversations from the legacy localStorage key into the store, once. The key is removed
  * only after every conversation reads back from a persistent store exactly as written; a record
  * already in the store that is newer than its legacy copy is left alone. Safe to run on every start.

@@ -5,6 +5,7 @@ import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import type { Inspection } from '../../state/other-app-import.ts';
 import { Button } from '../ui/button.tsx';
+import { BackupList } from './backup-list.tsx';
 import { Dialog, DialogContent } from '../ui/dialog.tsx';
 import { Textarea } from '../ui/input.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
@@ -188,6 +189,7 @@ function ImportTab() {
           <Upload /> Import Data
         </Button>
       </div>
+      <BackupList onRestored={() => setImportExportOpen(false)} />
     </div>
   );
 }
@@ -205,7 +207,7 @@ export function ImportExportDialog() {
           <TabsContent value="export">
             <ExportTab />
           </TabsContent>
-          <TabsContent value="import">
+          <TabsContent value="import" className="-mx-1 min-h-0 overflow-y-auto px-1">
             <ImportTab />
           </TabsContent>
         </Tabs>

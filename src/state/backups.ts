@@ -1,0 +1,100 @@
+import { defaultConfig, type Config } from '../domain/config.ts';
+import { exportFileName } from '../domain/export-format.ts';
+import { downloadText } from '../lib/download.ts';
+import { backupPolicy, openBackupDb, type BackupInfo } from '../storage/backup-db.ts';
+
+export type { BackupInfo } from '../storage/backup-db.ts';
+import { readLegacyList } from '../storage/legacy-migration.ts';
+import { loadActiveId, loadConfig } from '../storage/local-settings.ts';
+import type { BackupRunner } from './backup-runner.ts';
+import type { BackupWorkerReply } from './backup.worker.ts';
+import type { ChatContext } from './chat-context.ts';
+
+/** A backup never holds the key: it stays in this browser's settings only. */
+const withoutKey = (config: Config): Config => ({ ...config, apiKey: '' });
+
+function warnIfNotTaken(when: string, reply: BackupWorkerReply): void {
+  if (reply.status === 'failed' || reply.status === 'too-large')
+    console.warn(`No backup was taken ${when}`, reply);
+}
+
+/**
+ * Before an earlier release's data changes shape (the database upgraded, release 1's list moved
+ * into it): a backup of it as it is. A failure only warns: neither change deletes what it has not
+ * read back, so the start goes on.
+ */
+export async function backUpBeforeUpgrade(run: BackupRunner, now: Date): Promise<void> {
+  const reply = await run({
+    reason: 'upgrade',
+    config: withoutKey(loadConfig() ?? defaultConfig),
+    activeConversationId: loadActiveId(),
+    legacy: readLegacyList(),
+    now: now.toISOString(),
+  });
+  warnIfNotTaken('before the upgrade', reply);
+}
+
+/** Daily backups, and the list the Import / Export dialog shows (see storage/backup-snapshot.ts). */
+export function createBackups(ctx: ChatContext, run: BackupRunner) {
+  /** The day this tab last found its backup taken (or not needed). */
+  let checkedDay: string | null = null;
+  let running = false;
+
+  function take(reason: 'daily' | 'manual'): Promise<BackupWorkerReply> {
+    const { config, activeId } = ctx.get();
+    return run({
+      reason,
+      config: withoutKey(config),
+      activeConversationId: activeId,
+      now: ctx.now().toISOString(),
+    });
+  }
+
+  async function readText(id: string): Promise<string | null> {
+    const db = await openBackupDb();
+    try {
+      const data = await db?.read(id);
+      if (!data) return null;
+      return await new Response(data.stream().pipeThrough(new DecompressionStream('gzip'))).text();
+    } catch (error) {
+      console.error('Could not read the backup', error);
+      return null;
+    } finally {
+      db?.close();
+    }
+  }
+
+  return {
+    /** Today's backup unless one was taken today, or nothing changed since the last. */
+    async daily(): Promise<void> {
+      const day = ctx.now().toDateString();
+      if (checkedDay === day || running) return;
+      running = true;
+      const reply = await take('daily');
+      running = false;
+      // 'empty': not yet; the first conversation saved asks again.
+      if (reply.status !== 'empty' && reply.status !== 'failed') checkedDay = day;
+      warnIfNotTaken('today', reply);
+    },
+    takeNow: () => take('manual'),
+    /** The backups, newest first, and how many (and how much) are kept. */
+    async list(): Promise<{ backups: BackupInfo[]; policy: typeof backupPolicy }> {
+      const db = await openBackupDb();
+      try {
+        return { backups: (await db?.list()) ?? [], policy: backupPolicy };
+      } finally {
+        db?.close();
+      }
+    },
+    readText,
+    /** The backup as an export file, named for the day it was taken; false when it does not read. */
+    async download(info: BackupInfo): Promise<boolean> {
+      const text = await readText(info.id);
+      if (text === null) return false;
+      downloadText(exportFileName(new Date(info.takenAt)), text, 'application/json');
+      return true;
+    },
+  };
+}
+
+export type Backups = ReturnType<typeof createBackups>;
