@@ -21,6 +21,16 @@ const ImportExportDialog = lazy(() =>
 // The palette and the shortcuts list load on first use too.
 const CommandPalette = lazy(() => import('../components/palette/command-palette.tsx'));
 const KeyboardShortcutsDialog = lazy(() => import('../components/palette/keyboard-shortcuts-dialog.tsx'));
+const ProtectKeysDialog = lazy(() =>
+  import('../components/settings/key-lock-dialogs.tsx').then((module) => ({
+    default: module.ProtectKeysDialog,
+  })),
+);
+const UnlockKeysDialog = lazy(() =>
+  import('../components/settings/key-lock-dialogs.tsx').then((module) => ({
+    default: module.UnlockKeysDialog,
+  })),
+);
 
 let booted: Promise<void> | null = null;
 
@@ -86,6 +96,16 @@ export function ChatScreen() {
       {overlay === 'shortcuts' && (
         <Suspense fallback={null}>
           <KeyboardShortcutsDialog />
+        </Suspense>
+      )}
+      {overlay === 'protect-keys' && (
+        <Suspense fallback={null}>
+          <ProtectKeysDialog />
+        </Suspense>
+      )}
+      {overlay === 'unlock-keys' && (
+        <Suspense fallback={null}>
+          <UnlockKeysDialog />
         </Suspense>
       )}
     </div>

@@ -44,6 +44,32 @@ export function connectionIdOf(config: Pick<Config, 'provider' | 'endpointId'>):
 /** Each connection's last saved configuration, by connection id. */
 export type Connections = Record<string, Config>;
 
+/** Each connection's key, by connection id: the saved configuration's and the remembered ones'. */
+export function keysOf(config: Config, connections: Connections): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const connection of [...Object.values(connections), config])
+    if (connection.apiKey) keys[connectionIdOf(connection)] = connection.apiKey;
+  return keys;
+}
+
+/** A configuration with its connection's key from `keys` ('' when they hold none). */
+export function withKeyFrom(config: Config, keys: Readonly<Record<string, string>>): Config {
+  return {
+    ...config,
+    apiKey: Object.hasOwn(keys, connectionIdOf(config)) ? (keys[connectionIdOf(config)] ?? '') : '',
+  };
+}
+
+/** The connections with their keys from `keys`. */
+export function connectionsWithKeys(
+  connections: Connections,
+  keys: Readonly<Record<string, string>>,
+): Connections {
+  return Object.fromEntries(
+    Object.entries(connections).map(([id, config]) => [id, withKeyFrom(config, keys)]),
+  );
+}
+
 /**
  * What one request may change without a new connection: the model (for Azure its deployment) and
  * how it samples. The rest of a configuration identifies the connection: provider, key, host.

@@ -23,8 +23,20 @@ export async function base64Of(blob: Blob): Promise<string> {
 
 /** Base64 back to a Blob of `type`; throws on text that is not base64. */
 export function blobOfBase64(data: string, type: string): Blob {
+  return new Blob([bytesOfBase64(data)], { type });
+}
+
+/** Bytes as base64 (small values: keys, salts, ciphertexts of a few keys). */
+export function base64OfBytes(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** Base64 back to bytes; throws on text that is not base64. */
+export function bytesOfBase64(data: string): Uint8Array<ArrayBuffer> {
   const binary = atob(data);
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-  return new Blob([bytes], { type });
+  return bytes;
 }

@@ -1,6 +1,12 @@
 import type { BackupWorkerReply, BackupWorkerRequest } from './backup.worker.ts';
 
-/** Takes a backup in a worker (backup.worker.ts); one that cannot start is a failure, never a hang. */
+/** Far longer than a backup of a large history takes (seconds): past it, the worker is stuck. */
+const timeoutMs = 5 * 60_000;
+
+/**
+ * Takes a backup in a worker (backup.worker.ts); one that cannot start, or never answers, is a
+ * failure, never a hang (a start waits on the backup taken before an upgrade).
+ */
 export function runBackupWorker(request: BackupWorkerRequest): Promise<BackupWorkerReply> {
   return new Promise((resolve) => {
     let worker: Worker;
@@ -11,9 +17,14 @@ export function runBackupWorker(request: BackupWorkerRequest): Promise<BackupWor
       return;
     }
     const finish = (reply: BackupWorkerReply) => {
+      clearTimeout(timer);
       worker.terminate();
       resolve(reply);
     };
+    const timer = setTimeout(
+      () => finish({ status: 'failed', message: 'The backup took too long and was stopped' }),
+      timeoutMs,
+    );
     worker.onmessage = (event: MessageEvent<BackupWorkerReply>) => finish(event.data);
     worker.onerror = (event) => {
       event.preventDefault();

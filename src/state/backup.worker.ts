@@ -11,14 +11,21 @@ export type BackupWorkerRequest = Omit<BackupRequest, 'now'> & { now: string };
 /** `busy`: another tab is taking one right now. */
 export type BackupWorkerReply = BackupOutcome | { status: 'busy' };
 
-self.onmessage = async (event: MessageEvent<BackupWorkerRequest>) => {
-  const request: BackupRequest = { ...event.data, now: new Date(event.data.now) };
-  const reply: BackupWorkerReply = navigator.locks
-    ? await navigator.locks.request(
-        storageKeys.backupLock,
-        { ifAvailable: request.reason === 'daily' },
-        async (lock): Promise<BackupWorkerReply> => (lock ? backUp(request) : { status: 'busy' }),
-      )
-    : await backUp(request);
-  self.postMessage(reply);
+async function take(request: BackupRequest): Promise<BackupWorkerReply> {
+  if (!navigator.locks) return backUp(request);
+  return navigator.locks.request(
+    storageKeys.backupLock,
+    { ifAvailable: request.reason === 'daily' },
+    async (lock): Promise<BackupWorkerReply> => (lock ? backUp(request) : { status: 'busy' }),
+  );
+}
+
+self.onmessage = (event: MessageEvent<BackupWorkerRequest>) => {
+  const reply = take({ ...event.data, now: new Date(event.data.now) }).catch(
+    (error: unknown): BackupWorkerReply => ({
+      status: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
+  void reply.then((outcome) => self.postMessage(outcome));
 };

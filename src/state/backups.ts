@@ -1,6 +1,6 @@
 import { defaultConfig, type Config } from '../domain/config.ts';
 import { exportFileName } from '../domain/export-format.ts';
-import { downloadText } from '../lib/download.ts';
+import { downloadBlob } from '../lib/download.ts';
 import { backupPolicy, openBackupDb, type BackupInfo } from '../storage/backup-db.ts';
 
 export type { BackupInfo } from '../storage/backup-db.ts';
@@ -72,8 +72,9 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
       running = true;
       const reply = await take('daily');
       running = false;
-      // 'empty': not yet; the first conversation saved asks again.
-      if (reply.status !== 'empty' && reply.status !== 'failed') checkedDay = day;
+      // Not yet: nothing to keep so far (a reply asks again), a failure, or another tab at it
+      // (whose backup may yet fail): the next check tries again.
+      if (reply.status !== 'empty' && reply.status !== 'failed' && reply.status !== 'busy') checkedDay = day;
       warnIfNotTaken('today', reply);
     },
     takeNow: () => take('manual'),
@@ -87,12 +88,24 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
       }
     },
     readText,
-    /** The backup as an export file, named for the day it was taken; false when it does not read. */
+    /**
+     * The backup as an export file, named for the day it was taken; false when it does not read.
+     * Decompressed into a Blob, never into one string: files' bytes make a large export.
+     */
     async download(info: BackupInfo): Promise<boolean> {
-      const text = await readText(info.id);
-      if (text === null) return false;
-      downloadText(exportFileName(new Date(info.takenAt)), text, 'application/json');
-      return true;
+      const db = await openBackupDb();
+      try {
+        const data = await db?.read(info.id);
+        if (!data) return false;
+        const json = await new Response(data.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
+        downloadBlob(exportFileName(new Date(info.takenAt)), new Blob([json], { type: 'application/json' }));
+        return true;
+      } catch (error) {
+        console.error('Could not read the backup', error);
+        return false;
+      } finally {
+        db?.close();
+      }
     },
   };
 }

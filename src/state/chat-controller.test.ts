@@ -935,3 +935,77 @@ describe('backups', () => {
     expect(backups.chat.store.getState().list[0]?.id).not.toBe(kept);
   }, 15_000);
 });
+
+describe('keys protected with a passphrase', () => {
+  const stored = (key: string) =>
+    JSON.parse(localStorage.getItem(key) ?? 'null') as Record<string, unknown> | null;
+
+  beforeEach(() => vi.stubGlobal('sessionStorage', new MemoryStorage()));
+
+  it('stores the keys only encrypted, asks a new session once, and refuses a wrong passphrase', async () => {
+    expect(await tab.chat.protectKeys('passphrase')).toBe(true);
+    expect(stored('ai-chat-config')).toEqual({ ...config, apiKey: '' });
+    expect(JSON.stringify(stored('ai-chat-connections'))).not.toContain('sk-test');
+    expect(stored('ai-chat-key-vault')).toMatchObject({ format: 1, iterations: 600_000 });
+    expect(localStorage.getItem('ai-chat-key-vault')).not.toContain('sk-test');
+    // This session goes on with its key.
+    await sendAndWait(tab, 'Still', 'works');
+
+    // A new browser session: no session key, no other tab.
+    vi.stubGlobal('sessionStorage', new MemoryStorage());
+    const later = await openTab(`${databaseName}-later`, 'later');
+    await vi.waitFor(() => expect(later.chat.store.getState().overlay).toBe('unlock-keys'));
+    expect(later.chat.store.getState()).toMatchObject({ keyLock: 'locked', config: { apiKey: '' } });
+    later.chat.setOverlay(null);
+    await later.chat.newConversation();
+    expect(await later.chat.send('Locked')).toBe(false);
+    expect(later.chat.store.getState().overlay).toBe('unlock-keys');
+    expect(later.provider.sent).toHaveLength(0);
+
+    expect(await later.chat.unlockKeys('wrong')).toBe(false);
+    expect(later.chat.store.getState().keyLock).toBe('locked');
+    expect(await later.chat.unlockKeys('passphrase')).toBe(true);
+    expect(later.chat.store.getState()).toMatchObject({ keyLock: 'unlocked', config: { apiKey: 'sk-test' } });
+
+    // A reload of that tab (same session) unlocks by itself.
+    const reloaded = await openTab(`${databaseName}-reloaded`, 'reloaded');
+    expect(reloaded.chat.store.getState()).toMatchObject({
+      keyLock: 'unlocked',
+      config: { apiKey: 'sk-test' },
+    });
+  }, 20_000);
+
+  it('keeps a key saved while unlocked in the vault, and stores keys plainly again when turned off', async () => {
+    await tab.chat.protectKeys('passphrase');
+    tab.chat.saveConfiguration({ ...config, apiKey: 'sk-new' });
+    await vi.waitFor(async () => {
+      vi.stubGlobal('sessionStorage', new MemoryStorage());
+      const other = await openTab(`${databaseName}-${Math.random()}`, `other-${Math.random()}`);
+      expect(await other.chat.unlockKeys('passphrase')).toBe(true);
+      expect(other.chat.store.getState().config.apiKey).toBe('sk-new');
+    });
+    expect(stored('ai-chat-config')).toMatchObject({ apiKey: '' });
+
+    expect(await tab.chat.unprotectKeys()).toBe(true);
+    expect(stored('ai-chat-config')).toMatchObject({ apiKey: 'sk-new' });
+    expect(localStorage.getItem('ai-chat-key-vault')).toBeNull();
+  }, 20_000);
+
+  it('Forgot passphrase clears every key and nothing else; Undo brings the vault back', async () => {
+    await sendAndWait(tab, 'Keep', 'me');
+    await tab.chat.protectKeys('passphrase');
+    vi.stubGlobal('sessionStorage', new MemoryStorage());
+    const later = await openTab(databaseName, 'later');
+    await later.chat.forgetKeys();
+    expect(later.chat.store.getState()).toMatchObject({ keyLock: 'off', config: { ...config, apiKey: '' } });
+    expect(localStorage.getItem('ai-chat-key-vault')).toBeNull();
+    expect(stored('ai-chat-config')).toEqual({ ...config, apiKey: '' });
+    expect(later.chat.store.getState().list).toHaveLength(1);
+
+    const cleared = later.calls.find((call) => call.message === 'API keys cleared');
+    cleared?.action?.onClick();
+    expect(later.chat.store.getState()).toMatchObject({ keyLock: 'locked', overlay: 'unlock-keys' });
+    expect(await later.chat.unlockKeys('passphrase')).toBe(true);
+    expect(later.chat.store.getState().config.apiKey).toBe('sk-test');
+  }, 20_000);
+});

@@ -24,6 +24,7 @@ import type { Backups } from './backups.ts';
 import type { DataCommands } from './data-commands.ts';
 import { createChatStore, listItemOf, type ChatState, type Overlay, type Theme } from './chat-store.ts';
 import { createConfigCommands } from './config-commands.ts';
+import { createKeyLock } from './key-lock.ts';
 import { createConversationCommands } from './conversation-commands.ts';
 import { createConversationSync } from './conversation-sync.ts';
 import { createMessageCommands } from './message-commands.ts';
@@ -68,7 +69,8 @@ export function createChatController(deps: ChatDependencies) {
   };
   // Once something is worth keeping, the browser is asked not to evict it (once a session).
   const sync = createConversationSync(ctx, () => void askToPersist());
-  const configs = createConfigCommands(ctx, sync);
+  const keyLock = createKeyLock(ctx);
+  const configs = createConfigCommands(ctx, sync, keyLock);
   const replies = createReplyRunner(ctx, sync);
   const conversations = createConversationCommands(ctx, sync, replies);
   const messages = createMessageCommands(ctx, sync, conversations, replies, configs.targetFor);
@@ -118,6 +120,7 @@ export function createChatController(deps: ChatDependencies) {
     configs.applyConfig(saved.config ?? defaultConfig);
     configs.applyConnections(rememberedConnections(saved.config));
     store.setState({ theme: loadTheme(), autoTitle: loadAutoTitle() });
+    await keyLock.load({ ask: true });
     if (saved.problem) {
       deps.notify.warning(
         'The saved configuration could not be read',
@@ -170,10 +173,10 @@ export function createChatController(deps: ChatDependencies) {
     if (activeId) await conversations.ensureLoaded(activeId).catch((error: unknown) => console.error(error));
     store.setState({ ready: true });
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
-    // The day's backup once the start has settled; a tab left open checks again as days pass.
+    // The day's backup once the start has settled, and after a finished reply (a new user's first
+    // one is worth keeping); a tab left open checks again as days pass.
     if (deps.runBackup && db.persistent) {
       if (list.length > 0) backUpToday();
-      // A finished reply is worth keeping (a new user's first one); a tab left open checks again as days pass.
       store.subscribe((state, previous) => {
         if (previous.streaming && !state.streaming) backUpToday();
       });
@@ -220,7 +223,10 @@ export function createChatController(deps: ChatDependencies) {
       }
       case 'config-saved':
       case 'active-changed':
-        // Config arrives through the storage event; each tab keeps its own active conversation.
+      case 'key-request':
+      case 'key-share':
+        // Config arrives through the storage event; each tab keeps its own active conversation;
+        // the key lock hears its own messages from the start (key-lock.ts).
         return;
     }
   }
@@ -228,10 +234,13 @@ export function createChatController(deps: ChatDependencies) {
   /** Other tabs' settings (storage events) and the page going away (save what streams). */
   function watchBrowser(): void {
     subscribeToStorageEvents(() => {
-      const savedConfig = loadConfig();
-      if (savedConfig) configs.applyConfig(savedConfig);
-      configs.applyConnections(rememberedConnections(savedConfig));
+      const saved = loadConfig();
+      const { config, connections } = keyLock.withHeldKeys(saved, rememberedConnections(saved));
+      if (config) configs.applyConfig(config);
+      configs.applyConnections(connections);
       store.setState({ theme: loadTheme(), autoTitle: loadAutoTitle() });
+      // Stored without keys while they are protected: the vault gives them back.
+      void keyLock.load();
     });
     // Closing the tab mid-reply keeps what has arrived, and what is still to be written: plain
     // writes issued at once, which land as the page goes. A tab merely hidden saves as usual.
@@ -298,6 +307,12 @@ export function createChatController(deps: ChatDependencies) {
       deps.notify.error('The backup could not be read');
       return false;
     },
+    /** 'Protect keys with a passphrase' (see key-lock.ts). */
+    protectKeys: keyLock.protect,
+    unlockKeys: keyLock.unlock,
+    unprotectKeys: keyLock.unprotect,
+    /** 'Forgot passphrase': clears the keys and nothing else. */
+    forgetKeys: keyLock.forget,
     /** 'Storage': the browser's figures and the five largest conversations. */
     async storageReport(): Promise<StorageReport> {
       const [figures, { items }] = await Promise.all([storageFigures(), ctx.db().listSummaries()]);

@@ -58,9 +58,11 @@ export interface ChatState {
   searchFocus: number;
   /** A message to scroll to and mark briefly (a search result), until the message list has. */
   revealed: { conversationId: string; messageId: string } | null;
+  /** 'Protect keys with a passphrase': off, on but not unlocked in this session, or unlocked. */
+  keyLock: 'off' | 'locked' | 'unlocked';
 }
 
-export type Overlay = 'palette' | 'shortcuts' | 'model-picker';
+export type Overlay = 'palette' | 'shortcuts' | 'model-picker' | 'protect-keys' | 'unlock-keys';
 
 export type ChatStore = StoreApi<ChatState>;
 
@@ -85,6 +87,7 @@ export function createChatStore(): ChatStore {
     autoTitle: true,
     searchFocus: 0,
     revealed: null,
+    keyLock: 'off',
   }));
 }
 

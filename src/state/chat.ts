@@ -1,6 +1,6 @@
 import { createChatProvider } from '../providers/registry.ts';
 import { openConversationDb, pendingUpgrade } from '../storage/conversation-db.ts';
-import { readLegacyList } from '../storage/legacy-migration.ts';
+import { legacyAwaitingMove } from '../storage/legacy-migration.ts';
 import { runBackupWorker } from './backup-runner.ts';
 import { createTabSync } from '../storage/tab-sync.ts';
 import { createChatController } from './chat-controller.ts';
@@ -8,7 +8,7 @@ import { notify } from './notify.ts';
 
 /** Opens the conversations; before an earlier release's data changes shape, a backup of it. */
 async function openWithBackup() {
-  if ((await pendingUpgrade()) !== null || readLegacyList() !== undefined)
+  if ((await pendingUpgrade()) !== null || (await legacyAwaitingMove()))
     await import('./backups.ts')
       .then(({ backUpBeforeUpgrade }) => backUpBeforeUpgrade(runBackupWorker, new Date()))
       .catch((error: unknown) => console.warn('No backup was taken before the upgrade', error));

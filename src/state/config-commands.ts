@@ -7,6 +7,7 @@ import type { ChatContext } from './chat-context.ts';
 import { connectionOf, modelListKey, targetConfig } from './chat-store.ts';
 import type { ConnectionCheck } from './connection-test.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+import type { KeyLock } from './key-lock.ts';
 
 /** What a reply is asked with: the configuration it follows, and the service for its connection (null when it cannot be used). */
 export interface ReplyTarget {
@@ -17,7 +18,7 @@ export interface ReplyTarget {
 export type ConfigCommands = ReturnType<typeof createConfigCommands>;
 
 /** The saved configuration, each provider's remembered connection, and the services built from them (derived, never stored). */
-export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
+export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, keyLock: KeyLock) {
   /** One service per connection: a conversation that changes its model reuses it. */
   const services = new Map<string, ChatProvider | null>();
   /** Model lists in flight or fetched: each connection's list is asked for once. */
@@ -73,7 +74,15 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
   /** Replaces the remembered connections, in memory and stored; false when storing failed. */
   function replaceConnections(connections: Connections): boolean {
     applyConnections(connections);
-    return sync.reportWrite(storeConnections(connections));
+    const stored = sync.reportWrite(storeConnections(keyLock.storableConnections(connections)));
+    // With keys protected, they go to the vault rather than the connections.
+    void keyLock.reseal();
+    return stored;
+  }
+
+  /** Stores the saved configuration (without its key while keys are protected); false when storing failed. */
+  function writeConfig(config: Config): boolean {
+    return sync.reportWrite(storeConfig(keyLock.storable(config)));
   }
 
   /** Keeps a configuration as its provider's connection (its key is then remembered), in memory and stored. */
@@ -98,7 +107,7 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
   /** 'Save Configuration': persist, remember it as its provider's connection, rebuild the service, tell other tabs. */
   function saveConfiguration(config: Config): void {
     applyConfig(config);
-    const saved = sync.reportWrite(storeConfig(config));
+    const saved = writeConfig(config);
     if (remember(config) && saved) ctx.tabSync.post({ type: 'config-saved' });
     ctx.notify.success('Configuration saved');
     void refreshModelList();
@@ -143,6 +152,7 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync) {
     applyConfig,
     applyConnections,
     replaceConnections,
+    writeConfig,
     saveConfiguration,
     refreshModelList,
   };

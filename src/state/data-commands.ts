@@ -13,7 +13,7 @@ import {
 } from '../domain/export-format.ts';
 import { base64Of, blobOfBase64 } from '../lib/base64.ts';
 import { holdFiles, stageFiles } from './attachment-files.ts';
-import { saveActiveId, saveConfig as storeConfig } from '../storage/local-settings.ts';
+import { saveActiveId } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import { listItemOf } from './chat-store.ts';
 import type { ConfigCommands } from './config-commands.ts';
@@ -105,13 +105,14 @@ export function createDataCommands(
   /** The export text, exactly as downloaded. Null (with a toast) on failure. */
   async function exportText(includeApiKey: boolean, includeAttachments = true): Promise<string | null> {
     try {
-      const { config, activeId } = ctx.get();
+      const { config, activeId, keyLock } = ctx.get();
       const conversations = await allConversations();
       return buildExport({
         config,
         conversations,
         activeConversationId: activeId,
-        includeApiKey,
+        // Locked, this tab does not know the key: the file carries none (an empty one would wipe it).
+        includeApiKey: includeApiKey && keyLock !== 'locked',
         now: ctx.now(),
         ...(includeAttachments && { files: await fileData(conversations) }),
       });
@@ -144,7 +145,7 @@ export function createDataCommands(
     const result = await ctx.db().replaceAll(conversations);
     if (!sync.reportWrite(result)) return false;
     sync.forgetBacklog();
-    sync.reportWrite(storeConfig(config));
+    configs.writeConfig(config);
     configs.applyConfig(config);
     configs.replaceConnections(connections);
     const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));
@@ -164,6 +165,15 @@ export function createDataCommands(
     const parsed = parseImport(text, { now: ctx.now() });
     if (!parsed.ok) {
       ctx.notify.error(messages.invalid, parsed.problem);
+      return false;
+    }
+    if (parsed.data.configHasKey && ctx.get().keyLock === 'locked') {
+      // Stored while locked, the file's key could not join the protected ones: unlock first.
+      ctx.notify.error(
+        'Unlock your API keys first',
+        'This file carries a key, which is kept with the others.',
+      );
+      ctx.store.setState({ overlay: 'unlock-keys' });
       return false;
     }
     try {

@@ -51,6 +51,11 @@ export function createMessageCommands(
    */
   function readyTarget(conversationId: string, override?: ModelPin): ReplyTarget | null {
     if (ctx.get().streaming) return null;
+    if (ctx.get().keyLock === 'locked') {
+      // The keys are protected and not unlocked yet in this session: the passphrase first.
+      ctx.store.setState({ overlay: 'unlock-keys' });
+      return null;
+    }
     const target = targetFor(conversationId, override);
     if (!target.service) {
       ctx.notify.error(`Please configure ${connectionLabel(target.config)} settings first`);

@@ -51,8 +51,9 @@ function readInfo(value: unknown): BackupInfo | undefined {
 const newestFirst = (a: BackupInfo, b: BackupInfo) => Date.parse(b.takenAt) - Date.parse(a.takenAt);
 
 /**
- * The backups to drop once `added` is stored: beyond the newest `keep`, and the oldest while all
- * together are over `maxBytes`. The one just added always stays (the caller checks it fits alone).
+ * The backups to drop once `added` is stored: going from the newest, each is kept while fewer
+ * than `keep` are and it still fits in `maxBytes` with those kept; the rest go. The one just added
+ * always stays (the caller checks it fits alone).
  */
 export function backupsToDrop(
   existing: readonly BackupInfo[],

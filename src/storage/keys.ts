@@ -15,6 +15,13 @@ export const storageKeys = {
   theme: 'theme',
   /** localStorage: 'off' when conversations are not to be named by their model; absent: on. */
   autoTitle: 'ai-chat-auto-title',
+  /**
+   * localStorage, only while keys are protected with a passphrase: the keys of every connection,
+   * encrypted (`KeyVault`); `config` and `connections` then hold '' for each key.
+   */
+  keyVault: 'ai-chat-key-vault',
+  /** sessionStorage: the vault's key once unlocked, so a reload in this browser session does not ask again. */
+  keySession: 'ai-chat-key-session',
   /** localStorage: the unsent text of a conversation, under this prefix plus its id. */
   draftPrefix: 'ai-chat-draft:',
   /** IndexedDB database holding one record per conversation. */

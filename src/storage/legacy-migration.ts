@@ -1,6 +1,8 @@
 import { defaultConfig } from '../domain/config.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { validateConversation } from '../domain/conversation-validation.ts';
+import { isRecord, ownField } from '../domain/json-guards.ts';
+import { openAsStored } from './conversation-db.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { storageKeys } from './keys.ts';
 import { browserStorage, loadConfig, type StorageLike } from './local-settings.ts';
@@ -63,6 +65,28 @@ export function readLegacyList(storage: StorageLike | null = browserStorage()): 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether release 1's list holds a conversation the database does not have yet, which the start
+ * is about to move (a backup is taken first). A list kept because some entry cannot be read does
+ * not count again once the readable ones have moved.
+ */
+export async function legacyAwaitingMove(
+  factory: IDBFactory | undefined = globalThis.indexedDB,
+  storage: StorageLike | null = browserStorage(),
+): Promise<boolean> {
+  const list = readLegacyList(storage);
+  if (!Array.isArray(list)) return false;
+  const stored = new Set<IDBValidKey>();
+  const db = factory ? await openAsStored(factory).catch(() => null) : null;
+  if (db?.objectStoreNames.contains(storageKeys.database.conversationStore))
+    for (const key of await db.getAllKeys(storageKeys.database.conversationStore)) stored.add(key);
+  db?.close();
+  return list.some((item) => {
+    const id = isRecord(item) ? ownField(item, 'id') : undefined;
+    return typeof id === 'string' && !stored.has(id);
+  });
 }
 
 /**

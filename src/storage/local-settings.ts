@@ -1,5 +1,6 @@
 import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
 import { restoreConfig } from '../domain/config-restore.ts';
+import { isRecord, ownField } from '../domain/json-guards.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, unavailable, type StorageResult } from './result.ts';
 
@@ -147,4 +148,54 @@ export function loadDraft(conversationId: string, storage?: StorageLike): string
 /** Empty text removes the draft. */
 export function saveDraft(conversationId: string, text: string, storage?: StorageLike): StorageResult {
   return write(draftKey(conversationId), text === '' ? null : text, storage);
+}
+
+/** The API keys, encrypted under a passphrase (see lib/passphrase-crypto.ts); base64 fields. */
+export interface KeyVault {
+  format: 1;
+  iterations: number;
+  salt: string;
+  iv: string;
+  /** AES-GCM of the JSON of each connection's key, by connection id. */
+  data: string;
+}
+
+/** The vault when keys are protected; null when they are not (or it does not read). */
+export function loadKeyVault(storage?: StorageLike): KeyVault | null {
+  const raw = read(storageKeys.keyVault, storage);
+  if (raw === null) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (!isRecord(value)) return null;
+    const [format, iterations, salt, iv, data] = ['format', 'iterations', 'salt', 'iv', 'data'].map((key) =>
+      ownField(value, key),
+    );
+    if (format !== 1 || typeof iterations !== 'number' || iterations < 1) return null;
+    if (typeof salt !== 'string' || typeof iv !== 'string' || typeof data !== 'string') return null;
+    return { format, iterations, salt, iv, data };
+  } catch {
+    return null;
+  }
+}
+
+/** Null removes it: keys are no longer protected. */
+export function saveKeyVault(vault: KeyVault | null, storage?: StorageLike): StorageResult {
+  return write(storageKeys.keyVault, vault && JSON.stringify(vault), storage);
+}
+
+function sessionStore(): StorageLike | undefined {
+  try {
+    return globalThis.sessionStorage ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The unlocked vault's key, base64, for this browser session (this tab and its reloads). */
+export function loadSessionKey(storage: StorageLike | undefined = sessionStore()): string | null {
+  return storage ? read(storageKeys.keySession, storage) : null;
+}
+
+export function saveSessionKey(key: string | null, storage: StorageLike | undefined = sessionStore()): void {
+  if (storage) write(storageKeys.keySession, key, storage);
 }

@@ -9,7 +9,11 @@ export type TabSyncMessage =
   /** Conversations were added (another app's export): the others only gain rows. */
   | { type: 'conversations-added' }
   | { type: 'config-saved' }
-  | { type: 'active-changed'; id: string | null };
+  | { type: 'active-changed'; id: string | null }
+  /** A tab whose keys are locked asks the unlocked ones for the vault's key (once per session). */
+  | { type: 'key-request' }
+  /** The vault's key, base64; the receiver checks it against the vault. */
+  | { type: 'key-share'; key: string };
 
 export interface TabSync {
   readonly tabId: string;
@@ -51,6 +55,12 @@ export function readTabSyncMessage(value: unknown): TabSyncMessage | null {
       return { type };
     case 'active-changed':
       return typeof id === 'string' || id === null ? { type, id } : null;
+    case 'key-request':
+      return { type };
+    case 'key-share': {
+      const key = ownField(value, 'key');
+      return typeof key === 'string' ? { type, key } : null;
+    }
     default:
       return null;
   }
@@ -97,11 +107,14 @@ export function createTabSync(options: TabSyncOptions = {}): TabSync {
 }
 
 /** Which of our localStorage values another tab changed; 'all' when it cleared storage. */
-export type StorageChange = 'config' | 'connections' | 'activeConversation' | 'theme' | 'autoTitle' | 'all';
+export type StorageChange =
+  'config' | 'connections' | 'keyVault' | 'activeConversation' | 'theme' | 'autoTitle' | 'all';
 
 const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.config, 'config'],
   [storageKeys.connections, 'connections'],
+  // Keys protected, changed or no longer protected in another tab.
+  [storageKeys.keyVault, 'keyVault'],
   [storageKeys.activeConversation, 'activeConversation'],
   [storageKeys.theme, 'theme'],
   [storageKeys.autoTitle, 'autoTitle'],

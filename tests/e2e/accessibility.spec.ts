@@ -177,3 +177,39 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await violations(page)).toEqual([]);
   });
 }
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`the passphrase dialogs and the backups have no violations (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    const chat = new ChatPage(page);
+    await chat.open(mockConfig('openai', mockKey('ok')));
+    await page.getByRole('checkbox', { name: 'Protect keys with a passphrase' }).check();
+    const protect = page.getByRole('dialog', { name: 'Protect keys with a passphrase' });
+    await protect.getByRole('button', { name: 'Protect keys' }).click();
+    await expect(protect.getByRole('alert')).toHaveText('Choose a passphrase.');
+    expect(await violations(page)).toEqual([]);
+    await protect.getByLabel('Passphrase', { exact: true }).fill('secret');
+    await protect.getByLabel('Repeat passphrase').fill('secret');
+    await protect.getByRole('button', { name: 'Protect keys' }).click();
+    await expect(protect).toHaveCount(0);
+
+    const later = await page.context().newPage();
+    await page.close();
+    await later.emulateMedia({ colorScheme });
+    await later.goto('/');
+    const unlock = later.getByRole('dialog', { name: 'Unlock your API keys' });
+    await unlock.getByLabel('Passphrase').fill('wrong');
+    await unlock.getByRole('button', { name: 'Unlock' }).click();
+    await expect(unlock.getByRole('alert')).toHaveText('Wrong passphrase');
+    expect(await violations(later)).toEqual([]);
+    await unlock.getByRole('button', { name: 'Not now' }).click();
+    await expect(later.getByRole('textbox', { name: 'API Key' })).toBeDisabled();
+    expect(await violations(later)).toEqual([]);
+
+    await importConversation(later, 'Backed up');
+    await later.getByRole('button', { name: 'Import / Export' }).click();
+    await later.getByRole('tab', { name: 'Import' }).click();
+    await later.getByRole('button', { name: 'Back up now' }).click();
+    await expect(later.getByRole('list', { name: 'Backups' }).getByRole('listitem')).toHaveCount(1);
+    expect(await violations(later)).toEqual([]);
+  });

@@ -11,12 +11,27 @@ import { Composer } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 
 function ConfigNotice() {
+  // Keys protected and not unlocked yet: the settings are fine, the passphrase is what is missing.
+  const locked = useChatState((state) => state.keyLock === 'locked');
   return (
     <div
       role="status"
       className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-200"
     >
-      Please configure your AI provider settings in the panel on the right to start using the application.
+      {locked ? (
+        <>
+          Your API keys are locked with a passphrase.{' '}
+          <button
+            type="button"
+            className="font-medium underline"
+            onClick={() => chat.setOverlay('unlock-keys')}
+          >
+            Unlock keys
+          </button>
+        </>
+      ) : (
+        'Please configure your AI provider settings in the panel on the right to start using the application.'
+      )}
     </div>
   );
 }

@@ -26,6 +26,7 @@ function TextField(props: {
   type?: string;
   placeholder?: string;
   hint?: ReactNode;
+  disabled?: boolean;
 }) {
   const id = useId();
   return (
@@ -38,6 +39,7 @@ function TextField(props: {
         placeholder={props.placeholder}
         autoComplete="off"
         spellCheck={false}
+        disabled={props.disabled}
         onChange={(event) => props.onChange(event.target.value)}
       />
       {props.hint && <p className="text-xs text-gray-500 dark:text-gray-400">{props.hint}</p>}
@@ -152,6 +154,7 @@ const addEndpoint = '__add-endpoint';
 function ConfigForm() {
   const saved = useChatState((state) => state.config);
   const connections = useChatState((state) => state.connections);
+  const locked = useChatState((state) => state.keyLock === 'locked');
   const [draft, setDraft] = useState<Config>(saved);
   const [draftOf, setDraftOf] = useState(saved);
   // A configuration saved elsewhere (import, another tab) replaces the unsaved edits.
@@ -229,10 +232,22 @@ function ConfigForm() {
         label="API Key"
         type="password"
         value={draft.apiKey}
-        placeholder={`Your ${definition.label} API key`}
+        placeholder={locked ? 'Locked with your passphrase' : `Your ${definition.label} API key`}
         onChange={(apiKey) => update({ apiKey })}
+        disabled={locked}
         hint={
-          definition.keyOptional ? (
+          locked ? (
+            <>
+              Your keys are protected with a passphrase.{' '}
+              <button
+                type="button"
+                className="font-medium text-indigo-700 underline dark:text-indigo-300"
+                onClick={() => chat.setOverlay('unlock-keys')}
+              >
+                Unlock keys
+              </button>
+            </>
+          ) : definition.keyOptional ? (
             <>Kept only in this browser. Optional: {definition.keyHint}.</>
           ) : (
             <>Kept only in this browser. Get one at {definition.keyHint}.</>
@@ -303,8 +318,43 @@ function Preferences() {
         After a conversation's first reply, its model is asked for a title of a few words. A name you give it
         yourself is kept.
       </p>
+      <KeyProtection />
       <StorageDetails />
     </div>
+  );
+}
+
+/** 'Protect keys with a passphrase': on opens the dialog that asks for one; off stores them as before. */
+function KeyProtection() {
+  const keyLock = useChatState((state) => state.keyLock);
+  // Shown on while its dialog asks for the passphrase; Cancel there turns it back off.
+  const asking = useChatState((state) => state.overlay === 'protect-keys');
+  const hintId = useId();
+  return (
+    <>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={keyLock !== 'off' || asking}
+          aria-describedby={hintId}
+          onChange={(event) => {
+            if (event.target.checked) chat.setOverlay('protect-keys');
+            // Turning it off needs the keys: a locked session unlocks first.
+            else if (keyLock === 'locked') chat.setOverlay('unlock-keys');
+            else chat.unprotectKeys();
+          }}
+          className="size-4 accent-indigo-600"
+        />
+        Protect keys with a passphrase
+      </label>
+      <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
+        {keyLock === 'off'
+          ? 'When on, your API keys are stored encrypted, and the passphrase is asked once per browser session.'
+          : keyLock === 'locked'
+            ? 'Your keys are locked: unlock them with your passphrase to send messages.'
+            : 'Your keys are stored encrypted and unlocked for this browser session.'}
+      </p>
+    </>
   );
 }
 

@@ -21,6 +21,7 @@ function outcomeText(outcome: Outcome, policy: Listing['policy'] | undefined): s
       return 'There are no conversations to back up yet.';
     case 'too-large':
       return `Too large to keep here (${formatBytes(outcome.bytes)} compressed; backups may take ${formatBytes(policy?.maxBytes ?? 0)}): export your data instead.`;
+    // Only a daily backup gives way to another tab's; one asked for waits its turn.
     case 'not-due':
     case 'busy':
       return 'Another tab is taking a backup; try again in a moment.';

@@ -1,0 +1,263 @@
+import { connectionsWithKeys, keysOf, withKeyFrom } from '../domain/config.ts';
+import { base64OfBytes, bytesOfBase64 } from '../lib/base64.ts';
+import {
+  decryptText,
+  deriveKey,
+  encryptText,
+  exportRawKey,
+  importRawKey,
+  passphraseIterations,
+  randomBytes,
+  saltBytes,
+} from '../lib/passphrase-crypto.ts';
+import {
+  loadConfig,
+  loadConnections,
+  loadKeyVault,
+  loadSessionKey,
+  saveConfig,
+  saveConnections,
+  saveKeyVault,
+  saveSessionKey,
+  type KeyVault,
+} from '../storage/local-settings.ts';
+import type { StorageResult } from '../storage/result.ts';
+import type { ChatContext } from './chat-context.ts';
+
+type Keys = Record<string, string>;
+
+/** How long a locked tab waits for an unlocked one to hand over the key before asking the user. */
+const shareWaitMs = 400;
+
+/** A key from base64 (a session's, another tab's); null when it is not one. */
+async function keyOf(raw: string): Promise<CryptoKey | null> {
+  try {
+    return await importRawKey(bytesOfBase64(raw));
+  } catch {
+    return null;
+  }
+}
+
+/** The keys in a vault, or null when `key` is not its key. */
+async function openVault(vault: KeyVault, key: CryptoKey): Promise<Keys | null> {
+  try {
+    const text = await decryptText(key, bytesOfBase64(vault.iv), bytesOfBase64(vault.data));
+    if (text === null) return null;
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return null;
+    return Object.fromEntries(
+      Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  } catch {
+    return null;
+  }
+}
+
+async function sealVault(keys: Keys, key: CryptoKey, salt: string, iterations: number): Promise<KeyVault> {
+  const { iv, data } = await encryptText(key, JSON.stringify(keys));
+  return { format: 1, iterations, salt, iv: base64OfBytes(iv), data: base64OfBytes(data) };
+}
+
+/**
+ * The vault's work, loaded once keys are (or are being) protected (see key-lock.ts). The keys of
+ * every connection are kept encrypted in localStorage (the vault), and the configuration and
+ * connections are stored with '' for each key, so `ai-chat-config` keeps its shape. Unlocked once
+ * per browser session: the vault's key stays in sessionStorage for this tab's reloads, and an
+ * unlocked tab hands it to a new one over the tabs' channel. In memory, unlocked keys sit in the
+ * configuration as ever.
+ */
+export function createKeyVault(ctx: ChatContext) {
+  const { store } = ctx;
+  /** The vault's key and how it was made, once unlocked (or just protected). */
+  let held: { key: CryptoKey; salt: string; iterations: number } | null = null;
+
+  const status = () => store.getState().keyLock;
+
+  /** Another tab asks for the key: an unlocked tab hands it over. */
+  async function share(): Promise<void> {
+    if (status() === 'unlocked' && held)
+      ctx.tabSync.post({ type: 'key-share', key: base64OfBytes(await exportRawKey(held.key)) });
+  }
+
+  /** Another tab's key: used when it opens this vault. */
+  async function receive(raw: string): Promise<void> {
+    if (status() !== 'locked') return;
+    const key = await keyOf(raw);
+    if (key && (await tryKey(key)) && store.getState().overlay === 'unlock-keys')
+      store.setState({ overlay: null });
+  }
+
+  /** Puts the vault's keys into the configuration and connections in memory. */
+  function applyKeys(keys: Keys): void {
+    store.setState((state) => {
+      const merged = { ...keysOf(state.config, state.connections), ...keys };
+      return {
+        config: withKeyFrom(state.config, merged),
+        connections: connectionsWithKeys(state.connections, merged),
+        keyLock: 'unlocked',
+      };
+    });
+  }
+
+  async function hold(key: CryptoKey, vault: KeyVault): Promise<void> {
+    held = { key, salt: vault.salt, iterations: vault.iterations };
+    saveSessionKey(base64OfBytes(await exportRawKey(key)));
+  }
+
+  /** Tries a key on the stored vault; true (and unlocked) when it opens it. */
+  async function tryKey(key: CryptoKey): Promise<boolean> {
+    const vault = loadKeyVault();
+    const keys = vault && (await openVault(vault, key));
+    if (!vault || !keys) return false;
+    await hold(key, vault);
+    applyKeys(keys);
+    return true;
+  }
+
+  /** Writes the configuration and connections as they are in memory, with or without their keys. */
+  function writeSettings(withKeys: boolean): StorageResult {
+    const { config, connections } = store.getState();
+    const keys = withKeys ? keysOf(config, connections) : {};
+    const configWritten = saveConfig(withKeyFrom(config, keys));
+    const connectionsWritten = saveConnections(connectionsWithKeys(connections, keys));
+    return configWritten.ok ? connectionsWritten : configWritten;
+  }
+
+  function lock(): void {
+    held = null;
+    saveSessionKey(null);
+    store.setState({ keyLock: 'locked' });
+  }
+
+  return {
+    share,
+    receive,
+
+    /** After settings were stored: the vault takes the keys as they are now in memory. */
+    async reseal(): Promise<void> {
+      if (status() !== 'unlocked' || !held) return;
+      const { config, connections } = store.getState();
+      const vault = await sealVault(keysOf(config, connections), held.key, held.salt, held.iterations);
+      const written = saveKeyVault(vault);
+      if (!written.ok) ctx.notify.error('Could not save the protected keys', written.message);
+    },
+
+    /**
+     * At start, and when another tab changed the stored settings: applies the vault with the key
+     * this tab holds (or its session's); without one, asks the other tabs, then (`ask`, at start)
+     * the user.
+     */
+    async load({ ask = false } = {}): Promise<void> {
+      const vault = loadKeyVault();
+      if (!vault) {
+        if (status() === 'off') return;
+        // Another tab stopped protecting them, or forgot them: the stored settings are the truth
+        // (plain keys again, or none), never the keys this tab held.
+        held = null;
+        saveSessionKey(null);
+        const config = loadConfig();
+        store.setState((state) => ({
+          keyLock: 'off',
+          config: config ?? withKeyFrom(state.config, {}),
+          connections: { ...connectionsWithKeys(state.connections, {}), ...loadConnections() },
+        }));
+        return;
+      }
+      const session = loadSessionKey();
+      const candidate = held?.key ?? (session ? await keyOf(session) : null);
+      if (candidate && (await tryKey(candidate))) return;
+      lock();
+      ctx.tabSync.post({ type: 'key-request' });
+      if (ask)
+        setTimeout(() => {
+          if (status() === 'locked' && store.getState().overlay === null)
+            store.setState({ overlay: 'unlock-keys' });
+        }, shareWaitMs);
+    },
+
+    /** Turns protection on: a new salt, the keys sealed, then the settings stored without them. */
+    async protect(passphrase: string): Promise<boolean> {
+      const salt = base64OfBytes(randomBytes(saltBytes));
+      const key = await deriveKey(passphrase, bytesOfBase64(salt), passphraseIterations);
+      const { config, connections } = store.getState();
+      const vault = await sealVault(keysOf(config, connections), key, salt, passphraseIterations);
+      const written = saveKeyVault(vault);
+      if (!written.ok) {
+        ctx.notify.error('Could not protect the keys', written.message);
+        return false;
+      }
+      store.setState({ keyLock: 'unlocked' });
+      const stripped = writeSettings(false);
+      if (!stripped.ok) {
+        // The keys would stay in the clear beside the vault: nothing is protected, and it says so.
+        store.setState({ keyLock: 'off' });
+        saveKeyVault(null);
+        writeSettings(true);
+        ctx.notify.error('Could not protect the keys', stripped.message);
+        return false;
+      }
+      await hold(key, vault);
+      ctx.notify.success('Keys are protected with your passphrase');
+      return true;
+    },
+
+    /** The passphrase asked once per session; false when it is not the right one. */
+    async unlock(passphrase: string): Promise<boolean> {
+      const vault = loadKeyVault();
+      if (!vault) return true;
+      try {
+        return await tryKey(await deriveKey(passphrase, bytesOfBase64(vault.salt), vault.iterations));
+      } catch {
+        // A damaged vault (its salt is not base64): no passphrase opens it; Forgot passphrase does.
+        return false;
+      }
+    },
+
+    /** Turns protection off (unlocked only): the keys are stored as before, and the vault goes. */
+    unprotect(): boolean {
+      if (status() !== 'unlocked') return false;
+      store.setState({ keyLock: 'off' });
+      const written = writeSettings(true);
+      if (!written.ok) {
+        store.setState({ keyLock: 'unlocked' });
+        ctx.notify.error('Could not store the keys', written.message);
+        return false;
+      }
+      saveKeyVault(null);
+      held = null;
+      saveSessionKey(null);
+      ctx.notify.success('Keys are no longer protected');
+      return true;
+    },
+
+    /** 'Forgot passphrase': the keys are cleared, nothing else; Undo brings the vault back. */
+    forget(): void {
+      const vault = loadKeyVault();
+      saveKeyVault(null);
+      held = null;
+      saveSessionKey(null);
+      store.setState((state) => ({
+        keyLock: 'off',
+        overlay: state.overlay === 'unlock-keys' ? null : state.overlay,
+        config: withKeyFrom(state.config, {}),
+        connections: connectionsWithKeys(state.connections, {}),
+      }));
+      writeSettings(false);
+      ctx.notify.success('API keys cleared', {
+        description: 'Your conversations and settings are kept. Enter your keys again in the settings.',
+        ...(vault && {
+          action: {
+            label: 'Undo',
+            onClick: () => {
+              saveKeyVault(vault);
+              lock();
+              store.setState({ overlay: 'unlock-keys' });
+            },
+          },
+        }),
+      });
+    },
+  };
+}
+
+export type KeyVaultOps = ReturnType<typeof createKeyVault>;
