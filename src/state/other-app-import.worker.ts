@@ -1,15 +1,18 @@
 import { Unzip, UnzipInflate } from 'fflate';
 import type { Conversation } from '../domain/conversation.ts';
 import { findProtoKey } from '../domain/json-guards.ts';
-import { toConversation } from '../domain/other-apps/imported-chat.ts';
+import { attachmentLimits, type AttachmentPart } from '../domain/attachments.ts';
+import { importedImageId, toConversation, type ImportedChat } from '../domain/other-apps/imported-chat.ts';
+import { prepareImage } from '../lib/image-resize.ts';
 import { readOtherAppExport } from '../domain/other-apps/read-other-app.ts';
-import { openConversationDb } from '../storage/conversation-db.ts';
+import { openConversationDb, type ConversationStore } from '../storage/conversation-db.ts';
 import { storageFailure, type StorageFailure } from '../storage/result.ts';
 import { listItemOf, type ConversationListItem } from './chat-store.ts';
 
 /**
  * Reads another app's export off the page's thread: a ZIP is unpacked as it is read (only its
- * conversations.json is inflated), the JSON parsed and made into conversations. The page is told
+ * conversations.json and ChatGPT's images are inflated), the JSON parsed and made into
+ * conversations. The page is told
  * what was found first; once it asks, the worker writes the conversations to the database itself,
  * a batch per transaction, and sends back only their sidebar rows: the page never holds (or
  * collects the garbage of) hundreds of megabytes of messages.
@@ -40,18 +43,48 @@ async function isZip(file: Blob): Promise<boolean> {
   return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
-/** The text of the archive's conversations.json (at its root or in a folder), read as a stream. */
-async function conversationsJsonOf(file: Blob): Promise<string | null> {
+/**
+ * An image ChatGPT's export carries beside conversations.json: named by the id its messages'
+ * pointers name (`file-abc`, `file_00…`), then anything, e.g. `file-abc-photo.png`.
+ */
+const imageFile = /(?:^|\/)((file[-_][A-Za-z0-9]+)(?:[-.][^/]*)?\.(?:png|jpe?g|webp|gif))$/i;
+
+interface ExportedImage {
+  name: string;
+  blob: Blob;
+}
+
+/** The images of the export being read, by id; kept until its conversations are stored. */
+let images = new Map<string, ExportedImage>();
+
+/**
+ * The text of the archive's conversations.json (at its root or in a folder), and its images, read
+ * as a stream: nothing else in it is inflated.
+ */
+async function readZip(file: Blob): Promise<{ text: string | null; images: Map<string, ExportedImage> }> {
   const decoder = new TextDecoder();
   const pieces: string[] = [];
+  const found = new Map<string, ExportedImage>();
   let matched = false;
   let failure: Error | null = null;
   const unzip = new Unzip((entry) => {
-    if (matched || !/(^|\/)conversations\.json$/.test(entry.name)) return;
-    matched = true;
+    if (!matched && /(^|\/)conversations\.json$/.test(entry.name)) {
+      matched = true;
+      entry.ondata = (error, chunk, final) => {
+        if (error) failure = error;
+        else pieces.push(decoder.decode(chunk, { stream: !final }));
+      };
+      entry.start();
+      return;
+    }
+    const image = imageFile.exec(entry.name);
+    const [, name, id] = image ?? [];
+    if (!name || !id) return;
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
     entry.ondata = (error, chunk, final) => {
       if (error) failure = error;
-      else pieces.push(decoder.decode(chunk, { stream: !final }));
+      else chunks.push(chunk as Uint8Array<ArrayBuffer>);
+      if (final && !error) found.set(id, { name, blob: new Blob(chunks) });
     };
     entry.start();
   });
@@ -63,12 +96,48 @@ async function conversationsJsonOf(file: Blob): Promise<string | null> {
     if (failure) throw failure;
     if (done) break;
   }
-  return matched ? pieces.join('') : null;
+  return { text: matched ? pieces.join('') : null, images: found };
+}
+
+/**
+ * The images a chat's messages show whose files came with the export, made attachments (resized
+ * as a picked image is) and staged to be written with the conversation. An image that does not
+ * decode is left out: its message names it.
+ */
+async function attachImages(chat: ImportedChat, db: ConversationStore): Promise<Map<string, AttachmentPart>> {
+  const parts = new Map<string, AttachmentPart>();
+  for (const image of chat.messages.flatMap((message) => message.images ?? [])) {
+    const file = images.get(image);
+    if (!file || parts.has(image)) continue;
+    const prepared = await prepareImage(file.blob, {
+      maxEdge: attachmentLimits.imageMaxEdge,
+      maxBytes: attachmentLimits.imageMaxBytes,
+    }).catch(() => null);
+    if (!prepared) continue;
+    const id = importedImageId(chat, image);
+    db.stageAttachment(id, prepared.blob);
+    const { mimeType, width, height } = prepared;
+    parts.set(image, {
+      type: 'attachment',
+      id,
+      kind: 'image',
+      name: file.name,
+      mimeType,
+      size: prepared.blob.size,
+      width,
+      height,
+    });
+  }
+  return parts;
 }
 
 async function read(file: Blob, now: Date): Promise<void> {
   const zipped = await isZip(file);
-  const text = zipped ? await conversationsJsonOf(file) : await file.text();
+  const archive = zipped
+    ? await readZip(file)
+    : { text: await file.text(), images: new Map<string, ExportedImage>() };
+  const { text } = archive;
+  images = archive.images;
   if (text === null) {
     return post({ type: 'problem', message: 'The ZIP file holds no conversations.json.' });
   }
@@ -101,10 +170,10 @@ async function store(order: number, known: ReadonlySet<string>): Promise<void> {
     for (let start = 0; start < chats.length; start += batchSize) {
       const conversations: Conversation[] = [];
       let already = 0;
-      chats.slice(start, start + batchSize).forEach((chat, offset) => {
+      for (const [offset, chat] of chats.slice(start, start + batchSize).entries()) {
         if (known.has(chat.id)) already++;
-        else conversations.push(toConversation(chat, order + start + offset));
-      });
+        else conversations.push(toConversation(chat, order + start + offset, await attachImages(chat, db)));
+      }
       if (conversations.length > 0) {
         const result = await db.putMany(conversations);
         if (!result.ok) return post({ type: 'done', failure: result });
@@ -113,6 +182,7 @@ async function store(order: number, known: ReadonlySet<string>): Promise<void> {
     }
     post({ type: 'done' });
   } finally {
+    images = new Map();
     db.close();
   }
 }
@@ -127,5 +197,8 @@ self.addEventListener('message', (event: MessageEvent<ImportRequest>) => {
     store(request.order, new Set(request.known)).catch((error: unknown) =>
       post({ type: 'done', failure: storageFailure(error) }),
     );
-  else found = null;
+  else {
+    found = null;
+    images = new Map();
+  }
 });

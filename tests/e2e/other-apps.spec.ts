@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { strToU8, zipSync } from 'fflate';
-import { ChatPage, expect, mockConfig, mockKey, openDataDialog, test } from './fixtures.ts';
+import { png } from './files.ts';
+import { ChatPage, expect, mockConfig, mockKey, openDataDialog, recordedRequests, test } from './fixtures.ts';
 
 /** Imports of other apps' exports: named and counted first, then added; the configuration stays. */
 
@@ -129,4 +130,41 @@ test('BetterChatGPT and NextChat, pasted or chosen; NextChat keys are never take
   const stored = await page.evaluate(() => JSON.stringify(localStorage));
   expect(stored).not.toContain('sk-secret');
   expect(stored).not.toContain('sk-ant-secret');
+});
+
+test('a ChatGPT ZIP: the images its messages point to come along as attachments, and go with the next question', async ({
+  page,
+}) => {
+  const key = mockKey('ok');
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', key));
+  await openDataDialog(page, 'Import');
+  const zip = zipSync({
+    'conversations.json': strToU8(await fixture('chatgpt-conversations.json')),
+    // As ChatGPT names them: the pointer's id, then the original name.
+    'file-abc-cat.png': png(80, 60),
+    'file-unused-other.png': png(8, 8),
+  });
+  await choose(chat, 'chatgpt.zip', 'application/zip', zip);
+  await page.getByRole('button', { name: 'Add 2 conversations' }).click();
+  await chat.rows.filter({ hasText: 'Photo of a cat' }).getByRole('button').first().click();
+  const question = chat.messages('user').first();
+  await expect(question.getByRole('list', { name: 'Attached files' })).toBeVisible();
+  const opener = question.getByRole('button', { name: 'Open file-abc-cat.png' });
+  // The thumbnail is drawn from the stored bytes: the image's own size.
+  await expect
+    .poll(() => opener.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(80);
+  await expect(question).not.toContainText('[image]');
+
+  await chat.send('And its colour?');
+  await chat.waitForReplyDone();
+  const [request] = await recordedRequests(key);
+  const sent = JSON.stringify((request?.body as { messages: unknown[] }).messages);
+  expect(sent).toContain(`data:image/png;base64,${Buffer.from(png(80, 60)).toString('base64')}`);
+
+  await page.reload();
+  await expect(
+    chat.messages('user').first().getByRole('button', { name: 'Open file-abc-cat.png' }),
+  ).toBeVisible();
 });

@@ -23,7 +23,7 @@ export function isChatGptExport(value: unknown): value is unknown[] {
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** The text a message shows: text parts, code, tool output; images and other objects are named. */
+/** The text a message shows: text parts, code, tool output (images are apart: `imagePointers`). */
 function contentText(content: JsonRecord): string {
   const type = ownField(content, 'content_type');
   if (type === 'code') {
@@ -38,17 +38,31 @@ function contentText(content: JsonRecord): string {
       if (typeof part === 'string') return part;
       if (isRecord(part) && typeof ownField(part, 'text') === 'string')
         return ownField(part, 'text') as string;
-      if (isRecord(part) && ownField(part, 'content_type') === 'image_asset_pointer') return '[image]';
       return '';
     })
     .filter((text) => text !== '')
     .join('\n\n');
 }
 
+/**
+ * The images a message shows, by the id its pointer names (`file-service://file-abc` or
+ * `sediment://file_00…` → `file-abc`, `file_00…`): the export's ZIP holds each as a file whose name
+ * starts with that id.
+ */
+function imagePointers(content: JsonRecord): string[] {
+  const parts = ownField(content, 'parts');
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((part) => {
+    if (!isRecord(part) || ownField(part, 'content_type') !== 'image_asset_pointer') return [];
+    const pointer = str(ownField(part, 'asset_pointer')) ?? '';
+    return [pointer.replace(/^[a-z-]+:\/\//, '')];
+  });
+}
+
 /** The message a node holds, if it is one to keep. */
 function keptMessage(
   node: JsonRecord,
-): { role: 'user' | 'assistant'; text: string; record: JsonRecord } | null {
+): { role: 'user' | 'assistant'; text: string; images: string[]; record: JsonRecord } | null {
   const message = ownField(node, 'message');
   if (!isRecord(message)) return null;
   const author = ownField(message, 'author');
@@ -59,8 +73,9 @@ function keptMessage(
   const content = ownField(message, 'content');
   if (!isRecord(content) || ownField(content, 'content_type') === 'user_editable_context') return null;
   const text = contentText(content).trim();
-  if (text === '') return null;
-  return { role, text, record: message };
+  const images = imagePointers(content);
+  if (text === '' && images.length === 0) return null;
+  return { role, text, images, record: message };
 }
 
 function readConversation(entry: unknown): ImportedChat | null {
@@ -98,6 +113,7 @@ function readConversation(entry: unknown): ImportedChat | null {
       role: kept.role,
       text: kept.text,
     };
+    if (kept.images.length > 0) message.images = kept.images;
     const at = isoFrom(ownField(kept.record, 'create_time'), 'seconds');
     if (at) message.createdAt = at;
     const metadata = ownField(kept.record, 'metadata');

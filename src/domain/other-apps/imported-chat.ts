@@ -1,3 +1,4 @@
+import type { AttachmentPart } from '../attachments.ts';
 import type { ProviderId } from '../config.ts';
 import {
   defaultSystemPrompt,
@@ -18,6 +19,11 @@ export interface ImportedMessage {
   parentId: string | null;
   role: 'user' | 'assistant';
   text: string;
+  /**
+   * The images it showed, by the id the export names each with (ChatGPT's pointers). Those whose
+   * files came with the export become attachments; the others read '[image]'.
+   */
+  images?: string[];
   /** A reply's thinking, when the export holds it. */
   reasoning?: string;
   /** ISO; absent when the export has none. */
@@ -72,17 +78,31 @@ export function isoFrom(value: unknown, unit: 'seconds' | 'ms' = 'ms'): string |
   return new Date(time).toISOString();
 }
 
+/** The attachment id of an image a chat's messages show: one per image and conversation. */
+export function importedImageId(chat: ImportedChat, image: string): string {
+  return `${chat.id}:${image}`;
+}
+
 /**
  * The chat as a conversation: the system message as root, then every message under its parent,
- * parents first, siblings by time. A message whose parent is missing hangs under the root.
+ * parents first, siblings by time. A message whose parent is missing hangs under the root. The
+ * images whose files came with the export are in `images`, by the id the messages name them with.
  */
-export function toConversation(chat: ImportedChat, order: number): Conversation {
+export function toConversation(
+  chat: ImportedChat,
+  order: number,
+  images: ReadonlyMap<string, AttachmentPart> = new Map(),
+): Conversation {
   const rootId = `${chat.id}:root`;
   const known = new Set(chat.messages.map((message) => message.id));
   const messages: Message[] = chat.messages.map((message) => {
     const parts: MessagePart[] = [];
     if (message.reasoning) parts.push({ type: 'reasoning', text: message.reasoning });
-    parts.push(...textParts(message.text));
+    // Files first, as a message written here holds them; an image whose file is not here is named.
+    const shown = (message.images ?? []).map((image) => images.get(image) ?? null);
+    parts.push(...shown.filter((part) => part !== null));
+    const missing = shown.filter((part) => part === null).map(() => '[image]');
+    parts.push(...textParts([...missing, message.text].filter((text) => text !== '').join('\n\n')));
     const built: Message = {
       id: message.id,
       parentId: message.parentId !== null && known.has(message.parentId) ? message.parentId : rootId,

@@ -4,7 +4,8 @@ import { messageText, reasoningParts } from '../conversation.ts';
 import { validateConversation } from '../conversation-validation.ts';
 import { conversationRecord } from '../conversation-record.ts';
 import { activePath, siblingsOf } from '../message-tree.ts';
-import { toConversation } from './imported-chat.ts';
+import type { AttachmentPart } from '../attachments.ts';
+import { importedImageId, toConversation } from './imported-chat.ts';
 import { readOtherAppExport } from './read-other-app.ts';
 
 const fixture = (name: string): unknown =>
@@ -67,6 +68,30 @@ describe('imports from other apps', () => {
     ]);
     expect(must(helm).messages.find((message) => message.id === 'a2')?.model).toBe('gpt-4o');
     expect(shown(must(cat))[1]).toBe('user: [image]\n\nWhat breed is this <script>alert(1)</script> cat?');
+  });
+
+  it('ChatGPT: an image whose file came with the export becomes the message’s attachment, before its text', () => {
+    const parsed = readOtherAppExport(fixture('chatgpt-conversations.json'), now);
+    const chat = must(parsed?.chats.find((entry) => entry.name === 'Photo of a cat'));
+    const question = must(chat.messages.find((message) => message.images));
+    expect(question.images).toEqual(['file-abc']);
+    const image: AttachmentPart = {
+      type: 'attachment',
+      id: importedImageId(chat, 'file-abc'),
+      kind: 'image',
+      name: 'file-abc-cat.png',
+      mimeType: 'image/png',
+      size: 68,
+      width: 1,
+      height: 1,
+    };
+    const conversation = toConversation(chat, 0, new Map([['file-abc', image]]));
+    const shownQuestion = must(conversation.messages.find((message) => message.id === question.id));
+    expect(shownQuestion.parts).toEqual([
+      image,
+      { type: 'text', text: 'What breed is this <script>alert(1)</script> cat?' },
+    ]);
+    expect(image.id).toBe(`${chat.id}:file-abc`);
   });
 
   it("Claude.ai: branches by parent uuid, the newest leaf shown, thinking kept apart, files' text kept", () => {
