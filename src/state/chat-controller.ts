@@ -94,7 +94,7 @@ export function createChatController(deps: ChatDependencies) {
    * Today's backup, off the page's thread, when storage lasts and none was taken today: once no
    * reply streams (it would be stored half-written, as interrupted) and the last saves have landed.
    */
-  function backUpToday(): void {
+  function backUpToday(delayMs = 2000): void {
     if (!deps.runBackup || !store.getState().persistent || backupWaiting) return;
     backupWaiting = true;
     const attempt = () => {
@@ -111,7 +111,7 @@ export function createChatController(deps: ChatDependencies) {
         .then((service) => service.daily())
         .catch((error: unknown) => console.warn('No backup was taken today', error));
     };
-    setTimeout(attempt, 2000);
+    setTimeout(attempt, delayMs);
   }
 
   /** Restores everything from storage: configuration, theme, conversation list, the active one. */
@@ -173,14 +173,15 @@ export function createChatController(deps: ChatDependencies) {
     if (activeId) await conversations.ensureLoaded(activeId).catch((error: unknown) => console.error(error));
     store.setState({ ready: true });
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
-    // The day's backup once the start has settled, and after a finished reply (a new user's first
-    // one is worth keeping); a tab left open checks again as days pass.
+    // The day's backup a minute after the start (not while the search index is first built, which
+    // also reads every conversation), and after a finished reply (a new user's first one is worth
+    // keeping); a tab left open checks again as days pass.
     if (deps.runBackup && db.persistent) {
-      if (list.length > 0) backUpToday();
+      if (list.length > 0) backUpToday(60_000);
       store.subscribe((state, previous) => {
         if (previous.streaming && !state.streaming) backUpToday();
       });
-      setInterval(backUpToday, 30 * 60_000);
+      setInterval(() => backUpToday(), 30 * 60_000);
     }
   }
 
