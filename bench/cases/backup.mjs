@@ -1,5 +1,5 @@
 // @ts-check
-/* global window, document */
+/* global window, indexedDB */
 /**
  * Case 8: an automatic backup of 1000 stored conversations (~52 MB of text, the cold-start
  * case's profile), and restoring it. Each run, on its own browser launch of a copy of the profile,
