@@ -319,3 +319,26 @@ export function coldStartProbeInit(options) {
   };
   requestAnimationFrame(check);
 }
+
+/** Init script: long tasks, kept on the window for the case to read. */
+export function longTaskProbeInit() {
+  const w = /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window);
+  const tasks = (w.__benchLongTasks = /** @type {{ start: number, duration: number }[]} */ ([]));
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+/**
+ * The long tasks `longTaskProbeInit` saw on the page between two of its `performance.now()` times.
+ * @param {import('@playwright/test').Page} page @param {number} from @param {number} to
+ */
+export async function longTasksBetween(page, from, to) {
+  const tasks = await page.evaluate(
+    () =>
+      /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window)
+        .__benchLongTasks ?? [],
+  );
+  const during = tasks.filter((task) => task.start >= from && task.start <= to);
+  return { count: during.length, longest: Math.max(0, ...during.map((task) => task.duration)) };
+}

@@ -1,5 +1,5 @@
 // @ts-check
-/* global window, indexedDB */
+/* global indexedDB */
 /**
  * Case 8: an automatic backup of 1000 stored conversations (~52 MB of text, the cold-start
  * case's profile), and restoring it. Each run, on its own browser launch of a copy of the profile,
@@ -18,26 +18,7 @@ import { launchPersistent, watchErrors } from '../browser.mjs';
 import { atMost } from '../report.mjs';
 import { pluck } from '../stats.mjs';
 import { prepareColdProfile, removeColdProfile } from './cold-start.mjs';
-
-/** Init script: long tasks, kept on the window for the case to read. */
-function longTaskProbeInit() {
-  const w = /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window);
-  const tasks = (w.__benchLongTasks = /** @type {{ start: number, duration: number }[]} */ ([]));
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
-/** @param {import('@playwright/test').Page} page @param {number} from @param {number} to */
-async function longTasksBetween(page, from, to) {
-  const tasks = await page.evaluate(
-    () =>
-      /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window)
-        .__benchLongTasks ?? [],
-  );
-  const during = tasks.filter((task) => task.start >= from && task.start <= to);
-  return { count: during.length, longest: Math.max(0, ...during.map((task) => task.duration)) };
-}
+import { longTaskProbeInit, longTasksBetween } from '../probes.mjs';
 
 /** @param {import('@playwright/test').Page} page */
 const now = (page) => page.evaluate(() => performance.now());

@@ -17,56 +17,9 @@ import { contextOptions, watchErrors } from '../browser.mjs';
 import { atMost } from '../report.mjs';
 import { appStorage } from '../seed.mjs';
 import { pluck } from '../stats.mjs';
+import { chatGptExport } from '../../tools/fixtures/chatgpt-export.mjs';
 
 const conversationCount = 2000;
-const words =
-  'the of rollback release helm revision chart values cluster pod deploy service ingress secret config map namespace node label selector replica volume claim storage class port target image tag registry pull policy restart probe liveness readiness resource limit request cpu memory'.split(
-    ' ',
-  );
-
-/** conversations.json of ChatGPT's export, about 200 MB. */
-function chatGptExport() {
-  let seed = 11;
-  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-  /** @param {number} length */
-  const paragraph = (length) => {
-    const out = [];
-    for (let index = 0; index < length; index++) out.push(words[Math.floor(random() * words.length)]);
-    return out.join(' ');
-  };
-  const conversations = [];
-  for (let c = 0; c < conversationCount; c++) {
-    /** @type {Record<string, { id: string, parent: string | null, children: string[], message: unknown }>} */
-    const mapping = { root: { id: 'root', message: null, parent: null, children: ['m0'] } };
-    let parent = 'root';
-    for (let m = 0; m < 12; m++) {
-      const id = `m${m}`;
-      const role = m % 2 === 0 ? 'user' : 'assistant';
-      mapping[id] = {
-        id,
-        parent,
-        children: m < 11 ? [`m${m + 1}`] : [],
-        message: {
-          id,
-          author: { role },
-          create_time: 1756000000 + c * 100 + m,
-          content: { content_type: 'text', parts: [paragraph(role === 'user' ? 120 : 2300)] },
-          metadata: role === 'assistant' ? { model_slug: 'gpt-4o' } : {},
-        },
-      };
-      parent = id;
-    }
-    conversations.push({
-      id: `bench-${c}`,
-      title: `Imported chat ${c + 1}`,
-      create_time: 1756000000 + c * 100,
-      update_time: 1756000000 + c * 100 + 50,
-      current_node: 'm11',
-      mapping,
-    });
-  }
-  return JSON.stringify(conversations);
-}
 
 function watchMainThread() {
   const w = /** @type {any} */ (window);
@@ -91,7 +44,7 @@ export async function importCase(ctx) {
   ctx.progress('case 7: making a 200 MB ChatGPT export');
   const dir = await mkdtemp(join(tmpdir(), 'ai-chat-bench-import-'));
   ctx.onCleanup(() => rm(dir, { recursive: true, force: true }));
-  const json = chatGptExport();
+  const json = chatGptExport(conversationCount);
   const zipPath = join(dir, 'chatgpt-export.zip');
   await writeFile(
     zipPath,

@@ -1,5 +1,5 @@
 // @ts-check
-/* global window, document, indexedDB, HTMLInputElement, MutationObserver, CSS, requestAnimationFrame */
+/* global document, indexedDB, HTMLInputElement, MutationObserver, CSS, requestAnimationFrame */
 /**
  * Case 6: full-text search over 1000 stored conversations (~55 MB of text, the cold-start case's
  * profile). Each run, on its own browser launch:
@@ -17,6 +17,7 @@ import { launchPersistent, watchErrors } from '../browser.mjs';
 import { atMost } from '../report.mjs';
 import { percentile, pluck, sleep } from '../stats.mjs';
 import { prepareColdProfile, removeColdProfile } from './cold-start.mjs';
+import { longTaskProbeInit, longTasksBetween } from '../probes.mjs';
 
 /** Words of the seeded texts, prefixes, a typo, two-word queries, a conversation's name, and misses. */
 const queries = [
@@ -41,15 +42,6 @@ const queries = [
   'skipped counted',
   'stable between runs',
 ];
-
-/** Init script: long tasks, kept on the window for the case to read. */
-function longTaskProbeInit() {
-  const w = /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window);
-  const tasks = (w.__benchLongTasks = /** @type {{ start: number, duration: number }[]} */ ([]));
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
 
 /** In the page: the saved index is gone. */
 function deleteSavedIndex() {
@@ -160,19 +152,8 @@ async function start(env, dir, fromScratch) {
     { polling: 50, timeout: 180_000 },
   );
   const readyAt = await page.evaluate(() => performance.now());
-  const tasks = await page.evaluate(
-    () =>
-      /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window)
-        .__benchLongTasks ?? [],
-  );
-  const during = tasks.filter((task) => task.start >= shownAt && task.start <= readyAt);
-  return {
-    context,
-    page,
-    readyMs: readyAt,
-    longTasks: during.length,
-    longestMs: Math.max(0, ...during.map((task) => task.duration)),
-  };
+  const during = await longTasksBetween(page, shownAt, readyAt);
+  return { context, page, readyMs: readyAt, longTasks: during.count, longestMs: during.longest };
 }
 
 /**

@@ -1,7 +1,17 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { strToU8, zipSync } from 'fflate';
+import { chatGptExport } from '../../tools/fixtures/chatgpt-export.mjs';
 import { png } from './files.ts';
-import { ChatPage, expect, mockConfig, mockKey, openDataDialog, recordedRequests, test } from './fixtures.ts';
+import {
+  ChatPage,
+  expect,
+  mockConfig,
+  mockKey,
+  openDataDialog,
+  readDbStore,
+  recordedRequests,
+  test,
+} from './fixtures.ts';
 
 /** Imports of other apps' exports: named and counted first, then added; the configuration stays. */
 
@@ -167,4 +177,28 @@ test('a ChatGPT ZIP: the images its messages point to come along as attachments,
   await expect(
     chat.messages('user').first().getByRole('button', { name: 'Open file-abc-cat.png' }),
   ).toBeVisible();
+});
+
+test('a 200 MB ChatGPT export, as ChatGPT sends it (ZIP): named, then every conversation added as exported', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  const json = chatGptExport(2000);
+  expect(json.length).toBeGreaterThan(190_000_000);
+  const path = testInfo.outputPath('chatgpt-export.zip');
+  await writeFile(path, zipSync({ 'conversations.json': strToU8(json) }, { level: 6 }));
+  await openDataDialog(page, 'Import');
+  await page.getByRole('dialog').locator('input[type=file]').setInputFiles(path);
+  await expect(page.getByText('ChatGPT export: 2000 conversations')).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Add 2000 conversations' }).click();
+  await expect(chat.toast('Imported 2000 conversations from the ChatGPT export')).toBeVisible({
+    timeout: 120_000,
+  });
+  expect(await readDbStore(page, 'summaries')).toHaveLength(2000);
+  const [sample] = (await readDbStore(page)).filter((record) => record.id === 'chatgpt-bench-1234');
+  expect(sample).toMatchObject({ name: 'Imported chat 1235' });
+  // The system message and the twelve of the export, on one branch.
+  expect(sample?.messages).toHaveLength(13);
 });

@@ -1,0 +1,85 @@
+import { useId, useState } from 'react';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { chat } from '../../state/chat.ts';
+import { lazyPart } from '../ui/lazy-part.tsx';
+
+const StorageFigures = lazyPart(() => import('./storage-figures.tsx'));
+
+/** 'Storage', measured when opened (the figures' code loads then too). */
+function StorageDetails() {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      className="rounded-md border border-gray-200 p-2 dark:border-gray-800"
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary className="cursor-pointer text-sm font-medium">Storage</summary>
+      {open && (
+        <div className="mt-2">
+          <StorageFigures />
+        </div>
+      )}
+    </details>
+  );
+}
+
+/** Choices of this browser that are not part of the provider configuration: saved as they change. */
+export function Preferences() {
+  const autoTitle = useChatState((state) => state.autoTitle);
+  const hintId = useId();
+  return (
+    <div className="mt-6 flex flex-col gap-2 border-t border-gray-200 pt-4 dark:border-gray-800">
+      <h3 className="text-sm font-semibold">Preferences</h3>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={autoTitle}
+          aria-describedby={hintId}
+          onChange={(event) => chat.setAutoTitle(event.target.checked)}
+          className="size-4 accent-indigo-600"
+        />
+        Automatic titles
+      </label>
+      <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
+        After a conversation's first reply, its model is asked for a title of a few words. A name you give it
+        yourself is kept.
+      </p>
+      <KeyProtection />
+      <StorageDetails />
+    </div>
+  );
+}
+
+/** 'Protect keys with a passphrase': on opens the dialog that asks for one; off stores them as before. */
+function KeyProtection() {
+  const keyLock = useChatState((state) => state.keyLock);
+  // Shown on while its dialog asks for the passphrase; Cancel there turns it back off.
+  const asking = useChatState((state) => state.overlay === 'protect-keys');
+  const hintId = useId();
+  return (
+    <>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={keyLock !== 'off' || asking}
+          aria-describedby={hintId}
+          onChange={(event) => {
+            if (event.target.checked) chat.setOverlay('protect-keys');
+            // Turning it off needs the keys: a locked session unlocks first.
+            else if (keyLock === 'locked') chat.setOverlay('unlock-keys');
+            else chat.unprotectKeys();
+          }}
+          className="size-4 accent-indigo-600"
+        />
+        Protect keys with a passphrase
+      </label>
+      <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
+        {keyLock === 'off'
+          ? 'When on, your API keys are stored encrypted, and the passphrase is asked once per browser session.'
+          : keyLock === 'locked'
+            ? 'Your keys are locked: unlock them with your passphrase to send messages.'
+            : 'Your keys are stored encrypted and unlocked for this browser session.'}
+      </p>
+    </>
+  );
+}
