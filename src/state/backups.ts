@@ -50,17 +50,25 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
     });
   }
 
-  async function readText(id: string): Promise<string | null> {
+  /** A backup's export, decompressed as it is read; null when it is gone or does not read. */
+  async function readExport(id: string): Promise<Response | null> {
     const db = await openBackupDb();
     try {
       const data = await db?.read(id);
-      if (!data) return null;
-      return await new Response(data.stream().pipeThrough(new DecompressionStream('gzip'))).text();
+      return data ? new Response(data.stream().pipeThrough(new DecompressionStream('gzip'))) : null;
+    } finally {
+      db?.close();
+    }
+  }
+
+  /** `read` of a backup's export, or null (logged) when it does not read. */
+  async function withExport<T>(id: string, read: (data: Response) => Promise<T>): Promise<T | null> {
+    try {
+      const data = await readExport(id);
+      return data && (await read(data));
     } catch (error) {
       console.error('Could not read the backup', error);
       return null;
-    } finally {
-      db?.close();
     }
   }
 
@@ -87,25 +95,17 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
         db?.close();
       }
     },
-    readText,
+    /** The backup's export text, for Restore; null when it does not read. */
+    readText: (id: string) => withExport(id, (data) => data.text()),
     /**
      * The backup as an export file, named for the day it was taken; false when it does not read.
      * Decompressed into a Blob, never into one string: files' bytes make a large export.
      */
     async download(info: BackupInfo): Promise<boolean> {
-      const db = await openBackupDb();
-      try {
-        const data = await db?.read(info.id);
-        if (!data) return false;
-        const json = await new Response(data.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
-        downloadBlob(exportFileName(new Date(info.takenAt)), new Blob([json], { type: 'application/json' }));
-        return true;
-      } catch (error) {
-        console.error('Could not read the backup', error);
-        return false;
-      } finally {
-        db?.close();
-      }
+      const json = await withExport(info.id, (data) => data.blob());
+      if (!json) return false;
+      downloadBlob(exportFileName(new Date(info.takenAt)), new Blob([json], { type: 'application/json' }));
+      return true;
     },
   };
 }

@@ -36,11 +36,6 @@ function backupList(page: Page) {
   return page.getByRole('list', { name: 'Backups' }).getByRole('listitem');
 }
 
-async function ask(chat: ChatPage, text: string) {
-  await chat.send(text);
-  await chat.waitForReplyDone();
-}
-
 test('the day’s backup is taken once a conversation is saved, and restores everything with Undo', async ({
   page,
 }) => {
@@ -48,7 +43,7 @@ test('the day’s backup is taken once a conversation is saved, and restores eve
   const key = mockKey('ok');
   await chat.open(mockConfig('openai', key));
   await chat.newConversation();
-  await ask(chat, 'Keep this safe');
+  await chat.ask('Keep this safe');
   await expect.poll(() => backupCount(page)).toBe(1);
 
   await openDataDialog(page, 'Import');
@@ -73,7 +68,7 @@ test('the day’s backup is taken once a conversation is saved, and restores eve
   // Lose it, start something else, then restore.
   await deleteRow(chat, 0);
   await chat.newConversation();
-  await ask(chat, 'Something new');
+  await chat.ask('Something new');
   await expect(chat.rows).toHaveCount(1);
   await openDataDialog(page, 'Import');
   await backupList(page).getByRole('button', { name: 'Restore' }).click();
@@ -83,7 +78,7 @@ test('the day’s backup is taken once a conversation is saved, and restores eve
   await expect(chat.messages('user')).toHaveCount(1);
   await expect(chat.messages('user')).toContainText('Keep this safe');
   // The key stays: the next question is answered.
-  await ask(chat, 'Still there?');
+  await chat.ask('Still there?');
   await expect(chat.messages('assistant').last()).toContainText('Still there?');
 
   await page.reload();
@@ -95,10 +90,10 @@ test('Undo puts back what a restore replaced', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('ok')));
   await chat.newConversation();
-  await ask(chat, 'First');
+  await chat.ask('First');
   await expect.poll(() => backupCount(page)).toBe(1);
   await chat.newConversation();
-  await ask(chat, 'Second');
+  await chat.ask('Second');
   await expect(chat.rows).toHaveCount(2);
 
   await openDataDialog(page, 'Import');

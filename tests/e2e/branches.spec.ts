@@ -37,11 +37,6 @@ async function start(chat: ChatPage, scenario = 'numbered'): Promise<string> {
   return key;
 }
 
-async function ask(chat: ChatPage, text: string) {
-  await chat.send(text);
-  await chat.waitForReplyDone();
-}
-
 function action(message: Locator, name: string): Locator {
   return message.getByRole('button', { name, exact: true });
 }
@@ -51,8 +46,8 @@ test('edit a question: a new version on its own branch, with a new reply; the ol
   page,
 }) => {
   const key = await start(chat);
-  await ask(chat, 'Capital of France?');
-  await ask(chat, 'And of Spain?');
+  await chat.ask('Capital of France?');
+  await chat.ask('And of Spain?');
   await expect
     .poll(() => shownTexts(chat))
     .toEqual([
@@ -123,7 +118,7 @@ test('edit a question: a new version on its own branch, with a new reply; the ol
 
 test('regenerate: another answer to the same question, as a version beside the first', async ({ chat }) => {
   const key = await start(chat);
-  await ask(chat, 'Name a colour');
+  await chat.ask('Name a colour');
   const reply = chat.messages('assistant').first();
   await expect(reply).toContainText('Reply 1 to: Name a colour');
   await reply.hover();
@@ -143,8 +138,8 @@ test('delete a message: it and everything below it go, with Undo; the last versi
   chat,
 }) => {
   await start(chat);
-  await ask(chat, 'one');
-  await ask(chat, 'two');
+  await chat.ask('one');
+  await chat.ask('two');
   const second = chat.messages('user').nth(1);
   await second.hover();
   await action(second, 'Delete message').click();
@@ -169,8 +164,8 @@ test('branch into a new conversation: the path up to a message, named "{name} (b
   chat,
 }) => {
   await start(chat);
-  await ask(chat, 'first');
-  await ask(chat, 'second');
+  await chat.ask('first');
+  await chat.ask('second');
   const firstReply = chat.messages('assistant').first();
   await firstReply.hover();
   await action(firstReply, 'Branch into new conversation').click();
@@ -179,7 +174,7 @@ test('branch into a new conversation: the path up to a message, named "{name} (b
   await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
   await expect(chat.page.getByRole('heading', { level: 1 })).toHaveText('Conversation 1 (branch)');
   await expect.poll(() => shownTexts(chat)).toEqual(['first', 'Reply 1 to: first']);
-  await ask(chat, 'third');
+  await chat.ask('third');
   await expect(chat.messages('assistant').last()).toContainText('Reply 3 to: third');
   await chat.rows.nth(0).click();
   await expect(chat.messages()).toHaveCount(4);
@@ -197,7 +192,7 @@ test('the system prompt is set per conversation; empty sends none; Clear keeps i
   await prompt.fill('Answer in French.');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toHaveCount(0);
-  await ask(chat, 'Hello');
+  await chat.ask('Hello');
   expect((await sentHistories(key))[0]?.[0]).toBe('system: Answer in French.');
 
   await page.getByRole('button', { name: 'Clear' }).click();
@@ -206,7 +201,7 @@ test('the system prompt is set per conversation; empty sends none; Clear keeps i
   await expect(prompt).toHaveValue('Answer in French.');
   await prompt.fill('');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await ask(chat, 'Again');
+  await chat.ask('Again');
   expect((await sentHistories(key))[1]).toEqual(['user: Again']);
 
   await page.reload();
@@ -225,7 +220,7 @@ test('while a reply streams, edit, regenerate, delete and versions wait; Stop wo
   const key = mockKey('numbered');
   await chat.open(mockConfig('openai', key));
   await chat.newConversation();
-  await ask(chat, 'first');
+  await chat.ask('first');
   const reply = chat.messages('assistant').first();
   await reply.hover();
   await action(reply, 'Regenerate').click();
@@ -262,7 +257,7 @@ test('a reload in the middle of a regenerated reply keeps both versions, the new
   const key = mockKey('numbered');
   await chat.open(mockConfig('openai', key));
   await chat.newConversation();
-  await ask(chat, 'question');
+  await chat.ask('question');
   await page.evaluate((slow) => {
     const config = JSON.parse(localStorage.getItem('ai-chat-config') ?? '{}') as { apiKey: string };
     config.apiKey = slow;
@@ -289,7 +284,7 @@ test('export then import keeps every branch; the export stays a 2.0 file whose m
   page,
 }) => {
   await start(chat);
-  await ask(chat, 'q');
+  await chat.ask('q');
   const reply = chat.messages('assistant').first();
   await reply.hover();
   await action(reply, 'Regenerate').click();
@@ -342,7 +337,7 @@ test('a 2.0 export written by the previous release imports whole, as linear chai
 test('two tabs: a branch made in one shows in the other', async ({ context }) => {
   const [a, b] = await twoTabs(context, mockKey('numbered'));
   await a.newConversation();
-  await ask(a, 'question');
+  await a.ask('question');
   await b.rows.first().getByRole('button').first().click();
   await expect(b.messages('assistant')).toContainText('Reply 1 to: question');
   const reply = a.messages('assistant').first();
@@ -366,7 +361,7 @@ test('two tabs: a regenerate streaming in one while the other deletes the old ve
   // The `ok` mock echoes this back in ~200 pieces, 20 ms apart: a reply streaming for ~4 s.
   const prompt = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');
   const echo = `Echo: ${prompt} (2 messages received)`;
-  await ask(a, prompt);
+  await a.ask(prompt);
   await b.rows.first().getByRole('button').first().click();
   await expect(b.messages('assistant')).toContainText(echo);
 

@@ -138,6 +138,12 @@ export class ChatPage {
     await this.composer.press('Enter');
   }
 
+  /** Sends a message and waits for its reply to end. */
+  async ask(text: string) {
+    await this.send(text);
+    await this.waitForReplyDone();
+  }
+
   async waitForReplyDone() {
     await expect(this.page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 20_000 });
     await expect(this.composer).toBeEnabled();

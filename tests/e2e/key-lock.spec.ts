@@ -26,8 +26,7 @@ async function newSession(context: BrowserContext, ...open: Page[]): Promise<Cha
 }
 
 async function ask(chat: ChatPage, text: string) {
-  await chat.send(text);
-  await chat.waitForReplyDone();
+  await chat.ask(text);
   await expect(chat.messages('assistant').last()).toContainText(text);
 }
 

@@ -7,7 +7,6 @@ import {
   mockKey,
   recordedRequests,
   test,
-  type ChatPage,
 } from './fixtures.ts';
 import { mockUrl } from './ports.ts';
 
@@ -26,11 +25,6 @@ function reasoningRegion(page: Page) {
     .getByTestId('message')
     .last()
     .getByRole('region', { name: /^(Thinking…|Thought for \d+ s)$/ });
-}
-
-async function askAndWait(chat: ChatPage, text: string) {
-  await chat.send(text);
-  await chat.waitForReplyDone();
 }
 
 async function setSystemPrompt(page: Page, prompt: string) {
@@ -103,12 +97,12 @@ test("Claude's second turn sends the signed and redacted thinking back unchanged
   const key = mockKey('thinking');
   await chat.open({ ...mockConfig('claude', key), model: 'claude-opus-4-8', maxTokens: 4096 });
   await chat.newConversation();
-  await askAndWait(chat, 'First');
+  await chat.ask('First');
   await expect(page.getByTestId('reasoning')).toHaveCount(1);
   await reasoningToggle(page).click();
   await expect(reasoningRegion(page)).toContainText('redacted');
 
-  await askAndWait(chat, 'Second');
+  await chat.ask('Second');
   await expect(chat.messages('assistant').nth(1)).toContainText('Echo: Second');
   await expect(chat.toast(/Error calling/)).toHaveCount(0);
   const [first, second] = await recordedRequests(key);
@@ -138,11 +132,11 @@ test('switching to another model mid-conversation sends only the text', async ({
   const key = mockKey('thinking');
   await chat.open({ ...mockConfig('claude', key), model: 'claude-opus-4-8', maxTokens: 4096 });
   await chat.newConversation();
-  await askAndWait(chat, 'First');
+  await chat.ask('First');
   const panel = page.getByRole('region', { name: 'AI Provider Configuration' });
   await panel.getByLabel('Model', { exact: true }).selectOption('claude-sonnet-4-6');
   await panel.getByRole('button', { name: 'Save Configuration' }).click();
-  await askAndWait(chat, 'Second');
+  await chat.ask('Second');
   const [, second] = (await recordedRequests(key)).filter((request) => request.method === 'POST');
   expect(second?.body).toMatchObject({ model: 'claude-sonnet-4-6' });
   const turn = (second?.body as { messages: { content: unknown }[] }).messages[1];
@@ -155,13 +149,13 @@ test('OpenAI: an unverified organisation gets its reply without summaries, told 
   const key = mockKey('unverified');
   await chat.open({ ...mockConfig('openai', key), model: 'gpt-5.4' });
   await chat.newConversation();
-  await askAndWait(chat, 'First');
+  await chat.ask('First');
   const first = chat.messages('assistant').first();
   await expect(first).toContainText('Echo: First');
   await expect(first).toContainText('Reasoning summaries need a verified OpenAI organisation');
   await expect(chat.toast(/Error calling/)).toHaveCount(0);
 
-  await askAndWait(chat, 'Second');
+  await chat.ask('Second');
   await expect(chat.messages('assistant').nth(1)).toContainText('Echo: Second');
   await expect(chat.messages('assistant').nth(1)).not.toContainText('verified OpenAI organisation');
   const bodies = (await recordedRequests(key)).map((request) => request.body as Record<string, unknown>);
@@ -185,7 +179,7 @@ test('the footer shows the figures the provider reported, and the header how ful
   const key = mockKey('thinking');
   await chat.open({ ...mockConfig('openai', key), model: 'gpt-5.4' });
   await chat.newConversation();
-  await askAndWait(chat, 'Count me');
+  await chat.ask('Count me');
   const [request] = await recordedRequests(key);
   const json = await mockUsage('/v1/responses', key, request?.body, { authorization: `Bearer ${key}` });
   const usage = json.usage as {
@@ -209,7 +203,7 @@ test('the footer shows the figures the provider reported, and the header how ful
 test('a reply cut off at the token limit says so and Continue asks the model to go on', async ({ chat }) => {
   await chat.open(mockConfig('gemini', mockKey('length')));
   await chat.newConversation();
-  await askAndWait(chat, 'Write a lot');
+  await chat.ask('Write a lot');
   const footer = chat.messages('assistant').getByTestId('reply-stats');
   await expect(footer).toContainText('cut off at the token limit');
   await footer.getByRole('button', { name: 'Continue' }).click();
@@ -237,7 +231,7 @@ test("'Reasoning effort' offers only the model's values and is sent with the nex
   ]);
   await effort.selectOption({ label: 'Extra high' });
   await page.getByRole('button', { name: 'Save' }).click();
-  await askAndWait(chat, 'Think hard');
+  await chat.ask('Think hard');
   const [request] = await recordedRequests(key);
   expect(request?.body).toMatchObject({ reasoning: { effort: 'xhigh', summary: 'auto' } });
 
@@ -257,7 +251,7 @@ test('thinking travels with the reply through export and import; Copy of the con
 }) => {
   await chat.open({ ...mockConfig('gemini', mockKey('thinking')), model: 'gemini-2.5-flash' });
   await chat.newConversation();
-  await askAndWait(chat, 'Keep my thoughts');
+  await chat.ask('Keep my thoughts');
   await expect(reasoningToggle(page)).toHaveText(/^Thought for \d+ s$/);
 
   await page.getByRole('button', { name: 'Copy', exact: true }).click();
@@ -285,8 +279,8 @@ test('a long Claude conversation is read from the prompt cache: the footer shows
   await chat.newConversation();
   // A long system prompt makes the prefix worth caching; the mock echoes only the last question.
   await setSystemPrompt(chat.page, 'All work and no play makes a long prompt. '.repeat(120));
-  await askAndWait(chat, 'Once');
-  await askAndWait(chat, 'And again');
+  await chat.ask('Once');
+  await chat.ask('And again');
   const bodies = (await recordedRequests(key)).map((request) => request.body as Record<string, unknown>);
   expect(bodies.map((body) => body.cache_control)).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral' }]);
   await expect(chat.messages('assistant').nth(1).getByTestId('reply-stats')).toContainText(
@@ -299,7 +293,7 @@ test('the header warns when the last request filled 80% of the context window', 
   await chat.open({ ...mockConfig('openai', mockKey('ok')), model: 'gpt-4' });
   await chat.newConversation();
   await setSystemPrompt(page, 'w '.repeat(7000));
-  await askAndWait(chat, 'How full?');
+  await chat.ask('How full?');
   const meter = page.getByRole('meter', { name: 'Context window used' });
   await expect(meter).toHaveText(/^Context (8\d|9\d)% full$/);
   await expect(meter).toHaveAttribute('aria-valuetext', /close to what the model can read/);
