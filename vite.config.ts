@@ -1,5 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { contentSecurityPolicy } from './src/app/content-security-policy.ts';
@@ -18,6 +19,24 @@ function cspMetaTag(): Plugin {
         injectTo: 'head-prepend',
       },
     ],
+  };
+}
+
+/**
+ * A worker has no DOM: where a package's browser build needs one, a worker takes its plain build.
+ * (decode-named-character-reference decodes HTML entities with a DOM element in browsers; the
+ * markdown worker parses with it.)
+ */
+function domFreeWorkerBuilds(): Plugin {
+  const plainBuilds: Record<string, string> = {
+    'decode-named-character-reference': fileURLToPath(
+      new URL('./node_modules/decode-named-character-reference/index.js', import.meta.url),
+    ),
+  };
+  return {
+    name: 'dom-free-worker-builds',
+    enforce: 'pre',
+    resolveId: (source) => plainBuilds[source] ?? null,
   };
 }
 
@@ -45,6 +64,7 @@ export default defineConfig({
       },
     },
   },
+  worker: { plugins: () => [domFreeWorkerBuilds()] },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   server: { host: '127.0.0.1' },
   test: {

@@ -3,6 +3,7 @@
 
 import { attachmentsReply } from './attachments.mjs';
 import { markdownReasoning, markdownReply, richReply } from './markdown.mjs';
+import { tokenize } from './tokens.mjs';
 
 /** @type {Readonly<Record<string, string>>} */
 export const scenarioHelp = {
@@ -42,6 +43,8 @@ export const scenarioHelp = {
   unverified:
     'OpenAI Responses: reasoning.summary gets the unverified-organization 400; without it, Echo (every /v1/responses scenario reasons)',
   'stream-only': "Echo when streamed; a call with streaming off gets a 500 in the provider's error form",
+  repeat:
+    'the last user message is a recipe, {"repeat": TEXT, "times": N, "then": TEXT} (TEXT repeated N times, then the rest) or {"line": TEXT, "lines": N, "indent": K} (N lines of TEXT, line i indented by i×K spaces): the reply, streamed in 100 pieces (hostile-input tests)',
   attachments:
     'what the last user message carried: "Received:", then per item "- image image/png 640×480", "- pdf report.pdf 12345 bytes", "- text NAME" (each <file name="NAME"> block), then "- message: <the rest of the text>"',
 };
@@ -151,7 +154,45 @@ export function replyText(scenario, { lastUserText, messageCount, attachments },
       return utf8Reply;
     case 'hostile':
       return hostileReply;
+    case 'repeat':
+      return repeatedReply(lastUserText);
     default:
       return `Echo: ${lastUserText} (${messageCount} ${messageCount === 1 ? 'message' : 'messages'} received)`;
   }
+}
+
+/**
+ * A reply of any size from a short recipe, so a test sends a few bytes and the model "prints" a
+ * hostile megabyte. A message that is not a recipe is echoed as it is.
+ * @param {string} recipe
+ */
+function repeatedReply(recipe) {
+  try {
+    const { repeat, times, then = '', line, lines, indent = 0 } = JSON.parse(recipe);
+    if (typeof repeat === 'string' && Number.isSafeInteger(times) && typeof then === 'string')
+      return repeat.repeat(Math.min(times, 10_000_000)) + then;
+    if (typeof line === 'string' && Number.isSafeInteger(lines) && Number.isSafeInteger(indent))
+      return Array.from({ length: Math.min(lines, 100_000) }, (_, at) => ' '.repeat(at * indent) + line).join(
+        '\n',
+      );
+  } catch {
+    // Not a recipe.
+  }
+  return recipe;
+}
+
+/**
+ * The pieces a scenario's reply streams in: word-sized, or 100 equal ones for `repeat` (a reply of
+ * a megabyte would take hours at a word a chunk).
+ * @param {string} scenario
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function replyPieces(scenario, text) {
+  if (scenario !== 'repeat') return tokenize(text);
+  const characters = Array.from(text);
+  const size = Math.max(1, Math.ceil(characters.length / 100));
+  const pieces = [];
+  for (let at = 0; at < characters.length; at += size) pieces.push(characters.slice(at, at + size).join(''));
+  return pieces;
 }

@@ -10,7 +10,7 @@ import { geminiMock } from './gemini.mjs';
 import { localMock } from './local.mjs';
 import { azureMock, groqMock, openaiMock } from './openai-family.mjs';
 import { azureResponsesMock, openaiResponsesMock } from './openai-responses.mjs';
-import { httpStatusOf, reasoningText, replyText, scenarioOf } from './scenarios.mjs';
+import { httpStatusOf, reasoningText, replyPieces, replyText, scenarioOf } from './scenarios.mjs';
 import { tokenize } from './tokens.mjs';
 import { anyOriginCors, dropJson, isRecord, parseJson, sendReply, writeStream } from './wire.mjs';
 
@@ -138,7 +138,7 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   const plan = {
     scenario,
     model: conversation.model,
-    tokens: tokenize(replyText(scenario, conversation, callNumber)),
+    tokens: replyPieces(scenario, replyText(scenario, conversation, callNumber)),
     reasoning: tokenize(reasoningText(conversation, scenario)),
     inputTokens: tokenize(conversation.promptText).length,
     memory,

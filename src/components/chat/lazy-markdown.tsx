@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { whenIdle } from '../../lib/when-idle.ts';
+import { PlainText } from './plain-text.tsx';
 
 type Renderer = ComponentType<{ text: string; live?: boolean }>;
 
@@ -43,7 +44,7 @@ export function prepareMarkdown(texts: readonly string[]): void {
 /** `live`: the reply is still streaming in. */
 export function Markdown({ text, live = false }: { text: string; live?: boolean }) {
   return (
-    <Suspense fallback={<div className="whitespace-pre-wrap">{text}</div>}>
+    <Suspense fallback={<PlainText text={text} />}>
       <MarkdownRenderer text={text} live={live} />
     </Suspense>
   );

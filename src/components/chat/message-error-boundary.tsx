@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { PlainText } from './plain-text.tsx';
 
 interface Props {
   text: string;
@@ -34,7 +35,7 @@ export class MessageErrorBoundary extends Component<Props, State> {
         <p className="mb-1 text-xs text-amber-700 dark:text-amber-400">
           This message could not be formatted, so it is shown as plain text.
         </p>
-        <div className="whitespace-pre-wrap">{this.props.text}</div>
+        <PlainText text={this.props.text} />
       </div>
     );
   }

@@ -7,6 +7,7 @@ import { cn } from '../../lib/cn.ts';
 import { chat } from '../../state/chat.ts';
 import { Markdown } from './lazy-markdown.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
+import { PlainText } from './plain-text.tsx';
 import { MessageFiles } from './message-files.tsx';
 import { MessageVersions } from './message-versions.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
@@ -171,7 +172,7 @@ export const MessageItem = memo(function MessageItem({
             {!isUser && isMarkdownLike(text) ? (
               <Markdown text={text} live={streaming} />
             ) : (
-              <div className="whitespace-pre-wrap">{text}</div>
+              <PlainText text={text} />
             )}
           </MessageErrorBoundary>
         )}

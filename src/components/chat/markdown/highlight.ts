@@ -47,9 +47,15 @@ const languages = {
 };
 for (const [name, definition] of Object.entries(languages)) hljs.registerLanguage(name, definition);
 
+/**
+ * Longer code is shown plain: highlight.js runs on the page, about 1 ms per KB of ordinary code
+ * and a few times that on crafted input (a reply is hostile input).
+ */
+const highlightLimit = 50_000;
+
 /** Highlighted HTML for a known language, or null to show the plain text. */
 export function highlightCode(code: string, language: string | undefined): string | null {
-  if (!language || !hljs.getLanguage(language)) return null;
+  if (!language || code.length > highlightLimit || !hljs.getLanguage(language)) return null;
   try {
     return hljs.highlight(code, { language, ignoreIllegals: true }).value;
   } catch {

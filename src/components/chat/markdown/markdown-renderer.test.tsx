@@ -1,6 +1,16 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
-import MarkdownRenderer, { MarkdownBlock, prepareMarkdown } from './markdown-renderer.tsx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markdownBudget } from './markdown-budget.ts';
+import MarkdownRenderer, { MarkdownBlock, prepareMarkdown, safeUrl } from './markdown-renderer.tsx';
+
+// These compare renderings: every block is parsed on the page, whatever the machine's speed.
+const pageBudget = markdownBudget.pageParseMsPerTask;
+beforeAll(() => {
+  markdownBudget.pageParseMsPerTask = Infinity;
+});
+afterAll(() => {
+  markdownBudget.pageParseMsPerTask = pageBudget;
+});
 
 // Replies shaped like real ones: splitting them into blocks must not change what is shown.
 const samples = [
@@ -47,5 +57,70 @@ describe('MarkdownRenderer', () => {
       );
       expect(live).not.toContain('<b>');
     }
+  });
+});
+
+describe('bounded work on hostile replies', () => {
+  const render = (text: string) => renderToStaticMarkup(<MarkdownRenderer text={text} />);
+  const plainNote = 'This part is too large or intricate to format, so it is shown as plain text.';
+
+  it('nests lists and quotes ten levels deep at most; the rest of the line is text', () => {
+    const lists = render(`${'- '.repeat(1000)}x`);
+    expect(lists.split('<ul>').length - 1).toBe(10);
+    expect(lists).toContain(`${'- '.repeat(990)}x`);
+    const quotes = render(`${'> '.repeat(100)}x **bold**`);
+    expect(quotes.split('<blockquote>').length - 1).toBe(10);
+  });
+
+  it('flattens raw HTML nested deeper than the element bound into its text', () => {
+    const html = render(`<div>${'<div>'.repeat(200)}deep${'</div>'.repeat(200)}</div> **x**`);
+    expect(html).toContain('deep');
+    expect(html.split('<div').length - 1).toBeLessThanOrEqual(34);
+  });
+
+  it('leaves a block too large or intricate for the page as plain text until the worker has it', () => {
+    const intricate = `${'*a'.repeat(3000)} **end**`;
+    const html = render(intricate);
+    expect(html).not.toContain('<em>');
+    expect(html).toContain(intricate);
+    expect(html).not.toContain(plainNote);
+  });
+
+  it('shows a block beyond every budget as plain text, with a note', () => {
+    const huge = `${'['.repeat(300_000)} **end**`;
+    const html = render(huge);
+    expect(html).toContain(plainNote);
+    expect(html.replace(/<[^>]*>/g, '')).toContain(huge);
+  });
+
+  it('draws a long closed fence without the parser', () => {
+    const code = Array.from({ length: 2000 }, (_, line) => `let x${line} = ${line}; // [link](x) *a*`).join(
+      '\n',
+    );
+    const html = render(`\`\`\`js\n${code}\n\`\`\``);
+    expect(html).toContain('<pre');
+    expect(html).toContain('x1999');
+    expect(html).not.toContain('<a ');
+  });
+
+  it('sends the blocks after the page budget of a task to the worker', () => {
+    markdownBudget.pageParseMsPerTask = 0;
+    try {
+      expect(render('Just **bold** here.')).not.toContain('<strong>');
+    } finally {
+      markdownBudget.pageParseMsPerTask = Infinity;
+    }
+    expect(render('Just **bold** here.')).toContain('<strong>bold</strong>');
+  });
+
+  it('keeps only the allowed schemes in addresses (the spec rule)', () => {
+    expect(safeUrl('https://example.com/a:b')).toBe('https://example.com/a:b');
+    expect(safeUrl('mailto:a@b.c')).toBe('mailto:a@b.c');
+    expect(safeUrl('IRCS://x')).toBe('IRCS://x');
+    expect(safeUrl('docs/page:1')).toBe('docs/page:1');
+    expect(safeUrl('?q=a:b')).toBe('?q=a:b');
+    expect(safeUrl('javascript:alert(1)')).toBe('');
+    expect(safeUrl('data:text/html,x')).toBe('');
+    expect(safeUrl('vbscript:x')).toBe('');
   });
 });

@@ -1,29 +1,28 @@
-import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import type { ElementContent, Root } from 'hast';
+import { toJsxRuntime, type Components } from 'hast-util-to-jsx-runtime';
+import { urlAttributes } from 'html-url-attributes';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactElement,
+} from 'react';
+import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import { whenIdle } from '../../../lib/when-idle.ts';
-import ReactMarkdown, { type Components } from 'react-markdown';
-import rehypeRaw from 'rehype-raw';
-import rehypeSanitize from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
+import { PlainText } from '../plain-text.tsx';
 import { CodeBlock, textOf } from './code-block.tsx';
 import { RemoteImage } from './remote-image.tsx';
 import { Formula } from './formula.tsx';
-import { hasMath, normalizeMath } from '../../../domain/math-source.ts';
 import { MermaidDiagram } from './mermaid-diagram.tsx';
 import { PreviewableCode, previewLanguages } from './html-preview.tsx';
-import { sanitizeSchema } from './sanitize-schema.ts';
-import { parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
-
-// Raw HTML is parsed, then sanitized with an allow-list; react-markdown's default URL transform
-// then keeps only http, https, irc, ircs, mailto, xmpp and relative addresses (the spec's rule).
-type RemarkPlugins = NonNullable<Parameters<typeof ReactMarkdown>[0]['remarkPlugins']>;
-const remarkPlugins: RemarkPlugins = [remarkGfm];
-// Only blocks holding a formula are parsed for math: `$` would otherwise cost every block.
-const remarkPluginsWithMath: RemarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: true }]];
-type RehypePlugins = NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']>;
-const withRawHtml: RehypePlugins = [rehypeRaw, [rehypeSanitize, sanitizeSchema]];
-// Without a '<' a block holds no raw HTML: skip the HTML parser, the costliest step while streaming.
-const withoutRawHtml: RehypePlugins = [[rehypeSanitize, sanitizeSchema]];
+import { boundBlockCount, markdownBudget, planBlock } from './markdown-budget.ts';
+import { markdownToTree } from './markdown-tree.ts';
+import { forgetBlock, parsedTree, requestParse, subscribeParsed } from './markdown-worker.ts';
+import { parseClosedFence, parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
 const components: Components = {
   a: ({ href, children }) => (
@@ -36,7 +35,9 @@ const components: Components = {
   pre: ({ node, children }) => {
     const code = node?.children[0];
     if (code?.type === 'element' && isMath(code.properties.className)) {
-      const tex = code.children.map((child) => (child.type === 'text' ? child.value : '')).join('');
+      const tex = code.children
+        .map((child: ElementContent) => (child.type === 'text' ? child.value : ''))
+        .join('');
       return <Formula tex={tex.replace(/\n$/, '')} display />;
     }
     return <>{children}</>;
@@ -50,20 +51,69 @@ const components: Components = {
       return (
         <code className="rounded bg-gray-100 px-1 py-0.5 text-[0.9em] dark:bg-gray-800">{children}</code>
       );
-    const code = text.replace(/\n$/, '');
-    // A fence that has closed (a streaming one is a CodeBlock until then) can be drawn.
-    const lowered = language?.toLowerCase();
-    if (lowered === 'mermaid') return <MermaidDiagram source={code} />;
-    if (lowered !== undefined && previewLanguages.has(lowered))
-      return <PreviewableCode code={code} language={lowered} />;
-    return <CodeBlock code={code} language={lowered} />;
+    return <FencedCode code={text.replace(/\n$/, '')} language={language?.toLowerCase()} />;
   },
 };
+
+/** A fence that has closed (a streaming one is a CodeBlock until then) can be drawn. */
+function FencedCode({ code, language }: { code: string; language: string | undefined }) {
+  if (language === 'math') return <Formula tex={code} display />;
+  if (language === 'mermaid') return <MermaidDiagram source={code} />;
+  if (language !== undefined && previewLanguages.has(language))
+    return <PreviewableCode code={code} language={language} />;
+  return <CodeBlock code={code} language={language} />;
+}
 
 /** remark-math marks formulas `language-math` (its other classes do not pass the sanitizer). */
 function isMath(className: unknown): boolean {
   const classes = Array.isArray(className) ? className : String(className ?? '').split(' ');
   return classes.includes('language-math');
+}
+
+const safeProtocol = /^(?:https?|ircs?|mailto|xmpp)$/i;
+
+/**
+ * The spec's rule for links and image addresses: only http, https, irc, ircs, mailto and xmpp, or
+ * a relative address; any other is replaced with an empty value.
+ */
+export function safeUrl(value: string): string {
+  const colon = value.indexOf(':');
+  if (colon === -1) return value;
+  const before = (mark: string) => {
+    const at = value.indexOf(mark);
+    return at !== -1 && at < colon;
+  };
+  // A colon after a path, query or fragment starts no scheme.
+  if (before('/') || before('?') || before('#')) return value;
+  return safeProtocol.test(value.slice(0, colon)) ? value : '';
+}
+
+/** Applies the URL rule to every address of the (sanitized) tree, walking without recursion. */
+function withSafeUrls(tree: Root): Root {
+  const stack: Root['children'] = [...tree.children];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node?.type !== 'element') continue;
+    for (const [name, tags] of Object.entries(urlAttributes)) {
+      const value = node.properties[name];
+      if (value !== undefined && (tags === null || tags.includes(node.tagName)))
+        node.properties[name] = safeUrl(String(value ?? ''));
+    }
+    stack.push(...node.children);
+  }
+  return tree;
+}
+
+function treeToElement(tree: Root): ReactElement {
+  return toJsxRuntime(withSafeUrls(tree), {
+    Fragment,
+    jsx,
+    jsxs,
+    components,
+    ignoreInvalidStyle: true,
+    passKeys: true,
+    passNode: true,
+  });
 }
 
 /**
@@ -74,48 +124,101 @@ function isMath(className: unknown): boolean {
 const renderedBlocks = new Map<string, ReactElement>();
 const renderedBlocksLimit = 400;
 
-/** A block as elements. Formulas are typeset after the sanitizer, from their text alone. */
-function renderBlock(text: string, remember: boolean): ReactElement {
+function remember(text: string, element: ReactElement): void {
+  if (renderedBlocks.size >= renderedBlocksLimit) {
+    const oldest = renderedBlocks.keys().next().value;
+    if (oldest !== undefined) renderedBlocks.delete(oldest);
+  }
+  renderedBlocks.set(text, element);
+}
+
+function recalled(text: string): ReactElement | undefined {
   const cached = renderedBlocks.get(text);
   if (cached) {
     renderedBlocks.delete(text);
     renderedBlocks.set(text, cached);
-    return cached;
   }
-  const normalized = text.includes('$') || text.includes('\\') ? normalizeMath(text) : text;
-  const withMath = hasMath(normalized);
-  const rehype = text.includes('<') ? withRawHtml : withoutRawHtml;
-  // react-markdown's Markdown is a plain function of its props (no hooks): its result can be kept.
-  const element = ReactMarkdown({
-    children: withMath ? normalized : text,
-    remarkPlugins: withMath ? remarkPluginsWithMath : remarkPlugins,
-    rehypePlugins: rehype,
-    components,
-  });
-  if (remember) {
-    if (renderedBlocks.size >= renderedBlocksLimit) {
-      const oldest = renderedBlocks.keys().next().value;
-      if (oldest !== undefined) renderedBlocks.delete(oldest);
-    }
-    renderedBlocks.set(text, element);
-  }
+  return cached;
+}
+
+/** Time spent parsing on the page in this task (see `markdownBudget.pageParseMsPerTask`). */
+let spentInTask = 0;
+
+const pageHasTime = () => spentInTask < markdownBudget.pageParseMsPerTask;
+
+/** A block parsed here, as elements; `keep`: worth remembering (it no longer changes). */
+function renderOnPage(text: string, keep: boolean): ReactElement {
+  // The next task starts with the whole budget.
+  if (spentInTask === 0) setTimeout(() => (spentInTask = 0));
+  const started = performance.now();
+  const element = treeToElement(markdownToTree(text));
+  spentInTask += Math.max(performance.now() - started, Number.MIN_VALUE);
+  if (keep) remember(text, element);
   return element;
 }
 
+/** A block shown as it was written: too large to format, or while the worker parses it. */
+function PlainBlock({ text, note }: { text: string; note?: string }) {
+  return (
+    <div>
+      {note && <p className="mb-1 text-xs text-amber-700 dark:text-amber-400">{note}</p>}
+      <PlainText text={text} />
+    </div>
+  );
+}
+
+const tooLarge = 'This part is too large or intricate to format, so it is shown as plain text.';
+
+/** A block parsed in the worker: plain text until its tree arrives, and for good if it cannot. */
+function WorkerBlock({ text }: { text: string }) {
+  const subscribe = useCallback((listener: () => void) => subscribeParsed(text, listener), [text]);
+  const snapshot = () => parsedTree(text);
+  const result = useSyncExternalStore(subscribe, snapshot, snapshot);
+  useEffect(() => {
+    requestParse(text);
+    return () => forgetBlock(text);
+  }, [text]);
+  let element = recalled(text);
+  if (!element && result !== undefined && result !== 'plain') {
+    element = treeToElement(result);
+    remember(text, element);
+  }
+  // The last tree shown stays while the next version of a growing block is parsed.
+  const [last, setLast] = useState<ReactElement | null>(null);
+  if (element && element !== last) setLast(element);
+  if (result === 'plain') return <PlainBlock text={text} note={tooLarge} />;
+  return element ?? last ?? <PlainBlock text={text} />;
+}
+
 /**
- * `growing`: the last block of a streaming reply, different every frame, so not worth keeping.
- * Only a new text renders a block again: one that stops growing is not parsed once more.
+ * One block of a reply. `growing`: the last block of a streaming reply, different every frame,
+ * so not worth keeping. Only a new text renders a block again: one that stops growing is not
+ * parsed once more.
  */
 export const MarkdownBlock = memo(
   function MarkdownBlock({ text, growing }: { text: string; growing: boolean }) {
-    return renderBlock(text, !growing);
+    const cached = recalled(text);
+    if (cached) return cached;
+    const plan = planBlock(text, (block) => parseClosedFence(block) !== null);
+    if (plan === 'page' && pageHasTime()) return renderOnPage(text, !growing);
+    if (plan === 'fence') {
+      const fence = parseClosedFence(text);
+      if (fence) return <FencedCode code={fence.code} language={fence.language} />;
+    }
+    if (plan === 'plain') return <PlainBlock text={text} note={tooLarge} />;
+    return <WorkerBlock text={text} />;
   },
   (before, after) => before.text === after.text,
 );
 
 /** Parses replies that may be shown next (the other versions of those in view) ahead of time. */
 export function prepareMarkdown(texts: readonly string[]): void {
-  for (const text of texts) for (const block of splitMarkdownBlocks(text)) renderBlock(block, true);
+  for (const text of texts)
+    for (const block of splitMarkdownBlocks(text)) {
+      if (renderedBlocks.has(block)) continue;
+      if (planBlock(block, () => false) !== 'page' || !pageHasTime()) return;
+      renderOnPage(block, true);
+    }
 }
 
 /**
@@ -123,7 +226,7 @@ export function prepareMarkdown(texts: readonly string[]): void {
  * `live` (streaming), a last block that is a code fence still open skips the parser altogether.
  */
 export default function MarkdownRenderer({ text, live = false }: { text: string; live?: boolean }) {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const blocks = useMemo(() => boundBlockCount(splitMarkdownBlocks(text)), [text]);
   const lastIndex = blocks.length - 1;
   const openFence = live ? parseOpenFence(blocks[lastIndex] ?? '') : null;
   // While a reply streams in, its blocks out of view are not painted again (see styles.css). A

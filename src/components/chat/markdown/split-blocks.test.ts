@@ -65,6 +65,14 @@ describe('splitMarkdownBlocks', () => {
     const text = '## A\n\ntext\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n1. one\n2. two';
     expect(splitMarkdownBlocks(text).join('\n\n')).toBe(text);
   });
+
+  it('splits a long block of raw HTML and fences in linear time (a reply is hostile input)', () => {
+    // Looking back over the block for HTML at every fence took 11 s here; one pass takes 50 ms.
+    const text = `${'line\n'.repeat(20_000)}<div>\n${'```\n```\n'.repeat(20_000)}`;
+    const start = performance.now();
+    expect(splitMarkdownBlocks(text)).toEqual([text.slice(0, -1)]);
+    expect(performance.now() - start).toBeLessThan(1_000);
+  });
 });
 
 describe('parseOpenFence', () => {

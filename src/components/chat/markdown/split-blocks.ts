@@ -13,16 +13,24 @@ export function splitMarkdownBlocks(text: string): string[] {
   // The open fence started at the margin as a block of its own: it ends its block when it closes.
   let fenceOwnsBlock = false;
   let pendingBlank = false;
+  // Whether the block holds a line of raw HTML: kept as lines come, as looking back over the block
+  // at every fence made a block of HTML and many fences quadratic.
+  let holdsHtml = false;
 
+  const push = (line: string) => {
+    current.push(line);
+    holdsHtml ||= /^ {0,3}</.test(line);
+  };
   const flush = () => {
     while (current.length > 0 && current[current.length - 1]?.trim() === '') current.pop();
     if (current.length > 0) blocks.push(current.join('\n'));
     current = [];
+    holdsHtml = false;
   };
 
   for (const line of lines) {
     if (fence) {
-      current.push(line);
+      push(line);
       if (closesFence(line, fence)) {
         fence = null;
         if (fenceOwnsBlock) flush();
@@ -31,18 +39,17 @@ export function splitMarkdownBlocks(text: string): string[] {
     }
     if (line.trim() === '') {
       pendingBlank = current.length > 0;
-      if (pendingBlank) current.push(line);
+      if (pendingBlank) push(line);
       continue;
     }
     const continues = /^(\s{2,}|\t)/.test(line) || /^\s*([-*+]|\d+[.)])\s/.test(line) || /^\s*\|/.test(line);
     const opening = fenceOpening(line);
     // A fence at the margin ends a paragraph, list, quote or table (CommonMark): the same
     // rendering as a separate block. Not after raw HTML, which runs on to the next blank line.
-    const ownBlock =
-      opening !== null && line.startsWith(opening) && !current.some((previous) => /^ {0,3}</.test(previous));
+    const ownBlock = opening !== null && line.startsWith(opening) && !holdsHtml;
     if ((pendingBlank && !continues) || ownBlock) flush();
     pendingBlank = false;
-    current.push(line);
+    push(line);
     if (opening !== null) {
       fence = opening;
       fenceOwnsBlock = ownBlock;
@@ -78,10 +85,18 @@ export interface OpenFence {
 /**
  * The code of a block made of one fence that is not closed yet (the tail of a streaming reply),
  * or null when the block is anything else. Rendering it directly spares the markdown parser the
- * largest block of a reply on every frame. Follows CommonMark: the content loses as many leading
- * spaces as the opening fence had; the language is the first word of the info string.
+ * largest block of a reply on every frame.
  */
-export function parseOpenFence(block: string): OpenFence | null {
+export const parseOpenFence = (block: string): OpenFence | null => readFence(block, false);
+
+/** The code of a block made of exactly one closed fence, or null: drawn without the parser. */
+export const parseClosedFence = (block: string): OpenFence | null => readFence(block, true);
+
+/**
+ * Follows CommonMark: the content loses as many leading spaces as the opening fence had; the
+ * language is the first word of the info string.
+ */
+function readFence(block: string, closed: boolean): OpenFence | null {
   const newline = block.indexOf('\n');
   // Until its first line of code, a fence is left to the parser (a bare one may still be inline code).
   if (newline === -1) return null;
@@ -93,6 +108,7 @@ export function parseOpenFence(block: string): OpenFence | null {
   const word = info.replace(/^[ \t]+/, '').split(/[ \t]/)[0] ?? '';
   if (!/^[\w+#-]*$/.test(word)) return null;
   const lines = block.slice(newline + 1).split('\n');
+  if (closed && !closesFence(lines.pop() ?? '', fence)) return null;
   // Tab indentation inside an indented fence follows tab stops: left to the parser.
   if (indent !== '' && lines.some((line) => line.startsWith('\t'))) return null;
   if (lines.some((line) => closesFence(line, fence))) return null;

@@ -1,0 +1,135 @@
+import type { Locator } from '@playwright/test';
+import { ChatPage, expect, mockConfig, mockKey, test } from './fixtures.ts';
+import { longestTask, resetLongTasks, watchLongTasks } from './long-tasks.ts';
+
+/**
+ * Replies a prompt injection can make a model print, each a few bytes of recipe for the mock's
+ * `repeat` scenario: the parser and the layout are super-linear on them. None may hold the page's
+ * main thread for more than `budgetMs`, neither while it streams nor when its conversation opens
+ * again, and each degrades visibly: deeper structure shown as text, a block beyond the budgets
+ * shown as plain text with a note. Nothing of the reply is lost.
+ */
+const budgetMs = 200;
+const plainNote = 'This part is too large or intricate to format, so it is shown as plain text.';
+
+interface Payload {
+  name: string;
+  recipe: Record<string, unknown>;
+  /** The reply's length, in characters. */
+  length: number;
+  degraded: (reply: Locator) => Promise<void>;
+}
+
+/** Lists or quotes nested on one line stop at ten levels; the rest of the line reads as text. */
+const nestingStopsAtTen = (selector: string, rest: string) => async (reply: Locator) => {
+  await expect(reply.locator(Array(10).fill(selector).join(' '))).toHaveCount(1);
+  await expect(reply.locator(Array(11).fill(selector).join(' '))).toHaveCount(0);
+  await expect(reply).toContainText(rest);
+};
+
+const shownPlain = async (reply: Locator) => {
+  await expect(reply.getByText(plainNote)).toBeVisible();
+};
+
+/** The whole reply is there, as text. */
+const shownWhole = async (reply: Locator) => {
+  await expect(reply).toContainText('the end');
+};
+
+// `**the end**` makes a reply markdown (the spec renders a reply as markdown when it holds `**`,
+// `#`, `- `, `1. ` or a fence); without it a reply is plain text from the start.
+const payloads: Payload[] = [
+  {
+    name: '1,000 nested list markers',
+    recipe: { repeat: '- ', times: 1000, then: 'x' },
+    length: 2001,
+    degraded: nestingStopsAtTen('ul', '- - - - x'),
+  },
+  {
+    name: '2,000 nested list markers',
+    recipe: { repeat: '- ', times: 2000, then: 'x' },
+    length: 4001,
+    degraded: nestingStopsAtTen('ul', '- - - - x'),
+  },
+  {
+    name: '10,000 nested quote markers',
+    recipe: { repeat: '> ', times: 10_000, then: 'x **the end**' },
+    length: 20_013,
+    degraded: nestingStopsAtTen('blockquote', '> > > > x'),
+  },
+  {
+    name: 'an indented 1,000-level list',
+    recipe: { line: '- x', lines: 1000, indent: 2 },
+    length: 1_002_999,
+    degraded: shownPlain,
+  },
+  {
+    name: 'a megabyte of [ (plain)',
+    recipe: { repeat: '[', times: 1_000_000, then: 'the end' },
+    length: 1_000_007,
+    degraded: shownWhole,
+  },
+  {
+    name: 'a megabyte of [ (markdown)',
+    recipe: { repeat: '[', times: 1_000_000, then: ' **the end**' },
+    length: 1_000_012,
+    degraded: shownPlain,
+  },
+  {
+    name: '100,000 quote markers',
+    recipe: { repeat: '> ', times: 100_000, then: 'the end' },
+    length: 200_007,
+    degraded: shownWhole,
+  },
+  {
+    name: '30,000 emphasis runs',
+    recipe: { repeat: '*a', times: 30_000, then: ' **the end**' },
+    length: 60_012,
+    degraded: shownPlain,
+  },
+  {
+    name: '60,000 closing brackets',
+    recipe: { repeat: ']', times: 60_000, then: ' **the end**' },
+    length: 60_012,
+    degraded: shownPlain,
+  },
+  // Wide, but parsed in time: a table it is.
+  {
+    name: 'a table of 2,000 columns',
+    recipe: {
+      repeat: '|a',
+      times: 2000,
+      then: '|\n' + '|-'.repeat(2000) + '|\n' + '|b'.repeat(2000) + '| **the end**',
+    },
+    length: 4_100,
+    degraded: async (reply) => {
+      await expect(reply.locator('th')).toHaveCount(2000);
+    },
+  },
+];
+
+for (const payload of payloads) {
+  test(`a reply of ${payload.name} streams and reopens without freezing the page`, async ({ page }) => {
+    await watchLongTasks(page);
+    const chat = new ChatPage(page);
+    await chat.open(mockConfig('openai', mockKey('repeat')));
+    await chat.newConversation();
+    await resetLongTasks(page);
+    await chat.ask(JSON.stringify(payload.recipe));
+    const reply = chat.messages('assistant');
+    await payload.degraded(reply);
+    expect(await longestTask(page), 'longest task while streaming').toBeLessThan(budgetMs);
+
+    // Saved whole: opened again (after a restart, on another conversation), it is the same.
+    await chat.newConversation();
+    await page.reload();
+    await expect(chat.rows).toHaveCount(2);
+    await resetLongTasks(page);
+    await chat.rows.filter({ hasText: 'Conversation 1' }).click();
+    await payload.degraded(reply);
+    expect(await reply.evaluate((element) => element.textContent?.length ?? 0)).toBeGreaterThanOrEqual(
+      payload.length - 100,
+    );
+    expect(await longestTask(page), 'longest task when it opens').toBeLessThan(budgetMs);
+  });
+}
