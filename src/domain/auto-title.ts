@@ -40,14 +40,16 @@ export function titlePrompt({ question, answer }: { question: string; answer: st
  * final stop, at most 60 characters; null when nothing is left.
  */
 export function cleanTitle(raw: string): string | null {
-  const withoutThinking = raw.replace(/<think>[\s\S]*?<\/think>/g, '');
-  const line = withoutThinking.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  const answer = withoutThinking(raw);
+  const line = answer.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  // A trailing run is tried only from its first character (the lookbehinds): tried from each of
+  // its characters, a long run followed by other text took quadratic time.
   let title = line
     .replace(/^\s*#+\s*/, '')
     .replace(/[*_`]/g, '')
     .replace(/^\s*(title|titre|título|titel)\s*:\s*/i, '')
-    .replace(/^["'“”‘’«»\s]+|["'“”‘’«»\s]+$/g, '')
-    .replace(/[.!?:;,。]+$/u, '')
+    .replace(/^["'“”‘’«»\s]+|(?<!["'“”‘’«»\s])["'“”‘’«»\s]+$/g, '')
+    .replace(/(?<![.!?:;,。])[.!?:;,。]+$/u, '')
     .replace(/\s+/g, ' ')
     .trim();
   if (title.length > maxTitleLength) {
@@ -56,4 +58,20 @@ export function cleanTitle(raw: string): string | null {
     title = space > 20 ? cut.slice(0, space) : cut;
   }
   return title === '' ? null : title;
+}
+
+/**
+ * The text without its `<think>…</think>` sections. A scan: the regex `<think>[\s\S]*?<\/think>`
+ * looked for a closing tag to the end of the text from every opening one, quadratic in them.
+ */
+function withoutThinking(text: string): string {
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<think>', from);
+    const close = open < 0 ? -1 : text.indexOf('</think>', open + '<think>'.length);
+    if (close < 0) return kept + text.slice(from);
+    kept += text.slice(from, open);
+    from = close + '</think>'.length;
+  }
 }

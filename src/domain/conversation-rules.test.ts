@@ -274,4 +274,13 @@ describe('lastReply and lastCodeBlock', () => {
     expect(lastCodeBlock('```py\nprint(1)\n```\n```js\nstill streaming')).toBe('print(1)');
     expect(lastCodeBlock('no code here')).toBeUndefined();
   });
+
+  it('reads fences as the renderer does, in one pass over any reply', () => {
+    expect(lastCodeBlock('```\nx\n`````\n~~~\ny\n```')).toBe('x');
+    expect(lastCodeBlock('``` not `a fence`\nx\n```')).toBeUndefined();
+    // A regex with a backreference took 2 s on these fences that never close.
+    const start = performance.now();
+    expect(lastCodeBlock('```a\n'.repeat(20_000))).toBeUndefined();
+    expect(performance.now() - start).toBeLessThan(500);
+  });
 });

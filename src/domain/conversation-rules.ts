@@ -139,11 +139,32 @@ export function lastReply(conversation: Conversation): Message | undefined {
   return last?.role === 'assistant' ? last : undefined;
 }
 
-/** The code of the last fenced block in a text (``` or ~~~ fences), without its fences. */
+/**
+ * The code of the last closed fenced block in a text (``` or ~~~ fences), without its fences, read
+ * line by line as the renderer reads it (CommonMark). One pass: a regex with a backreference went
+ * over the rest of the text again from every fence left open, quadratic in them.
+ */
 export function lastCodeBlock(text: string): string | undefined {
-  const fences = /^( {0,3})(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^ {0,3}\2[`~]*[ \t]*$/gm;
+  const lines = text.split('\n');
   let code: string | undefined;
-  for (const match of text.matchAll(fences)) code = (match[3] ?? '').replace(/\n$/, '');
+  let fence: string | undefined;
+  let start = 0;
+  for (const [at, line] of lines.entries()) {
+    if (fence === undefined) {
+      const opening = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      // A backtick in a backtick fence's info string makes the line inline code, not a fence.
+      if (opening?.[1] && !(opening[1].startsWith('`') && line.includes('`', opening[0].length))) {
+        fence = opening[1];
+        start = at + 1;
+      }
+      continue;
+    }
+    const closing = /^ {0,3}(`{3,}|~{3,})[ \t]*\r?$/.exec(line)?.[1];
+    if (closing && closing[0] === fence[0] && closing.length >= fence.length) {
+      code = lines.slice(start, at).join('\n');
+      fence = undefined;
+    }
+  }
   return code;
 }
 

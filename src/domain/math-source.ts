@@ -6,16 +6,37 @@
  * streaming) stays text: its opening delimiter is escaped.
  */
 
-/** Code spans, escaped dollars, the four delimiters. */
-const tokens = /(`+)[\s\S]*?\1|\\\$|\\\(|\\\)|\\\[|\\\]|\$\$|\$/g;
+/** Backtick runs, escaped dollars, the four delimiters. */
+const tokens = /`+|\\[$()[\]]|\$\$?/g;
 
 interface Token {
   text: string;
   index: number;
 }
 
+/**
+ * The escaped dollars and delimiters outside code spans. A code span opens with a run of backticks
+ * and closes at the next run of the same length; a run that never closes is text (CommonMark).
+ * Each run's closer is found in one pass from the end, so this stays linear on any text (a regex
+ * with a backreference, `(`+)[\s\S]*?\1`, took 1.4 s on 50,000 backticks).
+ */
 function tokenize(text: string): Token[] {
-  return Array.from(text.matchAll(tokens), (match) => ({ text: match[0], index: match.index }));
+  const found = Array.from(text.matchAll(tokens), (match) => ({ text: match[0], index: match.index }));
+  const closers = new Int32Array(found.length).fill(-1);
+  const nextRun = new Map<number, number>();
+  for (let at = found.length - 1; at >= 0; at--) {
+    const { text: token } = found[at] as Token;
+    if (!token.startsWith('`')) continue;
+    closers[at] = nextRun.get(token.length) ?? -1;
+    nextRun.set(token.length, at);
+  }
+  const outside: Token[] = [];
+  for (let at = 0; at < found.length; at++) {
+    const token = found[at] as Token;
+    if (!token.text.startsWith('`')) outside.push(token);
+    else if ((closers[at] as number) >= 0) at = closers[at] as number;
+  }
+  return outside;
 }
 
 /**

@@ -76,7 +76,8 @@ export function withModel(config: Config, model: string): Config {
 /** The address a configuration calls: its base URL, the provider's public host, or Azure's endpoint. */
 export function connectionUrl(config: Config): string {
   const { host } = providerCatalog[config.provider].api;
-  return (config.baseUrl?.trim() || host || config.endpoint?.trim() || '').replace(/\/+$/, '');
+  // Slashes matched from the first of a run only (the lookbehind): quadratic on a long run otherwise.
+  return (config.baseUrl?.trim() || host || config.endpoint?.trim() || '').replace(/(?<!\/)\/+$/, '');
 }
 
 /**

@@ -92,7 +92,9 @@ function kindOf(status: number | undefined, fields: ErrorFields | undefined): Pr
 function parseDuration(text: string): number | undefined {
   const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
   let seconds: number | undefined;
-  for (const [, amount, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) {
+  // Numbers are read from their first digit (the lookbehind): tried from every digit of a long run
+  // with no unit after it, the search took quadratic time (the body is the provider's text).
+  for (const [, amount, unit] of text.matchAll(/(?<!\d)(\d+(?:\.\d+)?)(ms|h|m|s)/g)) {
     seconds = (seconds ?? 0) + Number(amount) * (units[unit ?? 's'] ?? 1);
   }
   // Rounded to milliseconds: 174 × 0.001 is not exactly 0.174 in floating point.

@@ -120,5 +120,6 @@ export async function getJson(request: HttpRequest): Promise<unknown> {
 
 /** The base URL without trailing slashes: the user's base URL (a proxy, a compatible server, a mock) or the public one. */
 export function resolveBase(custom: string | undefined, publicBase: string): string {
-  return (custom?.trim() || publicBase).replace(/\/+$/, '');
+  // Slashes matched from the first of a run only (the lookbehind): quadratic on a long run otherwise.
+  return (custom?.trim() || publicBase).replace(/(?<!\/)\/+$/, '');
 }
