@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canSendAsIs,
   carriesMetadata,
+  declaredSize,
   encodingsFor,
   fitWithin,
   nextEdge,
@@ -141,5 +142,53 @@ describe('carriesMetadata', () => {
     expect(
       carriesMetadata('image/webp', bytes('RIFF', ...le32(20), 'WEBP', ...chunk('VP8 ', [1, 2, 3, 4]))),
     ).toBe(false);
+  });
+});
+
+describe('declaredSize', () => {
+  const pad = (head: Uint8Array) => {
+    const padded = new Uint8Array(64);
+    padded.set(head);
+    return padded;
+  };
+  const be32 = (value: number) => [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
+
+  it('reads PNG, GIF, WebP and JPEG headers before anything is decoded', () => {
+    const png = pad(
+      bytes(0x89, 'PNG\r\n', 0x1a, '\n', 0, 0, 0, 13, 'IHDR', ...be32(50_000), ...be32(40_000)),
+    );
+    expect(declaredSize('image/png', png)).toEqual({ width: 50_000, height: 40_000 });
+    const gif = pad(bytes('GIF89a', 0x20, 0x03, 0x58, 0x02));
+    expect(declaredSize('image/gif', gif)).toEqual({ width: 800, height: 600 });
+    const riff = (chunk: string, ...rest: number[]) => pad(bytes('RIFF', 0, 0, 0, 0, 'WEBP', chunk, ...rest));
+    // VP8: frame tag and start code, then 14-bit sizes.
+    const lossy = riff('VP8 ', 0, 0, 0, 0, 0, 0, 0, 0x9d, 0x01, 0x2a, 0x80, 0x02, 0xe0, 0x01);
+    expect(declaredSize('image/webp', lossy)).toEqual({ width: 640, height: 480 });
+    // VP8L: signature 0x2f, then width-1 and height-1 in 14 bits each.
+    const bits = 1023 | (767 << 14);
+    const lossless = riff(
+      'VP8L',
+      0,
+      0,
+      0,
+      0,
+      0x2f,
+      bits & 255,
+      (bits >>> 8) & 255,
+      (bits >>> 16) & 255,
+      bits >>> 24,
+    );
+    expect(declaredSize('image/webp', lossless)).toEqual({ width: 1024, height: 768 });
+    const extended = riff('VP8X', 0, 0, 0, 0, 0, 0, 0, 0, 0x3f, 0x9c, 0x00, 0x1f, 0x4e, 0x00);
+    expect(declaredSize('image/webp', extended)).toEqual({ width: 40_000, height: 20_000 });
+    // JPEG: an APP0 segment, then the frame header (SOF2, progressive).
+    const jpeg = pad(bytes(0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc2, 0, 11, 8, 0x75, 0x30, 0x9c, 0x40));
+    expect(declaredSize('image/jpeg', jpeg)).toEqual({ width: 40_000, height: 30_000 });
+  });
+
+  it('says nothing when the head does not hold the size', () => {
+    expect(declaredSize('image/jpeg', pad(bytes(0xff, 0xd8, 0xff, 0xda, 0, 4)))).toBeNull();
+    expect(declaredSize('image/png', bytes(0x89, 'PNG'))).toBeNull();
+    expect(declaredSize(null, pad(bytes('hello')))).toBeNull();
   });
 });

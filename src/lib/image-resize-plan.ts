@@ -46,6 +46,49 @@ export function sniffImageType(head: Uint8Array): ImageMimeType | null {
   return null;
 }
 
+/**
+ * Images larger than this are refused before they are decoded: a few KB of PNG can declare
+ * 50,000 × 50,000 pixels, 10 GB once decoded. 120 megapixels holds the photos of today's largest
+ * phone sensors in their usual modes.
+ */
+export const maxDecodedPixels = 120_000_000;
+
+/**
+ * The size an image declares in its header (PNG's IHDR, GIF's screen, WebP's VP8/VP8L/VP8X, JPEG's
+ * frame header), read before decoding; null when the head does not say.
+ */
+export function declaredSize(type: ImageMimeType | null, head: Uint8Array): Size | null {
+  const byte = (at: number) => head[at] ?? 0;
+  const be16 = (at: number) => (byte(at) << 8) | byte(at + 1);
+  const le16 = (at: number) => byte(at) | (byte(at + 1) << 8);
+  const le24 = (at: number) => le16(at) | (byte(at + 2) << 16);
+  const fourCc = (at: number) => String.fromCharCode(byte(at), byte(at + 1), byte(at + 2), byte(at + 3));
+  if (head.length < 30) return null;
+  if (type === 'image/png')
+    return { width: be16(16) * 65536 + be16(18), height: be16(20) * 65536 + be16(22) };
+  if (type === 'image/gif') return { width: le16(6), height: le16(8) };
+  if (type === 'image/webp') {
+    const chunk = fourCc(12);
+    if (chunk === 'VP8 ') return { width: le16(26) & 0x3fff, height: le16(28) & 0x3fff };
+    if (chunk === 'VP8L') {
+      const bits = byte(21) | (byte(22) << 8) | (byte(23) << 16) | (byte(24) << 24);
+      return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+    }
+    if (chunk === 'VP8X') return { width: le24(24) + 1, height: le24(27) + 1 };
+    return null;
+  }
+  if (type === 'image/jpeg') {
+    for (let at = 2; at + 9 <= head.length && byte(at) === 0xff; at += 2 + be16(at + 2)) {
+      const marker = byte(at + 1);
+      // Start of frame: every 0xC0–0xCF but DHT (C4), JPG (C8) and DAC (CC).
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+        return { width: be16(at + 7), height: be16(at + 5) };
+      if (marker === 0xda) return null;
+    }
+  }
+  return null;
+}
+
 /** How much of a file's start `carriesMetadata` reads: EXIF lives in the first segments. */
 export const metadataHeadBytes = 64 * 1024;
 

@@ -8,6 +8,12 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/**
+ * An image not prepared by then never will be: a crafted file can make the decoder run on, or
+ * kill the worker without an error event. The worker is ended and the image refused.
+ */
+const deadlineMs = 60_000;
+
 let worker: Worker | undefined;
 let nextId = 0;
 const pending = new Map<number, Pending>();
@@ -21,7 +27,16 @@ export function prepareImage(file: Blob, limits: ImageLimits): Promise<PreparedI
   return new Promise((resolve, reject) => {
     const target = resizeWorker();
     const id = nextId++;
-    pending.set(id, { resolve, reject });
+    const timer = setTimeout(() => {
+      if (worker === target) stop(target, 'This image took too long to process.');
+    }, deadlineMs);
+    const settled =
+      <T>(settle: (value: T) => void) =>
+      (value: T) => {
+        clearTimeout(timer);
+        settle(value);
+      };
+    pending.set(id, { resolve: settled(resolve), reject: settled(reject) });
     // A Blob is passed by reference: its bytes are not copied to the worker.
     target.postMessage({ id, file, limits } satisfies ResizeRequest);
   });
@@ -42,11 +57,16 @@ function resizeWorker(): Worker {
   // or broke: the requests in flight are lost, and the next call starts a fresh worker.
   started.addEventListener('error', (event) => {
     event.preventDefault();
-    started.terminate();
-    worker = undefined;
-    for (const request of pending.values()) request.reject(new Error('The image could not be processed.'));
-    pending.clear();
+    stop(started, 'The image could not be processed.');
   });
   worker = started;
   return started;
+}
+
+/** Ends the worker: the requests in flight fail with `message`, and the next call starts a fresh one. */
+function stop(target: Worker, message: string): void {
+  target.terminate();
+  worker = undefined;
+  for (const request of pending.values()) request.reject(new Error(message));
+  pending.clear();
 }

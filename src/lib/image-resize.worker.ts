@@ -5,8 +5,10 @@
 import {
   canSendAsIs,
   carriesMetadata,
+  declaredSize,
   encodingsFor,
   fitWithin,
+  maxDecodedPixels,
   metadataHeadBytes,
   nextEdge,
   sniffImageType,
@@ -41,6 +43,11 @@ addEventListener('message', (event: MessageEvent<ResizeRequest>) => {
 async function prepare(file: Blob, limits: ImageLimits): Promise<PreparedImage> {
   const head = new Uint8Array(await file.slice(0, metadataHeadBytes).arrayBuffer());
   const type = sniffImageType(head);
+  const declared = declaredSize(type, head);
+  if (declared && declared.width * declared.height > maxDecodedPixels)
+    throw new ImageError(
+      `This image is too large to process (${declared.width} × ${declared.height} pixels).`,
+    );
   const source = await createImageBitmap(file).catch(() => {
     throw new ImageError('This image could not be read.');
   });

@@ -25,6 +25,12 @@ function loadPdfjs(): Promise<typeof Pdfjs> {
 }
 
 /**
+ * A PDF not read by then never will be (a crafted one can keep pdf.js's worker busy forever): its
+ * worker is ended and the file refused. A 500-page report takes a few seconds.
+ */
+const deadlineMs = 120_000;
+
+/**
  * The text of a PDF, page by page, with a blank line between pages. A scanned PDF has little or
  * none. A failure rejects with a message meant for the user.
  */
@@ -42,7 +48,12 @@ export async function extractPdfText(file: Blob): Promise<{ text: string; pages:
     disableFontFace: true,
     verbosity: 0,
   });
-  try {
+  const tooLong = new Error('This PDF took too long to read.');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overdue = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(tooLong), deadlineMs);
+  });
+  const read = async () => {
     const pdf = await task.promise;
     const pages: string[] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
@@ -52,13 +63,18 @@ export async function extractPdfText(file: Blob): Promise<{ text: string; pages:
       page.cleanup();
     }
     return { text: pages.map((page) => page.trim()).join('\n\n'), pages: pdf.numPages };
+  };
+  try {
+    return await Promise.race([read(), overdue]);
   } catch (error) {
+    if (error === tooLong) throw error;
     const locked = error instanceof Error && error.name === 'PasswordException';
     throw new Error(locked ? 'This PDF is protected by a password.' : 'This PDF could not be read.', {
       cause: error,
     });
   } finally {
-    // Ends the document and its worker.
+    clearTimeout(timer);
+    // Ends the document and its worker (and a read still running).
     await task.destroy();
   }
 }
