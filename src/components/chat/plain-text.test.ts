@@ -24,6 +24,12 @@ describe('textPieces', () => {
     expect(pieces[1]?.startsWith('😀')).toBe(true);
   });
 
+  it('takes linear time on a long text without line breaks', () => {
+    const started = performance.now();
+    expect(textPieces('x'.repeat(5_000_000))).toHaveLength(611);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('keeps the pieces before the last as they were when the text grows', () => {
     const text = 'word '.repeat(5000);
     const grown = `${text}more and more\nlines`;

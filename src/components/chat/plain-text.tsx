@@ -43,8 +43,9 @@ export function textPieces(text: string): string[] {
   const pieces: string[] = [];
   let start = 0;
   while (text.length - start > pieceChars) {
-    let end = text.lastIndexOf('\n', start + pieceChars - 1) + 1;
-    if (end <= start) {
+    // Searched within the piece: a text without line breaks must not be searched back to its start.
+    let end = start + text.slice(start, start + pieceChars).lastIndexOf('\n') + 1;
+    if (end === start) {
       end = start + pieceChars;
       const before = text.charCodeAt(end - 1);
       if (before >= 0xd800 && before <= 0xdbff) end--;
