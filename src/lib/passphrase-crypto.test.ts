@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decryptText,
-  deriveKey,
-  encryptText,
-  exportRawKey,
-  importRawKey,
-  randomBytes,
-} from './passphrase-crypto.ts';
+import { decryptText, deriveKey, encryptText, importRawKey, randomBytes } from './passphrase-crypto.ts';
 
 describe('passphrase crypto', () => {
   const salt = randomBytes(16);
@@ -24,12 +17,31 @@ describe('passphrase crypto', () => {
     expect(await decryptText(key, iv, altered)).toBeNull();
   });
 
-  it('uses a new IV each time, and a key survives export and import (the session keeps it)', async () => {
+  it('uses a new IV each time', async () => {
     const key = await deriveKey('right', salt, 1000);
     const first = await encryptText(key, 'same');
     const second = await encryptText(key, 'same');
     expect(first.iv).not.toEqual(second.iv);
-    const again = await importRawKey(await exportRawKey(key));
-    expect(await decryptText(again, first.iv, first.data)).toBe('same');
+    expect(await decryptText(key, second.iv, second.data)).toBe('same');
+  });
+
+  it('derives a key no script can read out, which still works once cloned (kept, or sent to a tab)', async () => {
+    const key = await deriveKey('right', salt, 1000);
+    expect(key.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
+    await expect(crypto.subtle.exportKey('jwk', key)).rejects.toThrow();
+    const { iv, data } = await encryptText(key, 'same');
+    const copy = structuredClone(key);
+    await expect(crypto.subtle.exportKey('raw', copy)).rejects.toThrow();
+    expect(await decryptText(copy, iv, data)).toBe('same');
+  });
+
+  it('imports an earlier release’s raw session key as one that cannot be read out', async () => {
+    const raw = randomBytes(32);
+    const key = await importRawKey(raw);
+    await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
+    const { iv, data } = await encryptText(key, 'same');
+    const original = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['decrypt']);
+    expect(await decryptText(original, iv, data)).toBe('same');
   });
 });

@@ -9,7 +9,10 @@ export const passphraseIterations = 600_000;
 export const saltBytes = 16;
 const ivBytes = 12;
 
-/** The AES-GCM key of a passphrase and salt. Extractable, so an unlocked session can keep it. */
+/**
+ * The AES-GCM key of a passphrase and salt. Not extractable: it can be used, kept (IndexedDB) and
+ * handed to another tab (structured clone), but no script can read its bytes.
+ */
 export async function deriveKey(
   passphrase: string,
   salt: Uint8Array<ArrayBuffer>,
@@ -26,7 +29,7 @@ export async function deriveKey(
     { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
     material,
     { name: 'AES-GCM', length: 256 },
-    true,
+    false,
     ['encrypt', 'decrypt'],
   );
 }
@@ -57,10 +60,7 @@ export async function decryptText(
   }
 }
 
-export async function exportRawKey(key: CryptoKey): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await crypto.subtle.exportKey('raw', key));
-}
-
+/** A raw AES-GCM key (an earlier release's session kept one) as a key that cannot be read out. */
 export function importRawKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, true, ['encrypt', 'decrypt']);
+  return crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
 }

@@ -4,21 +4,18 @@ import {
   decryptText,
   deriveKey,
   encryptText,
-  exportRawKey,
-  importRawKey,
   passphraseIterations,
   randomBytes,
   saltBytes,
 } from '../lib/passphrase-crypto.ts';
+import { createKeySession } from '../storage/key-session.ts';
 import {
   loadConfig,
   loadConnections,
   loadKeyVault,
-  loadSessionKey,
   saveConfig,
   saveConnections,
   saveKeyVault,
-  saveSessionKey,
   type KeyVault,
 } from '../storage/local-settings.ts';
 import type { StorageResult } from '../storage/result.ts';
@@ -28,15 +25,6 @@ type Keys = Record<string, string>;
 
 /** How long a locked tab waits for an unlocked one to hand over the key before asking the user. */
 const shareWaitMs = 400;
-
-/** A key from base64 (a session's, another tab's); null when it is not one. */
-async function keyOf(raw: string): Promise<CryptoKey | null> {
-  try {
-    return await importRawKey(bytesOfBase64(raw));
-  } catch {
-    return null;
-  }
-}
 
 /** The keys in a vault, or null when `key` is not its key. */
 async function openVault(vault: KeyVault, key: CryptoKey): Promise<Keys | null> {
@@ -62,29 +50,27 @@ async function sealVault(keys: Keys, key: CryptoKey, salt: string, iterations: n
  * The vault's work, loaded once keys are (or are being) protected (see key-lock.ts). The keys of
  * every connection are kept encrypted in localStorage (the vault), and the configuration and
  * connections are stored with '' for each key, so `ai-chat-config` keeps its shape. Unlocked once
- * per browser session: the vault's key stays in sessionStorage for this tab's reloads, and an
- * unlocked tab hands it to a new one over the tabs' channel. In memory, unlocked keys sit in the
- * configuration as ever.
+ * per browser session: the vault's key, which no script can read out, is kept for this tab's
+ * reloads (key-session.ts), and an unlocked tab hands it to a new one over the tabs' channel. In
+ * memory, unlocked keys sit in the configuration as ever.
  */
 export function createKeyVault(ctx: ChatContext) {
   const { store } = ctx;
   /** The vault's key and how it was made, once unlocked (or just protected). */
   let held: { key: CryptoKey; salt: string; iterations: number } | null = null;
+  const session = createKeySession();
 
   const status = () => store.getState().keyLock;
 
-  /** Another tab asks for the key: an unlocked tab hands it over. */
-  async function share(): Promise<void> {
-    if (status() === 'unlocked' && held)
-      ctx.tabSync.post({ type: 'key-share', key: base64OfBytes(await exportRawKey(held.key)) });
+  /** Another tab asks for the key: an unlocked tab hands it over, as a key that cannot be read out. */
+  function share(): void {
+    if (status() === 'unlocked' && held) ctx.tabSync.post({ type: 'key-share', key: held.key });
   }
 
   /** Another tab's key: used when it opens this vault. */
-  async function receive(raw: string): Promise<void> {
+  async function receive(key: CryptoKey): Promise<void> {
     if (status() !== 'locked') return;
-    const key = await keyOf(raw);
-    if (key && (await tryKey(key)) && store.getState().overlay === 'unlock-keys')
-      store.setState({ overlay: null });
+    if ((await tryKey(key)) && store.getState().overlay === 'unlock-keys') store.setState({ overlay: null });
   }
 
   /** Puts the vault's keys into the configuration and connections in memory. */
@@ -99,9 +85,10 @@ export function createKeyVault(ctx: ChatContext) {
     });
   }
 
-  async function hold(key: CryptoKey, vault: KeyVault): Promise<void> {
+  /** Holds the vault's key; resolves once it is kept for this tab's reloads. */
+  function hold(key: CryptoKey, vault: KeyVault): Promise<void> {
     held = { key, salt: vault.salt, iterations: vault.iterations };
-    saveSessionKey(base64OfBytes(await exportRawKey(key)));
+    return session.keep(key);
   }
 
   /** Tries a key on the stored vault; true (and unlocked) when it opens it. */
@@ -109,8 +96,9 @@ export function createKeyVault(ctx: ChatContext) {
     const vault = loadKeyVault();
     const keys = vault && (await openVault(vault, key));
     if (!vault || !keys) return false;
-    await hold(key, vault);
+    const kept = hold(key, vault);
     applyKeys(keys);
+    await kept;
     return true;
   }
 
@@ -123,10 +111,17 @@ export function createKeyVault(ctx: ChatContext) {
     return configWritten.ok ? connectionsWritten : configWritten;
   }
 
-  function lock(): void {
+  /** This tab no longer holds the key; resolves once its kept copy is gone. */
+  function lock(): Promise<void> {
     held = null;
-    saveSessionKey(null);
     store.setState({ keyLock: 'locked' });
+    return session.drop();
+  }
+
+  /** Protection off, or the keys forgotten: no tab's copy of the key is kept. */
+  function dropKey(): void {
+    held = null;
+    void session.dropAll();
   }
 
   return {
@@ -153,8 +148,7 @@ export function createKeyVault(ctx: ChatContext) {
         if (status() === 'off') return;
         // Another tab stopped protecting them, or forgot them: the stored settings are the truth
         // (plain keys again, or none), never the keys this tab held.
-        held = null;
-        saveSessionKey(null);
+        dropKey();
         const config = loadConfig();
         store.setState((state) => ({
           keyLock: 'off',
@@ -163,16 +157,17 @@ export function createKeyVault(ctx: ChatContext) {
         }));
         return;
       }
-      const session = loadSessionKey();
-      const candidate = held?.key ?? (session ? await keyOf(session) : null);
+      const candidate = held?.key ?? (await session.restore());
       if (candidate && (await tryKey(candidate))) return;
-      lock();
+      const dropped = lock();
       ctx.tabSync.post({ type: 'key-request' });
       if (ask)
         setTimeout(() => {
           if (status() === 'locked' && store.getState().overlay === null)
             store.setState({ overlay: 'unlock-keys' });
         }, shareWaitMs);
+      // Cleared when no tab holds the key any more, not waited for: the app starts meanwhile.
+      void dropped.then(() => session.sweep());
     },
 
     /** Turns protection on: a new salt, the keys sealed, then the settings stored without them. */
@@ -224,8 +219,7 @@ export function createKeyVault(ctx: ChatContext) {
         return false;
       }
       saveKeyVault(null);
-      held = null;
-      saveSessionKey(null);
+      dropKey();
       ctx.notify.success('Keys are no longer protected');
       return true;
     },
@@ -234,8 +228,7 @@ export function createKeyVault(ctx: ChatContext) {
     forget(): void {
       const vault = loadKeyVault();
       saveKeyVault(null);
-      held = null;
-      saveSessionKey(null);
+      dropKey();
       store.setState((state) => ({
         keyLock: 'off',
         overlay: state.overlay === 'unlock-keys' ? null : state.overlay,
@@ -250,7 +243,7 @@ export function createKeyVault(ctx: ChatContext) {
             label: 'Undo',
             onClick: () => {
               saveKeyVault(vault);
-              lock();
+              void lock();
               store.setState({ overlay: 'unlock-keys' });
             },
           },

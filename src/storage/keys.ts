@@ -20,8 +20,26 @@ export const storageKeys = {
    * encrypted (`KeyVault`); `config` and `connections` then hold '' for each key.
    */
   keyVault: 'ai-chat-key-vault',
-  /** sessionStorage: the vault's key once unlocked, so a reload in this browser session does not ask again. */
-  keySession: 'ai-chat-key-session',
+  /**
+   * sessionStorage, written by earlier releases: the unlocked vault's raw key, base64. Converted
+   * once into a key that cannot be read out (key-session.ts), then removed.
+   */
+  legacyKeySession: 'ai-chat-key-session',
+  /** sessionStorage: this tab's random token, under which key-session.ts files its unlocked key. */
+  keySessionToken: 'ai-chat-key-token',
+  /**
+   * IndexedDB database of the unlocked vault's key, as a non-extractable CryptoKey, one record per
+   * unlocked tab of this browser session (key-session.ts). Apart from the conversations: never
+   * exported or backed up.
+   */
+  keySessionDatabase: {
+    name: 'ai-chat-key-sessions',
+    version: 1,
+    /** `CryptoKey` values, out-of-line keys: the tab's token. */
+    store: 'keys',
+  },
+  /** Web Lock held (shared) by every tab holding the unlocked key: none held, the records are stale. */
+  keySessionLock: 'ai-chat-key-held',
   /** localStorage: the unsent text of a conversation, under this prefix plus its id. */
   draftPrefix: 'ai-chat-draft:',
   /** IndexedDB database holding one record per conversation. */

@@ -191,11 +191,18 @@ function sessionStore(): StorageLike | undefined {
   }
 }
 
-/** The unlocked vault's key, base64, for this browser session (this tab and its reloads). */
-export function loadSessionKey(storage: StorageLike | undefined = sessionStore()): string | null {
-  return storage ? read(storageKeys.keySession, storage) : null;
+/** This tab's key-session token (see key-session.ts); null in a tab of a new browser session. */
+export function loadKeySessionToken(storage: StorageLike | undefined = sessionStore()): string | null {
+  return storage ? read(storageKeys.keySessionToken, storage) : null;
 }
 
-export function saveSessionKey(key: string | null, storage: StorageLike | undefined = sessionStore()): void {
-  if (storage) write(storageKeys.keySession, key, storage);
+export function saveKeySessionToken(token: string, storage: StorageLike | undefined = sessionStore()): void {
+  if (storage) write(storageKeys.keySessionToken, token, storage);
+}
+
+/** The raw key (base64) an earlier release kept in sessionStorage, removed as it is read. */
+export function takeLegacySessionKey(storage: StorageLike | undefined = sessionStore()): string | null {
+  const raw = storage ? read(storageKeys.legacyKeySession, storage) : null;
+  if (raw !== null) write(storageKeys.legacyKeySession, null, storage);
+  return raw;
 }

@@ -99,6 +99,12 @@ describe('readTabSyncMessage', () => {
     expect(Object.keys(message ?? {})).toEqual(['type', 'id']);
     expect(readTabSyncMessage({ type: 'active-changed', id: 3 })).toBeNull();
   });
+
+  it('takes a shared key only as a CryptoKey, never as text (an earlier release shared its bytes)', async () => {
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
+    expect(readTabSyncMessage({ type: 'key-share', key })).toEqual({ type: 'key-share', key });
+    expect(readTabSyncMessage({ type: 'key-share', key: 'c2VjcmV0' })).toBeNull();
+  });
 });
 
 describe('subscribeToStorageEvents', () => {

@@ -12,8 +12,11 @@ export type TabSyncMessage =
   | { type: 'active-changed'; id: string | null }
   /** A tab whose keys are locked asks the unlocked ones for the vault's key (once per session). */
   | { type: 'key-request' }
-  /** The vault's key, base64; the receiver checks it against the vault. */
-  | { type: 'key-share'; key: string };
+  /**
+   * The vault's key, a non-extractable CryptoKey (structured clone carries it; no script can read
+   * it out); the receiver checks it against the vault.
+   */
+  | { type: 'key-share'; key: CryptoKey };
 
 export interface TabSync {
   readonly tabId: string;
@@ -59,7 +62,9 @@ export function readTabSyncMessage(value: unknown): TabSyncMessage | null {
       return { type };
     case 'key-share': {
       const key = ownField(value, 'key');
-      return typeof key === 'string' ? { type, key } : null;
+      // An earlier release's tab shares the raw key as text: it is not taken (the user is asked).
+      // Outside a secure context there is no CryptoKey, and no key to take.
+      return typeof CryptoKey === 'function' && key instanceof CryptoKey ? { type, key } : null;
     }
     default:
       return null;

@@ -7,6 +7,37 @@ function storedValues(page: Page): Promise<Record<string, string>> {
   return page.evaluate(() => ({ ...localStorage }));
 }
 
+/** What a script of the page gets when it exports each key kept for reloads: the error's name. */
+function exportKeptKeys(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('ai-chat-key-sessions', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('keys');
+        open.onerror = () => reject(open.error ?? new Error('open failed'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const request = db.transaction('keys', 'readonly').objectStore('keys').getAll();
+          request.onerror = () => reject(request.error ?? new Error('read failed'));
+          request.onsuccess = () => {
+            db.close();
+            const keys = request.result as CryptoKey[];
+            resolve(
+              Promise.all(
+                keys.map((key) =>
+                  crypto.subtle.exportKey('raw', key).then(
+                    () => 'exported',
+                    (error: unknown) => (error instanceof Error ? error.name : String(error)),
+                  ),
+                ),
+              ),
+            );
+          };
+        };
+      }),
+  );
+}
+
 async function protect(page: Page) {
   await page.getByRole('checkbox', { name: 'Protect keys with a passphrase' }).check();
   const dialog = page.getByRole('dialog', { name: 'Protect keys with a passphrase' });
@@ -45,7 +76,14 @@ test('keys are stored encrypted; a new session asks once, refuses a wrong passph
   for (const value of Object.values(stored)) expect(value).not.toContain(key);
   expect(JSON.parse(stored['ai-chat-config'] ?? '{}')).toEqual({ ...before, apiKey: '' });
   const vault = JSON.parse(stored['ai-chat-key-vault'] ?? '{}') as Record<string, unknown>;
+  expect(Object.keys(vault).sort()).toEqual(['data', 'format', 'iterations', 'iv', 'salt']);
   expect(vault).toMatchObject({ format: 1, iterations: 600_000 });
+  // Unlocked, no storage holds the vault's key: sessionStorage holds a random token (and the
+  // fixture's mark), and the key kept for a reload is one no script can read out.
+  const session = await page.evaluate(() => ({ ...sessionStorage }));
+  expect(Object.keys(session).sort()).toEqual(['ai-chat-key-token', 'seeded']);
+  expect(session['ai-chat-key-token']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(await exportKeptKeys(page)).toEqual(['InvalidAccessError']);
   // A reload in the same session does not ask.
   await page.reload();
   await chat.newConversation();
@@ -55,6 +93,8 @@ test('keys are stored encrypted; a new session asks once, refuses a wrong passph
   const later = await newSession(context, page);
   const unlock = later.page.getByRole('dialog', { name: 'Unlock your API keys' });
   await expect(unlock).toBeVisible();
+  // No tab of the ended session is open: what it kept is cleared.
+  await expect.poll(() => exportKeptKeys(later.page)).toEqual([]);
   await unlock.getByLabel('Passphrase').fill('wrong');
   await unlock.getByRole('button', { name: 'Unlock' }).click();
   await expect(unlock.getByRole('alert')).toHaveText('Wrong passphrase');
@@ -128,6 +168,7 @@ test('locked, nothing is sent and the export holds no key; Forgot passphrase cle
     other.page.getByRole('checkbox', { name: 'Protect keys with a passphrase' }),
   ).not.toBeChecked();
   await expect(other.page.getByRole('textbox', { name: 'API Key' })).toHaveValue('');
+  await expect.poll(() => exportKeptKeys(other.page)).toEqual([]);
 });
 
 test('an unlocked tab hands the key to a new one; turning protection off stores the key as before', async ({
@@ -138,18 +179,38 @@ test('an unlocked tab hands the key to a new one; turning protection off stores 
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', key));
   await protect(page);
+  // A script of the origin listening on the tabs' channel gets the key handed over, but cannot
+  // read it out.
+  const overheard = page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const channel = new BroadcastChannel('ai-chat-sync');
+        channel.onmessage = ({ data }: MessageEvent<{ message?: { type?: string; key?: unknown } }>) => {
+          const key = data.message?.type === 'key-share' ? data.message.key : undefined;
+          if (!(key instanceof CryptoKey)) return;
+          channel.close();
+          crypto.subtle.exportKey('raw', key).then(
+            () => resolve('exported'),
+            (error: unknown) => resolve(error instanceof Error ? error.name : String(error)),
+          );
+        };
+      }),
+  );
 
   const second = new ChatPage(await context.newPage());
   await second.page.goto('/');
   await second.newConversation();
   await ask(second, 'From the second tab');
   await expect(second.page.getByRole('dialog')).toHaveCount(0);
+  expect(await overheard).toBe('InvalidAccessError');
+  expect(await exportKeptKeys(second.page)).toEqual(['InvalidAccessError', 'InvalidAccessError']);
 
   await page.getByRole('checkbox', { name: 'Protect keys with a passphrase' }).uncheck();
   await expect(chat.toast('Keys are no longer protected')).toBeVisible();
   const stored = await storedValues(page);
   expect(stored['ai-chat-key-vault']).toBeUndefined();
   expect(JSON.parse(stored['ai-chat-config'] ?? '{}')).toMatchObject({ apiKey: key });
+  await expect.poll(() => exportKeptKeys(page)).toEqual([]);
   // The other tab follows: its keys stay, no longer protected.
   await expect(
     second.page.getByRole('checkbox', { name: 'Protect keys with a passphrase' }),
