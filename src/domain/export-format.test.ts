@@ -13,6 +13,7 @@ import { defaultConfig, type Config } from './config.ts';
 import { messageText, type Conversation } from './conversation.ts';
 import { conversationRecord } from './conversation-record.ts';
 import { buildExport, exportFileName, exportPreview, parseImport } from './export-format.ts';
+import { maxJsonDepth } from './json-guards.ts';
 import { activePath } from './message-tree.ts';
 
 /** A copy without the given keys, to build files that lack fields. */
@@ -414,16 +415,18 @@ describe('parseImport', () => {
     }
   });
 
-  it('survives 100k nested arrays', () => {
-    const depth = 100_000;
-    const nested = '['.repeat(depth) + ']'.repeat(depth);
-    expect(problemOf(nested)).toMatch(
-      /^(conversations\[0\] must be an object \(found a list\)|The file is not valid JSON)/,
+  it('refuses JSON nested deeper than any export, however deep (a million levels), saying where', () => {
+    const tooDeep = (at: string) =>
+      `The file is nested too deeply at ${at}: more than ${maxJsonDepth} levels, which no export has; nothing was imported`;
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    expect(problemOf(nested(1_000_000))).toBe(tooDeep(`${'[0]'.repeat(20)}…`));
+    const inContent = `{"conversations":[{"id":"a","name":"n","messages":[{"role":"user","content":${nested(100_000)}}]}]}`;
+    expect(problemOf(inContent)).toBe(tooDeep(`conversations[0].messages[0].content${'[0]'.repeat(8)}…`));
+    expect(problemOf('{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000))).toBe(
+      tooDeep(`${'a.'.repeat(30)}…`),
     );
-    const inContent = `{"conversations":[{"id":"a","name":"n","messages":[{"role":"user","content":${nested}}]}]}`;
-    expect(problemOf(inContent)).toMatch(
-      /^(conversations\[0\]\.messages\[0\]\.content must be a string \(found a list\)|The file is not valid JSON)/,
-    );
+    // Up to the limit, the file is read (and refused for what it holds).
+    expect(problemOf(nested(maxJsonDepth))).toBe('conversations[0] must be an object (found a list)');
   });
 
   it('validates a large file in linear time', () => {

@@ -4,7 +4,7 @@ import { conversationRecord, type ConversationRecord, type MessageRecord } from 
 import { formatBytes } from './attachments.ts';
 import { validateConfigShape } from './config-restore.ts';
 import { validateConversationList } from './conversation-validation.ts';
-import { describeType, findProtoKey, isRecord, ownField, quote } from './json-guards.ts';
+import { describeType, findJsonHazard, isRecord, maxJsonDepth, ownField, quote } from './json-guards.ts';
 
 export const exportVersion = '2.0';
 
@@ -49,7 +49,7 @@ export function exportPreview(text: string): string {
   return text.replace(
     /"data": "([A-Za-z0-9+/=]*)"/g,
     (_, data: string) =>
-      `"data": "(${formatBytes((data.length / 4) * 3 - (data.match(/=+$/)?.[0].length ?? 0))} of file data, in the download)"`,
+      `"data": "(${formatBytes((data.length / 4) * 3 - (data.match(/(?<!=)=+$/)?.[0].length ?? 0))} of file data, in the download)"`,
   );
 }
 
@@ -160,7 +160,8 @@ export interface ImportOptions {
   provider?: ProviderId;
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+/** The text as JSON, or why it is not (as an import tells it). */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
@@ -173,24 +174,36 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; pr
 }
 
 /**
+ * Why parsed JSON is refused whole before anything reads it, or null. No genuine export holds a
+ * `__proto__` key (a file that does was crafted to pollute prototypes) or nests anywhere near
+ * `maxJsonDepth`.
+ */
+export function hostileJsonProblem(value: unknown): string | null {
+  const hazard = findJsonHazard(value);
+  if (hazard === null) return null;
+  if ('tooDeepAt' in hazard)
+    return `The file is nested too deeply at ${hazard.tooDeepAt}: more than ${maxJsonDepth} levels, which no export has; nothing was imported`;
+  return `The file contains a "__proto__" key at ${hazard.protoAt}, which no export has; nothing was imported`;
+}
+
+/**
  * Parses and validates a whole import file before anything is changed (DECISIONS): version '2.0'
  * or a legacy file without one, or a legacy bare list of conversations. A file holding a
- * `__proto__` key anywhere is refused; of the rest, only known fields are copied into fresh objects.
+ * `__proto__` key anywhere, or nested absurdly deep, is refused; of the rest, only known fields are
+ * copied into fresh objects.
  */
 export function parseImport(text: string, options: ImportOptions): ImportResult {
   const parsed = parseJson(text);
   if (!parsed.ok) return parsed;
-  // No genuine export has one; a file that does was crafted to pollute prototypes: refuse it whole.
-  const protoAt = findProtoKey(parsed.value);
-  if (protoAt !== null) {
-    return {
-      ok: false,
-      problem: `The file contains a "__proto__" key at ${protoAt}, which no export has; nothing was imported`,
-    };
-  }
-  const root = Array.isArray(parsed.value) ? { conversations: parsed.value } : parsed.value;
+  const problem = hostileJsonProblem(parsed.value);
+  return problem === null ? readImport(parsed.value, options) : { ok: false, problem };
+}
+
+/** `parseImport` of a value already parsed and found free of hazards (see hostileJsonProblem). */
+export function readImport(value: unknown, options: ImportOptions): ImportResult {
+  const root = Array.isArray(value) ? { conversations: value } : value;
   if (!isRecord(root)) {
-    return { ok: false, problem: `The file must hold an object (found ${describeType(parsed.value)})` };
+    return { ok: false, problem: `The file must hold an object (found ${describeType(value)})` };
   }
 
   const version = ownField(root, 'version');

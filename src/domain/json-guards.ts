@@ -39,6 +39,7 @@ interface WalkEntry {
   value: object;
   parent: WalkEntry | null;
   step: string;
+  depth: number;
 }
 
 function pathOf(entry: WalkEntry): string {
@@ -48,23 +49,36 @@ function pathOf(entry: WalkEntry): string {
   return path === '' ? 'the top level' : path;
 }
 
+/** Far deeper than any export nests (about ten levels): past it, parsed JSON is refused unread. */
+export const maxJsonDepth = 1000;
+
+/** Why parsed JSON is refused before it is read, and where: a `"__proto__"` key, or its depth. */
+export type JsonHazard = { protoAt: string } | { tooDeepAt: string };
+
 /**
- * Where parsed JSON holds an own `"__proto__"` key (the first one in document order), or null.
- * Iterative, so any nesting depth is fine, and linear in the size of the value.
+ * The first hazard of parsed JSON in document order: an own `"__proto__"` key, or nesting deeper
+ * than `maxJsonDepth`; null when none. Iterative, so any depth is fine, and linear in the size of
+ * the value (it stops at the first hazard).
  */
-export function findProtoKey(root: unknown): string | null {
+export function findJsonHazard(root: unknown): JsonHazard | null {
   if (typeof root !== 'object' || root === null) return null;
-  const stack: WalkEntry[] = [{ value: root, parent: null, step: '' }];
+  const stack: WalkEntry[] = [{ value: root, parent: null, step: '', depth: 1 }];
   while (stack.length > 0) {
     const entry = stack.pop() as WalkEntry;
-    const { value } = entry;
-    if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return pathOf(entry);
+    const { value, depth } = entry;
+    if (depth > maxJsonDepth) {
+      // The start of the path is enough to find it; the whole would be a thousand steps long.
+      const path = pathOf(entry);
+      return { tooDeepAt: path.length > 60 ? `${path.slice(0, 60)}…` : path };
+    }
+    if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return { protoAt: pathOf(entry) };
     const children: [string, unknown][] = Array.isArray(value)
       ? value.map((item: unknown, index) => [`[${index}]`, item])
       : Object.entries(value).map(([key, item]) => [`.${key}`, item]);
     for (let index = children.length - 1; index >= 0; index--) {
       const [step, item] = children[index] as [string, unknown];
-      if (typeof item === 'object' && item !== null) stack.push({ value: item, parent: entry, step });
+      if (typeof item === 'object' && item !== null)
+        stack.push({ value: item, parent: entry, step, depth: depth + 1 });
     }
   }
   return null;

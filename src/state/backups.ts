@@ -72,6 +72,8 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
     }
   }
 
+  const exportOf = (id: string) => withExport(id, (data) => data.blob());
+
   return {
     /** Today's backup unless one was taken today, or nothing changed since the last. */
     async daily(): Promise<void> {
@@ -95,14 +97,15 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
         db?.close();
       }
     },
-    /** The backup's export text, for Restore; null when it does not read. */
-    readText: (id: string) => withExport(id, (data) => data.text()),
     /**
-     * The backup as an export file, named for the day it was taken; false when it does not read.
-     * Decompressed into a Blob, never into one string: files' bytes make a large export.
+     * The backup's export, decompressed into a Blob (never into one string on the page: files'
+     * bytes make a large export); null when it does not read. Restore has it read in the import
+     * worker.
      */
+    exportOf,
+    /** The backup as an export file, named for the day it was taken; false when it does not read. */
     async download(info: BackupInfo): Promise<boolean> {
-      const json = await withExport(info.id, (data) => data.blob());
+      const json = await exportOf(info.id);
       if (!json) return false;
       downloadBlob(exportFileName(new Date(info.takenAt)), new Blob([json], { type: 'application/json' }));
       return true;

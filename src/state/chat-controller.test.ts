@@ -5,7 +5,13 @@ import { attachmentParts, messageText, type Conversation, type Message } from '.
 import { activePath, siblingsOf } from '../domain/message-tree.ts';
 import { ProviderError } from '../providers/provider-error.ts';
 import type { ChatMessage, ChatProvider, ChatRequest, StreamPart } from '../providers/types.ts';
+import { deleteDB, openDB } from 'idb';
+import { base64OfBytes } from '../lib/base64.ts';
+import { encryptText, randomBytes } from '../lib/passphrase-crypto.ts';
 import { openConversationDb, type ConversationStore } from '../storage/conversation-db.ts';
+import { storageKeys } from '../storage/keys.ts';
+import { createSessionLocks } from '../storage/test-locks.ts';
+import { createMemoryStorage } from '../storage/test-storage.ts';
 import { createTabSync, type TabSync } from '../storage/tab-sync.ts';
 import { createChatController, type ChatController } from './chat-controller.ts';
 import { targetConfig } from './chat-store.ts';
@@ -16,6 +22,7 @@ import type { Notifier } from './notify.ts';
 import { backUp } from '../storage/backup-snapshot.ts';
 import type { BackupRunner } from './backup-runner.ts';
 import type { BackupWorkerRequest } from './backup.worker.ts';
+import { inThreadImportWorker } from './test-import-worker.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
 class ScriptedReply {
@@ -147,6 +154,7 @@ async function openTab(name: string, tabId: string, runBackup?: BackupRunner): P
     now: () => new Date((clock += 1)),
     newId: () => `${tabId}-${(ids += 1)}`,
     ...(runBackup && { runBackup }),
+    startImportWorker: inThreadImportWorker,
   });
   await chat.boot();
   return { chat, provider, calls, db };
@@ -579,13 +587,14 @@ describe('every provider at once', () => {
     tab.chat.saveConfiguration(config);
     const before = tab.chat.store.getState().connections;
     const importOf = (imported: Record<string, unknown>) =>
-      JSON.stringify({ version: '2.0', config: imported });
+      new Blob([JSON.stringify({ version: '2.0', config: imported })]);
+    const replaced = { replaced: true };
 
     // The same connection as the current one keeps the current key (DECISIONS).
     const withoutKey = (value: Config) =>
       Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'apiKey'));
     const openaiWithoutKey = withoutKey(config);
-    expect(await tab.chat.importData(importOf({ ...openaiWithoutKey, model: 'gpt-4.1' }))).toBe(true);
+    expect(await tab.chat.importFile(importOf({ ...openaiWithoutKey, model: 'gpt-4.1' }))).toEqual(replaced);
     expect(tab.chat.store.getState().config).toMatchObject({
       provider: 'openai',
       apiKey: 'sk-test',
@@ -594,13 +603,13 @@ describe('every provider at once', () => {
 
     // Claude's remembered key for Claude.
     const claudeWithoutKey = withoutKey(claude);
-    expect(await tab.chat.importData(importOf(claudeWithoutKey))).toBe(true);
+    expect(await tab.chat.importFile(importOf(claudeWithoutKey))).toEqual(replaced);
     expect(tab.chat.store.getState().config.apiKey).toBe('sk-ant-test');
 
     // A file naming another host gets no key at all.
     expect(
-      await tab.chat.importData(importOf({ ...openaiWithoutKey, baseUrl: 'https://collector.example' })),
-    ).toBe(true);
+      await tab.chat.importFile(importOf({ ...openaiWithoutKey, baseUrl: 'https://collector.example' })),
+    ).toEqual(replaced);
     expect(tab.chat.store.getState().config).toMatchObject({
       baseUrl: 'https://collector.example',
       apiKey: '',
@@ -939,8 +948,42 @@ describe('backups', () => {
 describe('keys protected with a passphrase', () => {
   const stored = (key: string) =>
     JSON.parse(localStorage.getItem(key) ?? 'null') as Record<string, unknown> | null;
+  const keySessions = storageKeys.keySessionDatabase;
 
-  beforeEach(() => vi.stubGlobal('sessionStorage', new MemoryStorage()));
+  /** Every tab's key kept for its reloads, as IndexedDB holds them. */
+  async function keptKeys(): Promise<unknown[]> {
+    const db = await openDB(keySessions.name, keySessions.version, {
+      upgrade: (created) => void created.createObjectStore(keySessions.store),
+    });
+    try {
+      return await db.getAll(keySessions.store);
+    } finally {
+      db.close();
+    }
+  }
+
+  async function expectUnreadable(key: unknown) {
+    expect(key).toBeInstanceOf(CryptoKey);
+    await expect(crypto.subtle.exportKey('raw', key as CryptoKey)).rejects.toThrow();
+  }
+
+  /** A new tab: its own sessionStorage, returned. */
+  function newTab() {
+    const session = createMemoryStorage();
+    vi.stubGlobal('sessionStorage', session);
+    return session;
+  }
+
+  /** A new browser session: a new tab, and Web Locks no earlier tab holds. */
+  function newSession() {
+    vi.stubGlobal('navigator', { locks: createSessionLocks() });
+    return newTab();
+  }
+
+  beforeEach(async () => {
+    newSession();
+    await deleteDB(keySessions.name);
+  });
 
   it('stores the keys only encrypted, asks a new session once, and refuses a wrong passphrase', async () => {
     expect(await tab.chat.protectKeys('passphrase')).toBe(true);
@@ -951,11 +994,12 @@ describe('keys protected with a passphrase', () => {
     // This session goes on with its key.
     await sendAndWait(tab, 'Still', 'works');
 
-    // A new browser session: no session key, no other tab.
-    vi.stubGlobal('sessionStorage', new MemoryStorage());
+    // A new browser session: no session key, no other tab; what the last one kept is cleared.
+    const session = newSession();
     const later = await openTab(`${databaseName}-later`, 'later');
     await vi.waitFor(() => expect(later.chat.store.getState().overlay).toBe('unlock-keys'));
     expect(later.chat.store.getState()).toMatchObject({ keyLock: 'locked', config: { apiKey: '' } });
+    await vi.waitFor(async () => expect(await keptKeys()).toEqual([]));
     later.chat.setOverlay(null);
     await later.chat.newConversation();
     expect(await later.chat.send('Locked')).toBe(false);
@@ -966,8 +1010,14 @@ describe('keys protected with a passphrase', () => {
     expect(later.chat.store.getState().keyLock).toBe('locked');
     expect(await later.chat.unlockKeys('passphrase')).toBe(true);
     expect(later.chat.store.getState()).toMatchObject({ keyLock: 'unlocked', config: { apiKey: 'sk-test' } });
+    // The key kept for a reload cannot be read out, and sessionStorage holds only a random token.
+    const [kept, ...others] = await keptKeys();
+    expect(others).toEqual([]);
+    await expectUnreadable(kept);
+    expect([...session.values.keys()]).toEqual(['ai-chat-key-token']);
+    expect(session.values.get('ai-chat-key-token')).toMatch(/^[0-9a-f-]{36}$/);
 
-    // A reload of that tab (same session) unlocks by itself.
+    // A reload of that tab (same session, no tab to hand the key over) unlocks by itself.
     const reloaded = await openTab(`${databaseName}-reloaded`, 'reloaded');
     expect(reloaded.chat.store.getState()).toMatchObject({
       keyLock: 'unlocked',
@@ -975,32 +1025,90 @@ describe('keys protected with a passphrase', () => {
     });
   }, 20_000);
 
+  it('hands the key to a new tab without asking, as a key that cannot be read out', async () => {
+    await tab.chat.protectKeys('passphrase');
+    newTab();
+    const second = await openTab(databaseName, 'second');
+    await vi.waitFor(() =>
+      expect(second.chat.store.getState()).toMatchObject({
+        keyLock: 'unlocked',
+        config: { apiKey: 'sk-test' },
+      }),
+    );
+    // Past the wait before the passphrase is asked.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(second.chat.store.getState().overlay).toBeNull();
+    // Each tab keeps its copy for its reloads: the one handed over cannot be read out either.
+    const kept = await keptKeys();
+    expect(kept).toHaveLength(2);
+    for (const key of kept) await expectUnreadable(key);
+  }, 20_000);
+
+  it('opens the vault with an earlier release’s session key once, kept as a key that cannot be read out', async () => {
+    const raw = randomBytes(32);
+    const key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
+    const { iv, data } = await encryptText(key, JSON.stringify({ openai: 'sk-earlier' }));
+    localStorage.setItem('ai-chat-config', JSON.stringify({ ...config, apiKey: '' }));
+    localStorage.setItem(
+      'ai-chat-key-vault',
+      JSON.stringify({
+        format: 1,
+        iterations: 600_000,
+        salt: base64OfBytes(randomBytes(16)),
+        iv: base64OfBytes(iv),
+        data: base64OfBytes(data),
+      }),
+    );
+    const session = newTab();
+    session.setItem('ai-chat-key-session', base64OfBytes(raw));
+    const upgraded = await openTab(`${databaseName}-upgraded`, 'upgraded');
+    expect(upgraded.chat.store.getState()).toMatchObject({
+      keyLock: 'unlocked',
+      config: { apiKey: 'sk-earlier' },
+    });
+    expect([...session.values.keys()]).toEqual(['ai-chat-key-token']);
+    const [kept] = await keptKeys();
+    await expectUnreadable(kept);
+
+    const reloaded = await openTab(`${databaseName}-reloaded`, 'reloaded');
+    expect(reloaded.chat.store.getState()).toMatchObject({
+      keyLock: 'unlocked',
+      config: { apiKey: 'sk-earlier' },
+    });
+  }, 20_000);
+
   it('keeps a key saved while unlocked in the vault, and stores keys plainly again when turned off', async () => {
     await tab.chat.protectKeys('passphrase');
     tab.chat.saveConfiguration({ ...config, apiKey: 'sk-new' });
     await vi.waitFor(async () => {
-      vi.stubGlobal('sessionStorage', new MemoryStorage());
+      newSession();
       const other = await openTab(`${databaseName}-${Math.random()}`, `other-${Math.random()}`);
       expect(await other.chat.unlockKeys('passphrase')).toBe(true);
       expect(other.chat.store.getState().config.apiKey).toBe('sk-new');
     });
     expect(stored('ai-chat-config')).toMatchObject({ apiKey: '' });
+    expect(await keptKeys()).not.toEqual([]);
 
     expect(await tab.chat.unprotectKeys()).toBe(true);
     expect(stored('ai-chat-config')).toMatchObject({ apiKey: 'sk-new' });
     expect(localStorage.getItem('ai-chat-key-vault')).toBeNull();
+    // No tab's copy of the key is kept any more.
+    await vi.waitFor(async () => expect(await keptKeys()).toEqual([]));
   }, 20_000);
 
-  it('Forgot passphrase clears every key and nothing else; Undo brings the vault back', async () => {
+  it('Forgot passphrase clears every key and every kept copy, and nothing else; Undo brings the vault back', async () => {
     await sendAndWait(tab, 'Keep', 'me');
     await tab.chat.protectKeys('passphrase');
-    vi.stubGlobal('sessionStorage', new MemoryStorage());
+    newTab();
     const later = await openTab(databaseName, 'later');
+    await vi.waitFor(() => expect(later.chat.store.getState().keyLock).toBe('unlocked'));
+    expect(await keptKeys()).toHaveLength(2);
     await later.chat.forgetKeys();
     expect(later.chat.store.getState()).toMatchObject({ keyLock: 'off', config: { ...config, apiKey: '' } });
     expect(localStorage.getItem('ai-chat-key-vault')).toBeNull();
     expect(stored('ai-chat-config')).toEqual({ ...config, apiKey: '' });
     expect(later.chat.store.getState().list).toHaveLength(1);
+    await vi.waitFor(async () => expect(await keptKeys()).toEqual([]));
 
     const cleared = later.calls.find((call) => call.message === 'API keys cleared');
     cleared?.action?.onClick();

@@ -78,7 +78,7 @@ export function createChatController(deps: ChatDependencies) {
   let dataCommands: Promise<DataCommands> | null = null;
   const data = () =>
     (dataCommands ??= import('./data-commands.ts').then(({ createDataCommands }) =>
-      createDataCommands(ctx, sync, configs, replies),
+      createDataCommands(ctx, sync, configs, replies, deps.startImportWorker),
     ));
   let backupsModule: Promise<Backups> | null = null;
   const backups = () =>
@@ -271,10 +271,8 @@ export function createChatController(deps: ChatDependencies) {
     exportText: async (includeApiKey: boolean, includeAttachments = true) =>
       (await data()).exportText(includeApiKey, includeAttachments),
     downloadExport: async (text: string) => (await data()).downloadExport(text),
-    /** 'Import Data': true when imported (see data-commands.ts). */
-    importData: async (text: string) => (await data()).importData(text),
-    /** Another app's export, or a file to read as our own ('own-format'): see other-app-import.ts. */
-    inspectImport: async (file: Blob) => (await data()).inspectImport(file),
+    /** 'Import Data' or a file chosen: our own export replaces everything, another app's is shown first. */
+    importFile: async (file: Blob) => (await data()).importFile(file),
     addImported: async () => (await data()).addImported(),
     cancelImport: async () => (await data()).cancelImport(),
     setTheme(theme: Theme) {
@@ -303,8 +301,8 @@ export function createChatController(deps: ChatDependencies) {
     },
     /** 'Restore': the backup replaces everything, as an import does, with Undo. True when restored. */
     async restoreBackup(id: string): Promise<boolean> {
-      const text = await (await backups()).readText(id);
-      if (text !== null) return (await data()).importData(text, 'restore');
+      const backup = await (await backups()).exportOf(id);
+      if (backup !== null) return (await data()).restoreBackup(backup);
       deps.notify.error('The backup could not be read');
       return false;
     },

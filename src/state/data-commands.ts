@@ -1,17 +1,12 @@
-import { createOtherAppImport } from './other-app-import.ts';
+import { createImportRunner, type FoundExport, type ImportWorker } from './import-runner.ts';
+import type { ReadExport } from './import-reading.ts';
 import { downloadText } from '../lib/download.ts';
 import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
 import { connectionUrl, providerCatalog } from '../domain/provider-catalog.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
-import {
-  buildExport,
-  conversationFileIds,
-  exportFileName,
-  parseImport,
-  type ImportData,
-} from '../domain/export-format.ts';
-import { base64Of, blobOfBase64 } from '../lib/base64.ts';
+import { buildExport, conversationFileIds, exportFileName } from '../domain/export-format.ts';
+import { base64Of } from '../lib/base64.ts';
 import { holdFiles, stageFiles } from './attachment-files.ts';
 import { saveActiveId } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -27,20 +22,6 @@ interface Snapshot {
   activeId: string | null;
   /** The bytes of the conversations' files, staged to be written with them. */
   files: ReadonlyMap<string, Blob>;
-}
-
-/** An import's file bytes as Blobs; entries whose data is not base64 are counted, not kept. */
-function decodeFiles(files: ImportData['files']): { blobs: Map<string, Blob>; unreadable: number } {
-  const blobs = new Map<string, Blob>();
-  let unreadable = 0;
-  for (const [id, { data, mimeType }] of files ?? []) {
-    try {
-      blobs.set(id, blobOfBase64(data, mimeType));
-    } catch {
-      unreadable++;
-    }
-  }
-  return { blobs, unreadable };
 }
 
 /**
@@ -75,12 +56,25 @@ const replaceMessages = {
   },
 };
 
-/** Export and import of everything (the spec's Import / Export dialog). */
+/** What a file chosen or pasted in the Import tab came to. */
+export type ImportOutcome =
+  /** Another app's export, waiting for 'Add' (see import-runner.ts). */
+  | { found: FoundExport }
+  /** Not readable at all (a ZIP too large, the importer stopped): said in the dialog. */
+  | { problem: string }
+  /** Our own export: true when it replaced everything (a bad one gets its toast). */
+  | { replaced: boolean };
+
+/**
+ * Export and import of everything (the spec's Import / Export dialog). Every file is read in the
+ * import worker (`startWorker`; tests run its work on their own thread).
+ */
 export function createDataCommands(
   ctx: ChatContext,
   sync: ConversationSync,
   configs: ConfigCommands,
   replies: ReplyRunner,
+  startWorker?: () => ImportWorker,
 ) {
   /** Every conversation, with the in-memory copy where it is newer than storage, in list order. */
   async function allConversations(): Promise<Conversation[]> {
@@ -156,18 +150,18 @@ export function createDataCommands(
   }
 
   /**
-   * 'Import Data': validates the whole file first; on any problem nothing changes. On success the
-   * previous state is kept in memory and the toast offers Undo. Returns true when imported. A
-   * backup restored (`kind` 'restore') is the same import of an export, told as what it is.
+   * Our own export, read and checked whole by the import worker (on any problem nothing changes),
+   * replaces everything. The previous state is kept in memory and the toast offers Undo. Returns
+   * true when imported. A backup restored (`kind` 'restore') is the same import, told as what it is.
    */
-  async function importData(text: string, kind: keyof typeof replaceMessages = 'import'): Promise<boolean> {
+  async function replaceWith(read: ReadExport, kind: keyof typeof replaceMessages): Promise<boolean> {
     const messages = replaceMessages[kind];
-    const parsed = parseImport(text, { now: ctx.now() });
-    if (!parsed.ok) {
-      ctx.notify.error(messages.invalid, parsed.problem);
+    if (!read.ok) {
+      ctx.notify.error(messages.invalid, read.problem);
       return false;
     }
-    if (parsed.data.configHasKey && ctx.get().keyLock === 'locked') {
+    const { data } = read;
+    if (data.configHasKey && ctx.get().keyLock === 'locked') {
       // Stored while locked, the file's key could not join the protected ones: unlock first.
       ctx.notify.error(
         'Unlock your API keys first',
@@ -186,7 +180,6 @@ export function createDataCommands(
         // Held for Undo: the import deletes them from storage.
         files: await holdFiles(conversationFileIds(current), ctx.db()),
       };
-      const { data } = parsed;
       const config = !data.config
         ? before.config
         : data.configHasKey
@@ -195,10 +188,10 @@ export function createDataCommands(
       const connections = { ...before.connections, [connectionIdOf(config)]: config };
       const conversations = data.conversations ?? before.conversations;
       const activeId = pickActiveId(conversations, data.activeConversationId ?? null);
-      const { blobs, unreadable } = data.conversations
-        ? decodeFiles(data.files)
-        : { blobs: before.files, unreadable: 0 };
-      if (!(await replaceEverything({ config, connections, conversations, activeId, files: blobs }))) {
+      const { files, unreadableFiles: unreadable } = data.conversations
+        ? read
+        : { files: before.files, unreadableFiles: 0 };
+      if (!(await replaceEverything({ config, connections, conversations, activeId, files }))) {
         ctx.notify.error(messages.failed);
         return false;
       }
@@ -221,17 +214,31 @@ export function createDataCommands(
     else ctx.notify.error(messages.undoFailed);
   }
 
-  const otherApp = createOtherAppImport(ctx, sync);
+  const importer = createImportRunner(ctx, sync, startWorker);
+
+  /**
+   * 'Import Data', or a file chosen: our own export replaces everything (the spec's import),
+   * another app's is named and counted first.
+   */
+  async function importFile(file: Blob): Promise<ImportOutcome> {
+    const inspection = await importer.inspect(file);
+    if ('export' in inspection) return { replaced: await replaceWith(inspection.export, 'import') };
+    return inspection;
+  }
+
+  /** 'Restore': a backup's export (decompressed) replaces everything, as an import does. */
+  async function restoreBackup(backup: Blob): Promise<boolean> {
+    return replaceWith(await importer.readExport(backup), 'restore');
+  }
 
   return {
     exportText,
     downloadExport,
-    importData,
-    /** What a file (or pasted text) is: another app's export, named and counted, or our own format. */
-    inspectImport: otherApp.inspect,
+    importFile,
+    restoreBackup,
     /** Adds the conversations of the export just inspected; the configuration stays. */
-    addImported: otherApp.add,
-    cancelImport: otherApp.cancel,
+    addImported: importer.add,
+    cancelImport: importer.cancel,
   };
 }
 

@@ -262,9 +262,13 @@ test('import: __proto__ keys and deep nesting are refused without polluting anyt
 
   const depth = 100_000;
   const deep = '['.repeat(depth) + ']'.repeat(depth);
-  await expectRefused(chat, deep, /nested too deeply|conversations\[0\] must be an object \(found a list\)/);
+  await expectRefused(
+    chat,
+    deep,
+    /nested too deeply at \[0\]|conversations\[0\] must be an object \(found a list\)/,
+  );
   const deepObjects = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-  await expectRefused(chat, deepObjects, /nested too deeply|neither a config nor conversations/);
+  await expectRefused(chat, deepObjects, /nested too deeply at a\.a|neither a config nor conversations/);
   const deepInContent = JSON.stringify({ conversations: [conversation({})] }).replace(
     '"content":"q"',
     `"content":${deep}`,
@@ -272,7 +276,7 @@ test('import: __proto__ keys and deep nesting are refused without polluting anyt
   await expectRefused(
     chat,
     deepInContent,
-    /nested too deeply|messages\[1\]\.content must be a string \(found a list\)/,
+    /nested too deeply at conversations\[0\]\.messages\[1\]\.content|messages\[1\]\.content must be a string \(found a list\)/,
   );
 
   const polluted = await page.evaluate(() => {

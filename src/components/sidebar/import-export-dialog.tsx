@@ -3,22 +3,15 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { exportPreview } from '../../domain/export-format.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
-import type { Inspection } from '../../state/other-app-import.ts';
+import { imagesLeftOutNotes } from '../../state/import-limits.ts';
+import type { FoundExport } from '../../state/import-runner.ts';
 import { Button } from '../ui/button.tsx';
 import { BackupList } from './backup-list.tsx';
 import { Dialog, DialogContent } from '../ui/dialog.tsx';
 import { Textarea } from '../ui/input.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
 
-const {
-  exportText,
-  downloadExport,
-  importData,
-  inspectImport,
-  addImported,
-  cancelImport,
-  setImportExportOpen,
-} = chat;
+const { exportText, downloadExport, importFile, addImported, cancelImport, setImportExportOpen } = chat;
 
 function Checkbox({
   label,
@@ -76,13 +69,10 @@ function ExportTab() {
   );
 }
 
-/** Another app's export found in the file or text, waiting for 'Add'. */
-type Found = Extract<Inspection, { found: unknown }>['found'];
-
 function ImportTab() {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
-  const [found, setFound] = useState<Found | null>(null);
+  const [found, setFound] = useState<FoundExport | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const fileInputId = useId();
 
@@ -92,15 +82,15 @@ function ImportTab() {
   };
 
   /** Our own format replaces everything (the spec's import); another app's is shown first. */
-  const read = async (file: Blob, asText: () => Promise<string>) => {
+  const read = async (file: Blob) => {
     setBusy(true);
     setFound(null);
     setProblem(null);
-    const inspection = await inspectImport(file);
-    if (inspection === 'own-format') return finish(await importData(await asText()));
+    const outcome = await importFile(file);
+    if ('replaced' in outcome) return finish(outcome.replaced);
     setBusy(false);
-    if ('found' in inspection) setFound(inspection.found);
-    else setProblem(inspection.problem);
+    if ('found' in outcome) setFound(outcome.found);
+    else setProblem(outcome.problem);
   };
 
   const add = async () => {
@@ -139,6 +129,11 @@ function ImportTab() {
                 out.
               </p>
             )}
+            {imagesLeftOutNotes(found.imagesLeftOut).map((note) => (
+              <p key={note} className="mt-1 text-xs">
+                {note}
+              </p>
+            ))}
             <div className="mt-2 flex gap-2">
               <Button size="sm" onClick={() => void add()} disabled={busy || found.count === 0}>
                 Add {found.count} {found.count === 1 ? 'conversation' : 'conversations'}
@@ -176,14 +171,12 @@ function ImportTab() {
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
-              if (file) void read(file, () => file.text());
+              if (file) void read(file);
             }}
           />
         </label>
         <Button
-          onClick={() =>
-            void read(new Blob([text], { type: 'application/json' }), () => Promise.resolve(text))
-          }
+          onClick={() => void read(new Blob([text], { type: 'application/json' }))}
           disabled={!text.trim() || busy}
         >
           <Upload /> Import Data

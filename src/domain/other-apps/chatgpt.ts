@@ -59,10 +59,15 @@ function imagePointers(content: JsonRecord): string[] {
   });
 }
 
+interface KeptMessage {
+  role: 'user' | 'assistant';
+  text: string;
+  images: string[];
+  record: JsonRecord;
+}
+
 /** The message a node holds, if it is one to keep. */
-function keptMessage(
-  node: JsonRecord,
-): { role: 'user' | 'assistant'; text: string; images: string[]; record: JsonRecord } | null {
+function keptMessage(node: JsonRecord): KeptMessage | null {
   const message = ownField(node, 'message');
   if (!isRecord(message)) return null;
   const author = ownField(message, 'author');
@@ -78,6 +83,52 @@ function keptMessage(
   return { role, text, images, record: message };
 }
 
+/** Deeper than any chat (ChatGPT keeps a few thousand messages at most): a mapping past it is not read. */
+const maxDepth = 100_000;
+
+/**
+ * Each node's nearest kept ancestor (or itself when kept; null: none, it hangs under the root),
+ * walking up each parent chain once. Null for the whole mapping when a chain loops or runs deeper
+ * than `maxDepth`: no export has either. Iterative, as the export decides the depth.
+ */
+function nearestKeptNodes(
+  nodes: ReadonlyMap<string, JsonRecord>,
+  kept: ReadonlySet<string>,
+): Map<string, string | null> | null {
+  const nearest = new Map<string, string | null>();
+  const depths = new Map<string, number>();
+  for (const start of nodes.keys()) {
+    // Up from `start` to a node already known, or to the top.
+    const chain: string[] = [];
+    const onChain = new Set<string>();
+    let above: string | null = null;
+    let depth = 0;
+    for (let id: string | undefined = start; id !== undefined;) {
+      if (nearest.has(id)) {
+        above = nearest.get(id) ?? null;
+        depth = depths.get(id) ?? 0;
+        break;
+      }
+      const node = nodes.get(id);
+      if (!node) break;
+      if (onChain.has(id)) return null;
+      onChain.add(id);
+      chain.push(id);
+      id = str(ownField(node, 'parent'));
+    }
+    // Then down again, each node learning its depth and nearest kept ancestor.
+    for (let index = chain.length - 1; index >= 0; index--) {
+      const id = chain[index] as string;
+      depth++;
+      if (depth > maxDepth) return null;
+      if (kept.has(id)) above = id;
+      nearest.set(id, above);
+      depths.set(id, depth);
+    }
+  }
+  return nearest;
+}
+
 function readConversation(entry: unknown): ImportedChat | null {
   if (!isRecord(entry)) return null;
   const mapping = ownField(entry, 'mapping');
@@ -88,25 +139,18 @@ function readConversation(entry: unknown): ImportedChat | null {
   const updatedAt = isoFrom(ownField(entry, 'update_time'), 'seconds') ?? createdAt;
   const nodes = new Map<string, JsonRecord>();
   for (const [id, node] of Object.entries(mapping)) if (isRecord(node)) nodes.set(id, node);
-  /** Each node's nearest kept ancestor (or itself), memoized; null: none (under the root). */
-  const keptAt = new Map<string, string | null>();
-  const nearestKept = (id: string | undefined, depth = 0): string | null => {
-    if (id === undefined || depth > 100_000) return null;
-    const cached = keptAt.get(id);
-    if (cached !== undefined) return cached;
-    const node = nodes.get(id);
-    const found = !node
-      ? null
-      : keptMessage(node)
-        ? id
-        : nearestKept(str(ownField(node, 'parent')), depth + 1);
-    keptAt.set(id, found);
-    return found;
-  };
-  const messages: ImportedMessage[] = [];
+  const keptMessages = new Map<string, KeptMessage>();
   for (const [id, node] of nodes) {
     const kept = keptMessage(node);
-    if (!kept) continue;
+    if (kept) keptMessages.set(id, kept);
+  }
+  const nearest = nearestKeptNodes(nodes, new Set(keptMessages.keys()));
+  // A loop or an absurd depth: this conversation is counted as unreadable, the others still read.
+  if (!nearest) return null;
+  const nearestKept = (id: string | undefined) => (id === undefined ? null : (nearest.get(id) ?? null));
+  const messages: ImportedMessage[] = [];
+  for (const [id, kept] of keptMessages) {
+    const node = nodes.get(id) as JsonRecord;
     const message: ImportedMessage = {
       id,
       parentId: nearestKept(str(ownField(node, 'parent'))),

@@ -96,13 +96,14 @@ export function toConversation(
   const rootId = `${chat.id}:root`;
   const known = new Set(chat.messages.map((message) => message.id));
   const messages: Message[] = chat.messages.map((message) => {
-    const parts: MessagePart[] = [];
-    if (message.reasoning) parts.push({ type: 'reasoning', text: message.reasoning });
     // Files first, as a message written here holds them; an image whose file is not here is named.
     const shown = (message.images ?? []).map((image) => images.get(image) ?? null);
-    parts.push(...shown.filter((part) => part !== null));
     const missing = shown.filter((part) => part === null).map(() => '[image]');
-    parts.push(...textParts([...missing, message.text].filter((text) => text !== '').join('\n\n')));
+    const parts: MessagePart[] = [
+      ...(message.reasoning ? [{ type: 'reasoning' as const, text: message.reasoning }] : []),
+      ...shown.filter((part) => part !== null),
+      ...textParts([...missing, message.text].filter((text) => text !== '').join('\n\n')),
+    ];
     const built: Message = {
       id: message.id,
       parentId: message.parentId !== null && known.has(message.parentId) ? message.parentId : rootId,
@@ -138,7 +139,8 @@ export function toConversation(
         message.createdAt = new Date(Date.parse(parent.createdAt) + index + 1).toISOString();
     });
     below.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-    ordered.push(...below);
+    // One by one: spread into push, a huge sibling list would overflow the call stack.
+    for (const message of below) ordered.push(message);
   }
   const reached = new Set(ordered.map((message) => message.id));
   const leaves = ordered.filter((message) => !children.has(message.id));

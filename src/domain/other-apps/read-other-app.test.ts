@@ -168,7 +168,7 @@ describe('imports from other apps', () => {
     expect(readOtherAppExport([{ title: 'x' }], now)).toBeNull();
   });
 
-  it('survives hostile shapes: a parent cycle, a self-parent, a proto key, an absurd date', () => {
+  it('counts a conversation whose parents loop, or one with an absurd date, as unreadable; the others read', () => {
     const result = readOtherAppExport(
       [
         {
@@ -183,20 +183,76 @@ describe('imports from other apps', () => {
               parent: 'x',
               message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: ['y'] } },
             },
+          },
+        },
+        {
+          id: 'self',
+          create_time: 1756000000,
+          mapping: {
             z: {
               parent: 'z',
               message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['z'] } },
             },
-            ['__proto__']: { parent: null, message: null },
           },
+        },
+        {
+          id: 'proto',
+          create_time: 1756000000,
+          mapping: { ['__proto__']: { parent: null, message: null }, a: chatGptNode('a', null, 'user') },
         },
         { id: 'late', create_time: 1e15, mapping: {} },
       ],
       now,
     );
-    expect(result?.skipped).toBe(1);
+    expect(result?.skipped).toBe(3);
     const conversation = toConversation(must(must(result).chats[0]), 0);
-    expect(conversation.messages.length).toBeGreaterThanOrEqual(1);
-    expect(activePath(conversation)[0]?.role).toBe('system');
+    expect(shown(conversation)).toEqual(['system: You are a helpful assistant.', 'user: a']);
+  });
+
+  it('ChatGPT: a 1,000-node parent cycle and a 200,000-node parent chain are two unreadable entries; the good one imports', () => {
+    const cycle: Record<string, unknown> = {};
+    for (let index = 0; index < 1000; index++)
+      cycle[`c${index}`] = { parent: `c${(index + 1) % 1000}`, message: null };
+    cycle.leaf = chatGptNode('leaf', 'c0', 'user');
+    // Empty nodes down to one message: the walk to its nearest kept ancestor is the whole chain.
+    const chain: Record<string, unknown> = { n0: { parent: null, message: null } };
+    for (let index = 1; index < 200_000; index++)
+      chain[`n${index}`] = { parent: `n${index - 1}`, message: null };
+    chain.leaf = chatGptNode('leaf', 'n199999', 'user');
+    const good = {
+      q: chatGptNode('q', null, 'user'),
+      a: chatGptNode('a', 'q', 'assistant'),
+    };
+    const entry = (id: string, mapping: unknown) => ({ id, create_time: 1756000000, mapping });
+    const result = must(
+      readOtherAppExport([entry('cycle', cycle), entry('chain', chain), entry('good', good)], now),
+    );
+    expect(result.skipped).toBe(2);
+    expect(result.chats.map((chat) => chat.id)).toEqual(['chatgpt-good']);
+    expect(shown(toConversation(must(result.chats[0]), 0))).toEqual([
+      'system: You are a helpful assistant.',
+      'user: q',
+      'assistant: a',
+    ]);
+  });
+
+  it('ChatGPT: a chain of 20,000 messages, and 150,000 answers to one question, still read', () => {
+    const long: Record<string, unknown> = {};
+    for (let index = 0; index < 20_000; index++)
+      long[`m${index}`] = chatGptNode(`m${index}`, index === 0 ? null : `m${index - 1}`, 'user');
+    const wide: Record<string, unknown> = { q: chatGptNode('q', null, 'user') };
+    for (let index = 0; index < 150_000; index++)
+      wide[`a${index}`] = chatGptNode(`a${index}`, 'q', 'assistant');
+    const entry = (id: string, mapping: unknown) => ({ id, create_time: 1756000000, mapping });
+    const result = must(readOtherAppExport([entry('long', long), entry('wide', wide)], now));
+    expect(result.skipped).toBe(0);
+    const [chain, fan] = result.chats.map((chat, index) => toConversation(chat, index));
+    expect(activePath(must(chain))).toHaveLength(20_001);
+    expect(must(fan).messages).toHaveLength(150_002);
   });
 });
+
+/** A ChatGPT mapping node holding a message whose text is its id. */
+function chatGptNode(id: string, parent: string | null, role: 'user' | 'assistant') {
+  return { id, parent, message: { author: { role }, content: { content_type: 'text', parts: [id] } } };
+}
