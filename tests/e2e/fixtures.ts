@@ -80,24 +80,27 @@ export async function importFile(page: Page, file: unknown): Promise<void> {
 
 /** Puts one conversation (system, 'hi', then `reply`) in place through the Import tab. */
 export async function importConversation(page: Page, reply: string): Promise<void> {
-  await importFile(page, {
-    version: '2.0',
-    conversations: [
-      {
-        id: 'imported',
-        name: 'Imported',
-        provider: 'openai',
-        createdAt: '2026-01-01T00:00:00.000Z',
-        updatedAt: '2026-01-01T00:00:00.000Z',
-        messages: [
-          { role: 'system', content: 'You are a helpful assistant.' },
-          { role: 'user', content: 'hi' },
-          { role: 'assistant', content: reply },
-        ],
-      },
+  await importReplies(page, [reply], 'Imported');
+}
+
+/**
+ * One conversation per reply (system, 'hi', then the reply), named `{name}`, `{name} 2`, …, the
+ * first one shown, in one import.
+ */
+export async function importReplies(page: Page, replies: string[], name = 'Reply'): Promise<void> {
+  const conversations = replies.map((reply, index) => ({
+    id: index === 0 ? 'imported' : `imported-${index + 1}`,
+    name: index === 0 ? name : `${name} ${index + 1}`,
+    provider: 'openai',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: reply },
     ],
-    activeConversationId: 'imported',
-  });
+  }));
+  await importFile(page, { version: '2.0', conversations, activeConversationId: 'imported' });
 }
 
 export class ChatPage {

@@ -1,4 +1,12 @@
-import { ChatPage, expect, importConversation, mockConfig, mockKey, test } from './fixtures.ts';
+import {
+  ChatPage,
+  expect,
+  importConversation,
+  importReplies,
+  mockConfig,
+  mockKey,
+  test,
+} from './fixtures.ts';
 
 /** Math in replies: the four delimiters models write, KaTeX in a worker started on first use, never unsafe. */
 
@@ -95,17 +103,21 @@ test('when the math renderer cannot load, formulas show as written and the next 
 }) => {
   const chat = new ChatPage(page);
   await chat.open();
-  // The markdown renderer and the import are loaded; then the network goes.
-  await importConversation(page, '**No** formula yet.');
+  await importReplies(page, [
+    '**No** formula yet.',
+    'Euler: $e^{i\\pi} + 1 = 0$\n\n$$\n\\frac{1}{3}\n$$',
+    'Again: $a^2$',
+  ]);
+  // The markdown renderer is loaded, the math renderer not yet; then the network goes.
   await expect(chat.messages('assistant').locator('strong')).toHaveText('No');
   await context.setOffline(true);
-  await importConversation(page, 'Euler: $e^{i\\pi} + 1 = 0$\n\n$$\n\\frac{1}{3}\n$$');
+  await chat.rows.filter({ hasText: 'Reply 2' }).click();
   const message = chat.messages('assistant');
   await expect(message).toContainText('Euler: $e^{i\\pi} + 1 = 0$');
   await expect(message).toContainText('$$\n\\frac{1}{3}\n$$', { useInnerText: true });
   await expect(message.locator('.katex')).toHaveCount(0);
   // Back online: a new formula starts the renderer again.
   await context.setOffline(false);
-  await importConversation(page, 'Again: $a^2$');
+  await chat.rows.filter({ hasText: 'Reply 3' }).click();
   await expect(chat.messages('assistant').locator('.katex')).toHaveCount(1);
 });
