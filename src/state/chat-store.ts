@@ -60,9 +60,26 @@ export interface ChatState {
   revealed: { conversationId: string; messageId: string } | null;
   /** 'Protect keys with a passphrase': off, on but not unlocked in this session, or unlocked. */
   keyLock: 'off' | 'locked' | 'unlocked';
+  /** The last question whose request failed because its model does not exist or was retired. */
+  modelGone: ModelGoneTurn | null;
 }
 
-export type Overlay = 'palette' | 'shortcuts' | 'model-picker' | 'protect-keys' | 'unlock-keys';
+/** A question left unanswered because the provider no longer has its model. */
+export interface ModelGoneTurn {
+  conversationId: string;
+  questionId: string;
+  pin: ModelPin;
+}
+
+export type Overlay =
+  | 'palette'
+  | 'shortcuts'
+  | 'model-picker'
+  | 'protect-keys'
+  | 'unlock-keys'
+  | 'conversation-settings'
+  | 'rename-conversation'
+  | 'delete-conversation';
 
 export type ChatStore = StoreApi<ChatState>;
 
@@ -88,13 +105,28 @@ export function createChatStore(): ChatStore {
     searchFocus: 0,
     revealed: null,
     keyLock: 'off',
+    modelGone: null,
   }));
 }
 
 /** The sidebar row of a conversation or of its stored summary. */
 export function listItemOf(conversation: ConversationListItem): ConversationListItem {
-  const { id, name, createdAt, updatedAt, place } = conversation;
+  const { id, createdAt, updatedAt, place } = conversation;
+  const name = shownName(conversation.name);
   return place ? { id, name, createdAt, updatedAt, place } : { id, name, createdAt, updatedAt };
+}
+
+/**
+ * Rows (and so the sidebar, the header and the palette) show at most this much of a name; the
+ * conversation keeps all of it. An imported name of 5 MB took the page 1.1 s to lay out.
+ */
+const shownNameLength = 200;
+
+function shownName(name: string): string {
+  if (name.length <= shownNameLength) return name;
+  const before = name.charCodeAt(shownNameLength - 1);
+  const end = before >= 0xd800 && before <= 0xdbff ? shownNameLength - 1 : shownNameLength;
+  return `${name.slice(0, end)}…`;
 }
 
 /** Puts a conversation into memory: its messages and its sidebar row. */
@@ -103,12 +135,12 @@ export function commitConversation(store: ChatStore, conversation: Conversation)
     const index = state.list.findIndex((row) => row.id === conversation.id);
     const row = state.list[index];
     // A streamed token changes only the messages: keep the list (and the sidebar) untouched.
+    const item = listItemOf(conversation);
     const unchanged =
       row &&
-      row.name === conversation.name &&
+      row.name === item.name &&
       row.updatedAt === conversation.updatedAt &&
       row.place === conversation.place;
-    const item = listItemOf(conversation);
     const list = unchanged ? state.list : index === -1 ? [...state.list, item] : state.list.with(index, item);
     return { list, loaded: { ...state.loaded, [conversation.id]: conversation } };
   });
