@@ -4,7 +4,7 @@ import { PlainText } from './plain-text.tsx';
 
 type Renderer = ComponentType<{ text: string; live?: boolean }>;
 
-// The renderer (react-markdown, sanitizer, highlighter) loads after the first paint.
+// The renderer (markdown parser, sanitizer, highlighter) loads after the first paint.
 let loading: ReturnType<typeof importRenderer> | null = null;
 const importRenderer = () => import('./markdown/markdown-renderer.tsx');
 

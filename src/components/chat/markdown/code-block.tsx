@@ -1,5 +1,6 @@
 import { Check, Copy } from 'lucide-react';
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { whenIdle } from '../../../lib/when-idle.ts';
 import { useCopy } from '../../../hooks/use-copy.ts';
 import { useThrottledValue } from '../../../hooks/use-throttled-value.ts';
 import { highlightCode } from './highlight.ts';
@@ -33,7 +34,7 @@ export const CodeBlock = memo(function CodeBlock({
   const highlighted =
     live && code.startsWith(sampled) ? sampled.slice(0, sampled.lastIndexOf('\n') + 1) : code;
   // highlight.js escapes the source text, so its HTML output holds no markup from the reply.
-  const html = useMemo(() => highlightCode(highlighted, language), [highlighted, language]);
+  const html = useHighlight(highlighted, language);
   const plain = html === null ? code : code.slice(highlighted.length);
 
   return (
@@ -63,11 +64,30 @@ export const CodeBlock = memo(function CodeBlock({
   );
 });
 
+/**
+ * Code up to this length is highlighted as it renders; longer code (up to 50 KB, some tens of ms
+ * each) in idle time, one block a task: a reply with twenty long blocks would otherwise cost all
+ * of them in the task that opens it.
+ */
+const highlightWhileRendering = 4096;
+
+function useHighlight(code: string, language: string | undefined): string | null {
+  const now = code.length <= highlightWhileRendering;
+  const inline = useMemo(() => (now ? highlightCode(code, language) : null), [now, code, language]);
+  const [later, setLater] = useState<{ code: string; language?: string; html: string | null } | null>(null);
+  useEffect(() => {
+    if (now) return;
+    return whenIdle(() => setLater({ code, language, html: highlightCode(code, language) }));
+  }, [now, code, language]);
+  if (now) return inline;
+  return later?.code === code && later.language === language ? later.html : null;
+}
+
 // Created once: a re-rendered block (every frame while streaming) reuses them as they are.
 const copyIcon = <Copy className="size-3.5" />;
 const checkIcon = <Check className="size-3.5" />;
 
-/** Pulls the plain text out of the children react-markdown gives a code element. */
+/** Pulls the plain text out of the children the markdown tree gives a code element. */
 export function textOf(node: ReactNode): string {
   if (typeof node === 'string' || typeof node === 'number') return String(node);
   if (Array.isArray(node)) return node.map(textOf).join('');

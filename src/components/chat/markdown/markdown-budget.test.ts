@@ -1,15 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { boundBlockCount, limitContainerNesting, markdownBudget, planBlock } from './markdown-budget.ts';
+import {
+  boundBlockCount,
+  limitContainerNesting,
+  markdownBudget,
+  planBlock,
+  textMark,
+} from './markdown-budget.ts';
 
 const notAFence = () => false;
 
 describe('limitContainerNesting', () => {
-  it('escapes the eleventh marker of a line and leaves the ten before it', () => {
-    expect(limitContainerNesting(`${'- '.repeat(12)}x`)).toBe(`${'- '.repeat(10)}\\- - x`);
-    expect(limitContainerNesting(`${'> '.repeat(11)}x`)).toBe(`${'> '.repeat(10)}\\> x`);
-    expect(limitContainerNesting('>>>>>>>>>>>>x')).toBe('>>>>>>>>>>\\>>x');
-    expect(limitContainerNesting(`${'1. '.repeat(11)}x`)).toBe(`${'1. '.repeat(10)}1\\. x`);
-    expect(limitContainerNesting(`${'- > 1) '.repeat(4)}x`)).toBe(`${'- > 1) '.repeat(3)}- \\> 1) x`);
+  const t = textMark;
+  it('makes the eleventh marker of a line text and leaves the ten before it', () => {
+    expect(limitContainerNesting(`${'- '.repeat(12)}x`)).toBe(`${'- '.repeat(10)}${t}- - x`);
+    expect(limitContainerNesting(`${'> '.repeat(11)}x`)).toBe(`${'> '.repeat(10)}${t}> x`);
+    expect(limitContainerNesting('>>>>>>>>>>>>x')).toBe(`>>>>>>>>>>${t}>>x`);
+    expect(limitContainerNesting(`${'1. '.repeat(11)}x`)).toBe(`${'1. '.repeat(10)}${t}1. x`);
+    expect(limitContainerNesting(`${'- > 1) '.repeat(4)}x`)).toBe(`${'- > 1) '.repeat(3)}- ${t}> 1) x`);
   });
 
   it('leaves ordinary lines, thematic breaks and text that only looks like markers alone', () => {
@@ -23,7 +30,7 @@ describe('limitContainerNesting', () => {
   it('limits every line it must, keeping the others and the line breaks', () => {
     const deep = `${'* '.repeat(11)}x`;
     expect(limitContainerNesting(`a\n${deep}\nb\n${deep}`)).toBe(
-      `a\n${'* '.repeat(10)}\\* x\nb\n${'* '.repeat(10)}\\* x`,
+      `a\n${'* '.repeat(10)}${t}* x\nb\n${'* '.repeat(10)}${t}* x`,
     );
   });
 

@@ -118,16 +118,20 @@ function limitLine(line: string, depth: number): string {
     while (line.charCodeAt(at) === space || line.charCodeAt(at) === tab) at++;
     const end = markerEnd(line, at);
     if (end < 0) return line;
-    if (level === depth) {
-      if (isThematicBreak(line)) return line;
-      // A backslash before the marker's punctuation makes it literal (CommonMark escapes).
-      const punctuation = end - 1;
-      return `${line.slice(0, punctuation)}\\${line.slice(punctuation)}`;
-    }
+    if (level === depth)
+      return isThematicBreak(line) ? line : `${line.slice(0, at)}${textMark}${line.slice(at)}`;
     level++;
     at = end;
   }
 }
+
+/**
+ * Put before a marker, a character that is not one makes it text. Unlike a backslash it is taken
+ * out of the parsed tree again (see markdown-tree.ts), so a line of code that only looks like
+ * deep nesting (pytest prints `>>>>>>>>>>>>`) is shown and copied as written. A character of the
+ * private use area, which no text means anything by.
+ */
+export const textMark = '\uE000';
 
 /**
  * Lists and quotes nested on one line (`- - - - x`, `> > > x`: two characters a level) stop at

@@ -72,6 +72,14 @@ describe('bounded work on hostile replies', () => {
     expect(quotes.split('<blockquote>').length - 1).toBe(10);
   });
 
+  it('shows code that only looks like deep nesting as written', () => {
+    const line = `${'>'.repeat(30)} PDB set_trace`;
+    const html = render(`\`\`\`\n${line}\n\`\`\`\n\n${'- '.repeat(12)}x`);
+    expect(html).toContain(`${'&gt;'.repeat(30)} PDB set_trace`);
+    expect(html).toContain('- - x');
+    expect(html).not.toContain('\uE000');
+  });
+
   it('flattens raw HTML nested deeper than the element bound into its text', () => {
     const html = render(`<div>${'<div>'.repeat(200)}deep${'</div>'.repeat(200)}</div> **x**`);
     expect(html).toContain('deep');

@@ -90,7 +90,12 @@ export function safeUrl(value: string): string {
 
 /** Applies the URL rule to every address of the (sanitized) tree, walking without recursion. */
 function withSafeUrls(tree: Root): Root {
-  const stack: Root['children'] = [...tree.children];
+  const stack: Root['children'] = [];
+  const visit = (children: Root['children']) => {
+    // One push each: a spread of 100,000 children overflows the stack.
+    for (const child of children) stack.push(child);
+  };
+  visit(tree.children);
   while (stack.length > 0) {
     const node = stack.pop();
     if (node?.type !== 'element') continue;
@@ -99,7 +104,7 @@ function withSafeUrls(tree: Root): Root {
       if (value !== undefined && (tags === null || tags.includes(node.tagName)))
         node.properties[name] = safeUrl(String(value ?? ''));
     }
-    stack.push(...node.children);
+    visit(node.children);
   }
   return tree;
 }
@@ -151,7 +156,8 @@ function renderOnPage(text: string, keep: boolean): ReactElement {
   // The next task starts with the whole budget.
   if (spentInTask === 0) setTimeout(() => (spentInTask = 0));
   const started = performance.now();
-  const element = treeToElement(markdownToTree(text));
+  const tree = markdownToTree(text);
+  const element = tree ? treeToElement(tree) : <PlainBlock text={text} note={tooLarge} />;
   spentInTask += Math.max(performance.now() - started, Number.MIN_VALUE);
   if (keep) remember(text, element);
   return element;

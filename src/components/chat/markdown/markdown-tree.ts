@@ -7,7 +7,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList } from 'unified';
 import { hasMath, normalizeMath } from '../../../domain/math-source.ts';
-import { limitContainerNesting } from './markdown-budget.ts';
+import { limitContainerNesting, textMark } from './markdown-budget.ts';
 import { sanitizeSchema } from './sanitize-schema.ts';
 
 /**
@@ -48,21 +48,30 @@ function processorFor(math: boolean, html: boolean) {
  */
 export const maxElementDepth = 32;
 
-export function markdownToTree(text: string): Root {
+/**
+ * A block of more elements than this is not shown formatted: turning them into the page's
+ * elements and laying them out would be one long task (a 200 KB block can parse into 300,000).
+ * A table of 600 rows of 8 cells holds 5,400.
+ */
+export const maxElements = 8000;
+
+/** The block's tree, or null when it holds more than `maxElements` elements. */
+export function markdownToTree(text: string): Root | null {
   const bounded = limitContainerNesting(text);
   const normalized = bounded.includes('$') || bounded.includes('\\') ? normalizeMath(bounded) : bounded;
   const math = hasMath(normalized);
   const processor = processorFor(math, bounded.includes('<'));
   const tree = processor.runSync(processor.parse(math ? normalized : bounded)) as Root;
-  return flattenDeepElements(tree, maxElementDepth);
+  return flattenDeepElements(tree, maxElementDepth) <= maxElements ? tree : null;
 }
 
 /**
  * Replaces every element nested deeper than `maxDepth` by its text, walking without recursion (a
- * hostile tree may be thousands of levels deep). Positions are dropped: nothing reads them, and a
- * tree sent from the worker is smaller without them.
+ * hostile tree may be thousands of levels deep), and counts the elements kept. Positions are
+ * dropped: nothing reads them, and a tree sent from the worker is smaller without them.
  */
-export function flattenDeepElements(tree: Root, maxDepth: number): Root {
+function flattenDeepElements(tree: Root, maxDepth: number): number {
+  let elements = 0;
   const stack: { node: Root | Element; depth: number }[] = [{ node: tree, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop() as { node: Root | Element; depth: number };
@@ -70,14 +79,17 @@ export function flattenDeepElements(tree: Root, maxDepth: number): Root {
     node.children = node.children.map((child: RootContent): RootContent => {
       if (child.type !== 'element') {
         delete child.position;
+        if (child.type === 'text' && child.value.includes(textMark))
+          child.value = child.value.replaceAll(textMark, '');
         return child;
       }
       if (depth + 1 > maxDepth) return { type: 'text', value: textOf(child) };
+      elements++;
       stack.push({ node: child, depth: depth + 1 });
       return child;
     }) as ElementContent[];
   }
-  return tree;
+  return elements;
 }
 
 /** The text of a subtree, without recursion. */

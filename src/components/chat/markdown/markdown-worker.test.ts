@@ -19,6 +19,9 @@ class FakeWorker extends EventTarget {
   terminate() {
     this.terminated = true;
   }
+  ready() {
+    this.dispatchEvent(new MessageEvent('message', { data: { ready: true } satisfies ParseResponse }));
+  }
   answer(text: string) {
     const tree: Root = { type: 'root', children: [{ type: 'text', value: text }] };
     this.dispatchEvent(new MessageEvent('message', { data: { text, tree } satisfies ParseResponse }));
@@ -66,6 +69,10 @@ describe('the markdown worker client', () => {
     client.requestParse('slow');
     client.requestParse('next');
     const [first] = FakeWorker.started;
+    // Loading the parser does not count against the deadline.
+    vi.advanceTimersByTime(markdownBudget.workerDeadlineMs * 3);
+    expect(client.parsedTree('slow')).toBeUndefined();
+    first?.ready();
     vi.advanceTimersByTime(markdownBudget.workerDeadlineMs - 1);
     expect(client.parsedTree('slow')).toBeUndefined();
     vi.advanceTimersByTime(1);
@@ -80,6 +87,7 @@ describe('the markdown worker client', () => {
 
   it('does not try again a growing block whose earlier text ran over the deadline', () => {
     client.requestParse('*a*a');
+    FakeWorker.started[0]?.ready();
     vi.advanceTimersByTime(markdownBudget.workerDeadlineMs);
     const heard = watch('*a*a*a');
     client.requestParse('*a*a*a');
@@ -99,12 +107,15 @@ describe('the markdown worker client', () => {
     expect(worker?.received).toEqual(['first', 'kept']);
   });
 
-  it('shows the block in hand as plain text when the worker fails, and starts another for the next', () => {
+  it('gives no verdict on the block in hand when the worker cannot load; the next block tries a fresh one', () => {
     client.requestParse('a');
     client.requestParse('b');
     const [worker] = FakeWorker.started;
     worker?.dispatchEvent(new Event('error'));
-    expect(client.parsedTree('a')).toBe('plain');
+    expect(client.parsedTree('a')).toBeUndefined();
+    vi.advanceTimersByTime(markdownBudget.workerDeadlineMs * 2);
+    expect(client.parsedTree('a')).toBeUndefined();
+    client.requestParse('c');
     expect(FakeWorker.started[1]?.received).toEqual(['b']);
   });
 });

@@ -25,7 +25,9 @@ const slowPrefixes: string[] = [];
 const slowPrefixesLimit = 8;
 
 let worker: Worker | undefined;
-let running: { text: string; timer: ReturnType<typeof setTimeout> } | undefined;
+/** The worker has loaded: a parse's deadline counts from here, not from the module's download. */
+let workerReady = false;
+let running: { text: string; timer?: ReturnType<typeof setTimeout> } | undefined;
 
 /** The block's result; undefined until it is known. */
 export function parsedTree(text: string): ParseResult | undefined {
@@ -69,17 +71,28 @@ function next(): void {
   const text = queue.values().next().value;
   if (text === undefined) return;
   queue.delete(text);
-  const timer = setTimeout(() => {
+  running = { text };
+  parser().postMessage({ text } satisfies ParseRequest);
+  if (workerReady) startDeadline();
+}
+
+function startDeadline(): void {
+  const job = running;
+  if (!job || job.timer !== undefined) return;
+  job.timer = setTimeout(() => {
     // Over the deadline: the parser may never finish, so the worker goes with it.
-    worker?.terminate();
-    worker = undefined;
+    endWorker();
     running = undefined;
-    if (slowPrefixes.push(text) > slowPrefixesLimit) slowPrefixes.shift();
-    settle(text, 'plain');
+    if (slowPrefixes.push(job.text) > slowPrefixesLimit) slowPrefixes.shift();
+    settle(job.text, 'plain');
     next();
   }, markdownBudget.workerDeadlineMs);
-  running = { text, timer };
-  parser().postMessage({ text } satisfies ParseRequest);
+}
+
+function endWorker(): void {
+  worker?.terminate();
+  worker = undefined;
+  workerReady = false;
 }
 
 function finish(text: string, result: ParseResult): void {
@@ -93,17 +106,22 @@ function finish(text: string, result: ParseResult): void {
 function parser(): Worker {
   if (worker) return worker;
   const started = new Worker(new URL('./markdown.worker.ts', import.meta.url), { type: 'module' });
-  started.addEventListener('message', (event: MessageEvent<ParseResponse>) =>
-    finish(event.data.text, event.data.tree ?? 'plain'),
-  );
-  // It failed to load (offline) or broke: the block in hand stays plain text; the next one gets a
-  // fresh worker.
+  started.addEventListener('message', (event: MessageEvent<ParseResponse>) => {
+    const response = event.data;
+    if ('ready' in response) {
+      workerReady = true;
+      startDeadline();
+    } else finish(response.text, response.tree ?? 'plain');
+  });
+  // It failed to load (offline) or broke: the block in hand stays plain text, without a verdict on
+  // it (nothing is remembered); the next block asked for tries a fresh worker.
   started.addEventListener('error', (event) => {
     event.preventDefault();
     console.error('Could not load the markdown parser', event.message);
-    started.terminate();
-    if (worker === started) worker = undefined;
-    if (running) finish(running.text, 'plain');
+    if (worker !== started) return;
+    endWorker();
+    clearTimeout(running?.timer);
+    running = undefined;
   });
   worker = started;
   return started;

@@ -6,11 +6,11 @@ export interface ParseRequest {
   text: string;
 }
 
-/** Its sanitized tree, or null when the parser failed on it. */
-export interface ParseResponse {
-  text: string;
-  tree: Root | null;
-}
+/**
+ * Its sanitized tree, or null when the parser failed on it or it holds too many elements; first
+ * of all, `ready` once the parser has loaded (the deadline counts from then).
+ */
+export type ParseResponse = { text: string; tree: Root | null } | { ready: true };
 
 self.addEventListener('message', (event: MessageEvent<ParseRequest>) => {
   const { text } = event.data;
@@ -22,3 +22,5 @@ self.addEventListener('message', (event: MessageEvent<ParseRequest>) => {
   }
   self.postMessage({ text, tree } satisfies ParseResponse);
 });
+
+self.postMessage({ ready: true } satisfies ParseResponse);
