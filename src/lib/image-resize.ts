@@ -10,9 +10,10 @@ interface Pending {
 
 /**
  * An image not prepared by then never will be: a crafted file can make the decoder run on, or
- * kill the worker without an error event. The worker is ended and the image refused.
+ * kill the worker without an error event. The worker is ended and the image refused. (Well under
+ * the import's 60 s watchdog, so an import leaves such an image out rather than stopping.)
  */
-const deadlineMs = 60_000;
+const deadlineMs = 30_000;
 
 let worker: Worker | undefined;
 let nextId = 0;
@@ -28,7 +29,10 @@ export function prepareImage(file: Blob, limits: ImageLimits): Promise<PreparedI
     const target = resizeWorker();
     const id = nextId++;
     const timer = setTimeout(() => {
-      if (worker === target) stop(target, 'This image took too long to process.');
+      if (worker !== target) return;
+      pending.get(id)?.reject(new Error('This image took too long to process.'));
+      pending.delete(id);
+      stop(target, 'The image could not be processed: another one took too long. Please try again.');
     }, deadlineMs);
     const settled =
       <T>(settle: (value: T) => void) =>

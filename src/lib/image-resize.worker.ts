@@ -43,7 +43,12 @@ addEventListener('message', (event: MessageEvent<ResizeRequest>) => {
 async function prepare(file: Blob, limits: ImageLimits): Promise<PreparedImage> {
   const head = new Uint8Array(await file.slice(0, metadataHeadBytes).arrayBuffer());
   const type = sniffImageType(head);
-  const declared = declaredSize(type, head);
+  // A JPEG's frame header may follow more than the head of metadata: it is looked for further.
+  const declared =
+    declaredSize(type, head) ??
+    (type === 'image/jpeg'
+      ? declaredSize(type, new Uint8Array(await file.slice(0, 1 << 20).arrayBuffer()))
+      : null);
   if (declared && declared.width * declared.height > maxDecodedPixels)
     throw new ImageError(
       `This image is too large to process (${declared.width} × ${declared.height} pixels).`,

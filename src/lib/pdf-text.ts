@@ -35,8 +35,12 @@ const deadlineMs = 120_000;
  * none. A failure rejects with a message meant for the user.
  */
 export async function extractPdfText(file: Blob): Promise<{ text: string; pages: number }> {
-  const { getDocument } = await loadPdfjs();
+  const { getDocument, PDFWorker } = await loadPdfjs();
+  // A worker of its own, to end at once: the document's destroy() asks its worker to stop and
+  // waits for an answer that a worker stuck on a crafted file never gives.
+  const worker = new PDFWorker();
   const task = getDocument({
+    worker,
     // A typed array is handed over to pdf.js's worker, not copied.
     data: new Uint8Array(await file.arrayBuffer()),
     // The CSP allows no eval, and pdf.js fetches nothing: no CMaps, standard fonts or wasm
@@ -74,7 +78,7 @@ export async function extractPdfText(file: Blob): Promise<{ text: string; pages:
     });
   } finally {
     clearTimeout(timer);
-    // Ends the document and its worker (and a read still running).
-    await task.destroy();
+    worker.destroy();
+    void task.destroy();
   }
 }
