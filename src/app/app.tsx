@@ -5,6 +5,9 @@ import { AppErrorBoundary } from './app-error-boundary.tsx';
 import { ChatScreen } from './chat-screen.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
+/** Height kept free under the toasts: the message box (Send) and the panel's Save button. */
+const toastClearance = 96;
+
 // Its own chunk, mounted once the first toast is raised (see notify.ts).
 const Toaster = lazy(() => import('sonner').then((module) => ({ default: module.Toaster })));
 
@@ -18,7 +21,14 @@ export function App() {
       {path === '/' ? <ChatScreen /> : <NotFoundPage path={path} />}
       {toastRaised && (
         <Suspense fallback={null}>
-          <Toaster theme={resolved} position="bottom-right" closeButton />
+          <Toaster
+            theme={resolved}
+            position="bottom-right"
+            // Above the message box's Send and the settings panel's Save, which a toast must not hide.
+            offset={{ bottom: toastClearance, right: 24 }}
+            mobileOffset={{ bottom: toastClearance, left: 16, right: 16 }}
+            closeButton
+          />
         </Suspense>
       )}
     </AppErrorBoundary>
