@@ -4,8 +4,7 @@ import { downloadBlob } from '../lib/download.ts';
 import { backupPolicy, openBackupDb, type BackupInfo } from '../storage/backup-db.ts';
 
 export type { BackupInfo } from '../storage/backup-db.ts';
-import { readLegacyList } from '../storage/legacy-migration.ts';
-import { loadActiveId, loadConfig } from '../storage/local-settings.ts';
+import { loadActiveId, loadConfig, readLegacyList } from '../storage/local-settings.ts';
 import type { BackupRunner } from './backup-runner.ts';
 import type { BackupWorkerReply } from './backup.worker.ts';
 import type { ChatContext } from './chat-context.ts';

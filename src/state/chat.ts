@@ -1,6 +1,6 @@
 import { createChatProvider } from '../providers/registry.ts';
 import { openConversationDb, pendingUpgrade } from '../storage/conversation-db.ts';
-import { legacyAwaitingMove } from '../storage/legacy-migration.ts';
+import { hasLegacyConversations } from '../storage/local-settings.ts';
 import { runBackupWorker } from './backup-runner.ts';
 import { createTabSync } from '../storage/tab-sync.ts';
 import { createChatController } from './chat-controller.ts';
@@ -8,7 +8,13 @@ import { notify } from './notify.ts';
 
 /** Opens the conversations; before an earlier release's data changes shape, a backup of it. */
 async function openWithBackup() {
-  if ((await pendingUpgrade()) !== null || (await legacyAwaitingMove()))
+  // Unsure (the check failed), a backup is taken all the same.
+  const legacyToMove = () =>
+    hasLegacyConversations() &&
+    import('../storage/legacy-migration.ts')
+      .then(({ legacyAwaitingMove }) => legacyAwaitingMove())
+      .catch(() => true);
+  if ((await pendingUpgrade()) !== null || (await legacyToMove()))
     await import('./backups.ts')
       .then(({ backUpBeforeUpgrade }) => backUpBeforeUpgrade(runBackupWorker, new Date()))
       .catch((error: unknown) => console.warn('No backup was taken before the upgrade', error));

@@ -9,10 +9,13 @@ import {
 } from '../domain/conversation-summary.ts';
 import { readStoredConversation, type ConversationStore, type Listing } from './conversation-store.ts';
 import { storageKeys } from './keys.ts';
-import { createMemoryConversationStore } from './memory-conversation-store.ts';
 import { storageFailure, storageOk, type StorageResult } from './result.ts';
 
 const { conversationStore, summaryStore, attachmentStore, attachmentsByConversation } = storageKeys.database;
+
+/** Conversations kept in memory only, when IndexedDB cannot be used: loaded only then. */
+const memoryStore = () =>
+  import('./memory-conversation-store.ts').then((module) => module.createMemoryConversationStore());
 
 /** A file's bytes and the conversation whose messages refer to it. */
 interface AttachmentRow {
@@ -331,7 +334,7 @@ export async function openConversationDb(
   const factory = 'indexedDB' in options ? (options.indexedDB ?? null) : browserIndexedDb();
   if (!factory) {
     console.warn('IndexedDB is not available: conversations are kept in memory only');
-    return createMemoryConversationStore();
+    return memoryStore();
   }
   try {
     const db = await openDatabase(
@@ -348,7 +351,7 @@ export async function openConversationDb(
     return createIndexedDbStore(db);
   } catch (error) {
     console.warn('Could not open IndexedDB: conversations are kept in memory only', error);
-    return createMemoryConversationStore();
+    return memoryStore();
   }
 }
 

@@ -5,7 +5,7 @@ import { isRecord, ownField } from '../domain/json-guards.ts';
 import { openAsStored } from './conversation-db.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { storageKeys } from './keys.ts';
-import { browserStorage, loadConfig, type StorageLike } from './local-settings.ts';
+import { browserStorage, loadConfig, readLegacyList, type StorageLike } from './local-settings.ts';
 
 /**
  * `migrated`: how many legacy conversations were written to the store. A `problem` means the
@@ -52,19 +52,6 @@ function readLegacy(parsed: unknown, now: Date, storage: StorageLike | undefined
     if (!earlier || isNewer(result.value, earlier)) valid.set(result.value.id, { ...result.value, order });
   });
   return { valid, problem };
-}
-
-/**
- * Release 1's list of conversations while it is still in localStorage (parsed, unchecked):
- * undefined when there is none, or it is not JSON.
- */
-export function readLegacyList(storage: StorageLike | null = browserStorage()): unknown {
-  try {
-    const raw = storage?.getItem(legacyKey);
-    return raw ? (JSON.parse(raw) as unknown) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

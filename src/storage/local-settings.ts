@@ -18,6 +18,27 @@ export function browserStorage(): StorageLike | null {
   }
 }
 
+/**
+ * Whether release 1's list of conversations is still in localStorage: only then is the code that
+ * moves it (legacy-migration.ts) loaded.
+ */
+export function hasLegacyConversations(storage?: StorageLike): boolean {
+  return read(storageKeys.conversations, storage) !== null;
+}
+
+/**
+ * Release 1's list of conversations while it is still in localStorage (parsed, unchecked):
+ * undefined when there is none, or it is not JSON.
+ */
+export function readLegacyList(storage: StorageLike | null = browserStorage()): unknown {
+  try {
+    const raw = storage?.getItem(storageKeys.conversations);
+    return raw ? (JSON.parse(raw) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function read(key: string, storage: StorageLike | undefined): string | null {
   try {
     return (storage ?? browserStorage())?.getItem(key) ?? null;
