@@ -3,6 +3,7 @@ import { ChatPanel } from '../components/chat/chat-panel.tsx';
 import { SettingsPanel } from '../components/settings/settings-panel.tsx';
 import { ConversationSidebar } from '../components/sidebar/conversation-sidebar.tsx';
 import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
+import { lazyPart } from '../components/ui/lazy-part.tsx';
 import { useChatState } from '../hooks/use-chat-state.ts';
 import { useIsPhone } from '../hooks/use-media-query.ts';
 import { useSearchIndex } from '../hooks/use-search.ts';
@@ -31,6 +32,11 @@ const UnlockKeysDialog = lazy(() =>
     default: module.UnlockKeysDialog,
   })),
 );
+
+const ConversationDialogs = lazy(() => import('../components/chat/conversation-dialogs.tsx'));
+
+// Shown only on a first run (no key yet): loaded then, outside the first screen.
+const ConnectProviderCard = lazyPart(() => import('../components/settings/connect-provider-card.tsx'));
 
 let booted: Promise<void> | null = null;
 
@@ -81,7 +87,7 @@ export function ChatScreen() {
           <ConversationSidebar />
         </div>
       )}
-      <ChatPanel />
+      <ChatPanel firstRun={<ConnectProviderCard />} />
       {!isPhone && <SettingsPanel />}
       {importExportOpen && (
         <Suspense fallback={null}>
@@ -106,6 +112,11 @@ export function ChatScreen() {
       {overlay === 'unlock-keys' && (
         <Suspense fallback={null}>
           <UnlockKeysDialog />
+        </Suspense>
+      )}
+      {(overlay === 'rename-conversation' || overlay === 'delete-conversation') && (
+        <Suspense fallback={null}>
+          <ConversationDialogs overlay={overlay} />
         </Suspense>
       )}
     </div>

@@ -48,6 +48,7 @@ export interface ConversationRecord {
   order: number;
   messages: MessageRecord[];
   otherMessages?: MessageRecord[];
+  activeAt?: string;
   renamedAt?: string;
   deletedIds?: string[];
   pin?: Conversation['pin'];
@@ -134,6 +135,7 @@ export function conversationRecord(conversation: Conversation): ConversationReco
     messages: path.map((message) => messageRecord(message, true)),
   };
   if (others.length > 0) record.otherMessages = others.map((message) => messageRecord(message, false));
+  if (conversation.activeAt) record.activeAt = conversation.activeAt;
   if (renamedAt) record.renamedAt = renamedAt;
   if (conversation.pin) record.pin = { ...conversation.pin };
   if (conversation.pinnedAt) record.pinnedAt = conversation.pinnedAt;

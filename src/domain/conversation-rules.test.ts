@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { linearConversation, message, texts, treeConversation } from './__fixtures__/conversations.ts';
 import { messageText, type Conversation } from './conversation.ts';
 import {
+  addMessage,
   lastCodeBlock,
   lastReply,
+  markWritten,
   clearConversation,
+  restoreCleared,
   conversationAsText,
   createConversation,
   isMarkdownLike,
@@ -132,8 +135,8 @@ describe('clearConversation', () => {
   it('remembers the root children as deleted, so an older copy cannot bring them back', () => {
     const cleared = clearConversation(branched, later);
     expect(cleared.deletedIds).toEqual(['u1']);
-    expect(mergeConversations(cleared, branched).messages).toEqual([branched.messages[0]]);
-    expect(mergeConversations(branched, cleared).messages).toEqual([branched.messages[0]]);
+    expect(mergeConversations(cleared, branched).messages).toEqual(cleared.messages);
+    expect(mergeConversations(branched, cleared).messages).toEqual(cleared.messages);
   });
 
   it('tombstones every version directly under the root, and adds to earlier deletions', () => {
@@ -153,18 +156,41 @@ describe('clearConversation', () => {
   it('gives a conversation read without a system message the default prompt, as a new one has', () => {
     const noSystem = linearConversation('a', ['hi'], { system: null });
     const cleared = clearConversation(noSystem, later);
-    expect(cleared.messages).toEqual([message('a:root', null, 'system', 'You are a helpful assistant.')]);
+    expect(cleared.messages).toEqual([
+      { ...message('a:root', null, 'system', 'You are a helpful assistant.'), editedAt: later.toISOString() },
+    ]);
   });
 
-  it('keeps an empty prompt the user set', () => {
+  it('resets a prompt the user set, empty or not, to the default one', () => {
     const emptied = setSystemPrompt(linearConversation('a', ['hi']), '', later);
-    expect(systemPromptOf(clearConversation(emptied, later))).toBe('');
+    expect(systemPromptOf(clearConversation(emptied, later))).toBe('You are a helpful assistant.');
+    const cleared = clearConversation(branched, later);
+    expect(texts(cleared.messages)).toEqual(['You are a helpful assistant.']);
+    expect(cleared.messages[0]).toMatchObject({ id: 'root', editedAt: later.toISOString() });
+  });
+});
+
+describe('restoreCleared', () => {
+  const evenLater = new Date('2024-03-02T12:00:00.000Z');
+  let ids = 0;
+  const newId = () => `new${(ids += 1)}`;
+
+  it('brings back every branch under fresh ids, the prompt and the branch shown', () => {
+    const cleared = clearConversation(branched, later);
+    const back = restoreCleared(cleared, branched, { now: evenLater, newId, keepLeaf: false });
+    expect(systemPromptOf(back)).toBe('Answer in French.');
+    expect(texts(activePath(back))).toEqual(texts(activePath(branched)));
+    expect(back.messages).toHaveLength(branched.messages.length);
+    // The old ids stay deleted: a copy that saw the clear cannot disagree.
+    expect(back.messages.some((item) => cleared.deletedIds?.includes(item.id))).toBe(false);
+    expect(back.updatedAt).toBe(evenLater.toISOString());
   });
 
-  it('keeps a custom system prompt', () => {
+  it('keeps the branch shown when a reply streams into it', () => {
     const cleared = clearConversation(branched, later);
-    expect(texts(cleared.messages)).toEqual(['Answer in French.']);
-    expect(systemPromptOf(cleared)).toBe('Answer in French.');
+    const back = restoreCleared(cleared, branched, { now: evenLater, newId, keepLeaf: true });
+    expect(back.activeLeafId).toBe('root');
+    expect(back.messages).toHaveLength(branched.messages.length);
   });
 });
 
@@ -208,11 +234,53 @@ describe('newMessage', () => {
 });
 
 describe('pickActiveId', () => {
-  const list = [{ id: 'a' }, { id: 'b' }];
-  it('keeps a saved id that exists', () => expect(pickActiveId(list, 'b')).toBe('b'));
-  it('falls back to the first when the saved id is gone', () => expect(pickActiveId(list, 'zz')).toBe('a'));
-  it('falls back to the first when nothing is saved', () => expect(pickActiveId(list, null)).toBe('a'));
+  // Stored a, b, c; listed b (written in last), a, then c (archived, though the latest).
+  const list = [
+    conversation('a'),
+    conversation('b', { activeAt: later.toISOString() }),
+    conversation('c', { activeAt: '2024-03-03T00:00:00.000Z', place: 'archived' }),
+  ];
+  it('keeps a saved id that exists', () => expect(pickActiveId(list, 'a')).toBe('a'));
+  it('falls back to the first in list order when the saved id is gone', () =>
+    expect(pickActiveId(list, 'zz')).toBe('b'));
+  it('falls back to the first in list order when nothing is saved', () =>
+    expect(pickActiveId(list, null)).toBe('b'));
+  it('picks an archived one only when nothing else is left', () =>
+    expect(pickActiveId(list.slice(2), null)).toBe('c'));
   it('is null for an empty list', () => expect(pickActiveId([], 'a')).toBeNull());
+});
+
+describe('activity: what moves a conversation up the list', () => {
+  const start = conversation('a');
+  const question = newMessage('user', 'hi', { id: 'u1', parentId: 'a:0', now: later });
+
+  it('a message added is written in at its time', () => {
+    expect(addMessage(start, question, 'openai')).toMatchObject({ activeAt: later.toISOString() });
+  });
+  it('a reply finished is written in at that time', () => {
+    expect(markWritten(start, later)).toMatchObject({
+      updatedAt: later.toISOString(),
+      activeAt: later.toISOString(),
+    });
+  });
+  it('a rename, a clear and a system prompt update it without moving it', () => {
+    const asked = addMessage(start, question, 'openai');
+    const after = new Date('2024-03-05T09:00:00.000Z');
+    for (const changed of [
+      renameConversation(asked, 'Trip', after),
+      clearConversation(asked, after),
+      setSystemPrompt(asked, 'Be brief.', after),
+    ]) {
+      expect(changed.updatedAt).toBe(after.toISOString());
+      expect(changed.activeAt).toBe(later.toISOString());
+    }
+  });
+  it('a rename of a conversation from an earlier release keeps its last update as its activity', () => {
+    const old = conversation('old', { updatedAt: later.toISOString() });
+    expect(renameConversation(old, 'Trip', new Date('2024-04-01T00:00:00.000Z')).activeAt).toBe(
+      later.toISOString(),
+    );
+  });
 });
 
 describe('conversationAsText and visibleMessages', () => {

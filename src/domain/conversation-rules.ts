@@ -8,8 +8,17 @@ import {
   type Message,
   type ModelPin,
 } from './conversation.ts';
-import { activePath, appendMessage, childrenOf, replaceMessage, rootMessage } from './message-tree.ts';
+import {
+  activePath,
+  appendMessage,
+  childrenOf,
+  replaceMessage,
+  restoreSubtree,
+  rootMessage,
+  subtreeOf,
+} from './message-tree.ts';
 import { hasMath, normalizeMath } from './math-source.ts';
+import { activityOf, orderConversations, type Orderable } from './conversation-order.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 
 function systemMessage(id: string, at: string, content = defaultSystemPrompt): Message {
@@ -47,6 +56,14 @@ export function createConversation({
 }
 
 /**
+ * Updated at `at` without being written in: the list order (activeAt) stays where it was. A rename
+ * or a cleared conversation is not one the user is working in, and should not jump to the top.
+ */
+function touched(conversation: Conversation, at: string): Conversation {
+  return { ...conversation, updatedAt: at, activeAt: activityOf(conversation) };
+}
+
+/**
  * The name trimmed, with updatedAt bumped. A blank name is ignored (spec), and so is an unchanged
  * one: both return the same object, so callers can skip saving by an identity check.
  */
@@ -54,31 +71,48 @@ export function renameConversation(conversation: Conversation, name: string, now
   const trimmed = name.trim();
   if (trimmed === '' || trimmed === conversation.name) return conversation;
   const at = now.toISOString();
-  return { ...conversation, name: trimmed, updatedAt: at, renamedAt: at };
+  return { ...touched(conversation, at), name: trimmed, renamedAt: at };
 }
 
 /**
- * Back to the single root system message, whose prompt (the default or the user's own) is kept.
- * The root's children are remembered as deleted, so an older copy in another tab cannot bring
- * the cleared messages back.
+ * Back to the single root system message with the default prompt, as a new conversation starts
+ * (a prompt of the user's resets too; Undo brings it back with `restoreCleared`). The root's
+ * children are remembered as deleted, so an older copy in another tab cannot bring the cleared
+ * messages back.
  */
 export function clearConversation(conversation: Conversation, now: Date): Conversation {
   const kept = rootMessage(conversation);
   if (!kept) return conversation;
-  // An empty root the user never set (an old conversation without a system message) is not a
-  // prompt to keep: the cleared conversation starts like a new one.
+  const at = now.toISOString();
+  // Marked edited, so a merge with an older copy keeps the reset prompt.
   const root =
-    messageText(kept) === '' && !kept.editedAt ? { ...kept, parts: textParts(defaultSystemPrompt) } : kept;
+    messageText(kept) === defaultSystemPrompt
+      ? kept
+      : { ...kept, parts: textParts(defaultSystemPrompt), editedAt: at };
   const cleared = childrenOf(conversation, root.id).map((message) => message.id);
-  const next: Conversation = {
-    ...conversation,
-    messages: [root],
-    activeLeafId: root.id,
-    updatedAt: now.toISOString(),
-  };
+  if (root === kept && cleared.length === 0) return conversation;
+  const next: Conversation = { ...touched(conversation, at), messages: [root], activeLeafId: root.id };
   const deletedIds = [...(conversation.deletedIds ?? []), ...cleared];
   if (deletedIds.length > 0) next.deletedIds = deletedIds;
   return next;
+}
+
+/**
+ * Undo of a clear: the messages of `before` come back under fresh ids (their old ids stay
+ * deleted), with its prompt. Shows the branch shown before, unless `keepLeaf` (a reply streams).
+ */
+export function restoreCleared(
+  conversation: Conversation,
+  before: Conversation,
+  { now, newId, keepLeaf }: { now: Date; newId: () => string; keepLeaf: boolean },
+): Conversation {
+  const root = rootMessage(before);
+  if (!root) return conversation;
+  const removed = childrenOf(before, root.id).flatMap((child) => subtreeOf(before, child.id));
+  const prompted = setSystemPrompt(conversation, messageText(root), now);
+  const leaf = keepLeaf || removed.length === 0 ? null : before.activeLeafId;
+  const restored = restoreSubtree(prompted, removed, leaf, newId);
+  return restored === conversation ? conversation : touched(restored, now.toISOString());
 }
 
 /** The conversation's own system prompt: the root system message's text ('' sends none). */
@@ -92,15 +126,22 @@ export function setSystemPrompt(conversation: Conversation, prompt: string, now:
   if (!root || messageText(root) === prompt) return conversation;
   const at = now.toISOString();
   const edited: Message = { ...root, parts: textParts(prompt), editedAt: at };
-  return { ...replaceMessage(conversation, edited), updatedAt: at };
+  return touched(replaceMessage(conversation, edited), at);
 }
 
 /**
  * Adds a message as the active leaf: the conversation is updated then, by this provider (the
- * spec's "provider at the last update").
+ * spec's "provider at the last update"), and written in (it moves to the top of the list).
  */
 export function addMessage(conversation: Conversation, message: Message, provider: ProviderId): Conversation {
-  return { ...appendMessage(conversation, message), updatedAt: message.createdAt, provider };
+  const at = message.createdAt;
+  return { ...appendMessage(conversation, message), updatedAt: at, activeAt: at, provider };
+}
+
+/** A reply finished at `now`: written in, so it moves to the top of the list. */
+export function markWritten(conversation: Conversation, now: Date): Conversation {
+  const at = now.toISOString();
+  return { ...conversation, updatedAt: at, activeAt: at };
 }
 
 /** A message of the user or the assistant, to append under `parentId`. */
@@ -112,13 +153,13 @@ export function newMessage(
   return { id, parentId, role, parts: textParts(text), createdAt: now.toISOString() };
 }
 
-/** The saved active id if it still exists, otherwise the first conversation, otherwise none. */
-export function pickActiveId(
-  list: readonly { id: string }[],
-  savedId: string | null | undefined,
-): string | null {
+/**
+ * The saved active id if it still exists, otherwise the first conversation in the list order
+ * (an archived one only when nothing else is left), otherwise none.
+ */
+export function pickActiveId(list: readonly Orderable[], savedId: string | null | undefined): string | null {
   if (savedId != null && list.some((item) => item.id === savedId)) return savedId;
-  return list[0]?.id ?? null;
+  return orderConversations(list)[0]?.id ?? null;
 }
 
 /** The messages shown in the list: the active path without its system messages. */

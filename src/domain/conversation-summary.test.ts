@@ -92,6 +92,14 @@ describe('conversation summaries', () => {
     expect(readSummary('x')).toBeNull();
   });
 
+  it('keeps the last activity, and reads a summary of an earlier release without one', () => {
+    const summary = summarizeConversation({ ...conversation, activeAt: '2024-02-01T00:00:00.000Z' });
+    expect(readSummary(summary)?.activeAt).toBe('2024-02-01T00:00:00.000Z');
+    const older: Record<string, unknown> = { ...summary };
+    delete older.activeAt;
+    expect(readSummary(older)).toEqual(older);
+  });
+
   it('places a summary written before positions were stored by its creation time', () => {
     const unordered: Record<string, unknown> = { ...summarizeConversation(conversation) };
     delete unordered.order;

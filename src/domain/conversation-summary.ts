@@ -8,6 +8,8 @@ export interface ConversationSummary {
   name: string;
   createdAt: string;
   updatedAt: string;
+  /** See Conversation.activeAt; absent in older summaries. */
+  activeAt?: string;
   provider: ProviderId;
   /** All messages of every branch, the system message included. */
   messageCount: number;
@@ -65,12 +67,14 @@ export function summarizeConversation(conversation: Conversation): ConversationS
     bytes: conversationBytes(conversation),
   };
   if (place) summary.place = place;
+  if (conversation.activeAt) summary.activeAt = conversation.activeAt;
   return summary;
 }
 
 /**
- * The list order: the order conversations were stored in (new ones are appended, an import or a
- * migration keeps its file's order), then by id so equal positions sort stably.
+ * The stored order, which exports and backups keep: the order conversations were stored in (new
+ * ones are appended, an import or a migration keeps its file's order), then by id so equal
+ * positions sort stably. The sidebar orders by activity instead (conversation-order.ts).
  */
 export function compareByOrder(a: { id: string; order: number }, b: { id: string; order: number }): number {
   if (a.order !== b.order) return a.order - b.order;
@@ -96,6 +100,8 @@ export function readSummary(value: unknown): ConversationSummary | null {
   if (typeof messageCount !== 'number' || !Number.isInteger(messageCount) || messageCount < 0) return null;
   const order = readOrder(ownField(value, 'order'), createdAt);
   const summary: ConversationSummary = { id, name, createdAt, updatedAt, provider, messageCount, order };
+  const activeAt = ownField(value, 'activeAt');
+  if (isIsoTimestamp(activeAt)) summary.activeAt = activeAt;
   const place = ownField(value, 'place');
   if ((conversationPlaces as readonly unknown[]).includes(place)) summary.place = place as ConversationPlace;
   const key = ownField(value, 'textKey');

@@ -338,6 +338,8 @@ export function validateConversation(
     provider,
     order: readOrder(ownField(value, 'order'), createdAt.value),
   };
+  const activeAt = ownField(value, 'activeAt');
+  if (isIsoTimestamp(activeAt)) conversation.activeAt = activeAt;
   const renamedAt = ownField(value, 'renamedAt');
   if (isIsoTimestamp(renamedAt)) conversation.renamedAt = renamedAt;
   // A pin this release cannot use (an unknown provider, no model) is dropped: the conversation then

@@ -76,6 +76,11 @@ export interface Conversation {
   /** ISO timestamps. */
   createdAt: string;
   updatedAt: string;
+  /**
+   * When it was last written in (a message added, a reply finished): the list's order and date
+   * groups. Absent: updatedAt (data of earlier releases, a conversation never touched since).
+   */
+  activeAt?: string;
   /** When the name was last set by a rename: of two copies, the later rename wins a merge. */
   renamedAt?: string;
   /** The provider at the last update. */
@@ -96,7 +101,7 @@ export interface Conversation {
    * them back. Their descendants go with them, since a message without its parent is dropped.
    */
   deletedIds?: string[];
-  /** Where the conversation sits in the list: the order it was stored in. */
+  /** The order it was stored in, which exports keep (the sidebar orders by activeAt). */
   order: number;
   /** Pinned to the top of the list, or archived (hidden from it, still found); absent: neither. */
   place?: ConversationPlace;

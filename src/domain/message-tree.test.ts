@@ -436,6 +436,18 @@ describe('mergeConversations', () => {
     });
   });
 
+  describe('the last activity (the list order)', () => {
+    it('is the later of the two copies’, an older copy telling its updatedAt', () => {
+      const early = { ...chat, activeAt: minute(10) };
+      const late = { ...chat, activeAt: minute(20) };
+      expect(mergeConversations(early, late).activeAt).toBe(minute(20));
+      expect(mergeConversations(late, early).activeAt).toBe(minute(20));
+      const older = { ...chat, updatedAt: minute(30) };
+      expect(mergeConversations(late, older).activeAt).toBe(minute(30));
+      expect(mergeConversations(chat, chat).activeAt).toBeUndefined();
+    });
+  });
+
   describe('the active leaf', () => {
     it('is the primary’s, whatever the other copy shows', () => {
       const other = switchToMessage(chat, 'a1');

@@ -1,4 +1,5 @@
 import { messageText, reasoningParts, type Conversation, type Message } from './conversation.ts';
+import { activityOf } from './conversation-order.ts';
 
 /**
  * Pure operations on a conversation's message tree. Each returns a new conversation and leaves
@@ -286,6 +287,12 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
     provider: newer.provider,
   };
   if (named.renamedAt) merged.renamedAt = named.renamedAt;
+  // Written in last by either copy; a copy without activeAt (an older one) tells its updatedAt.
+  if (primary.activeAt || other.activeAt) {
+    const activeA = activityOf(primary);
+    const activeB = activityOf(other);
+    merged.activeAt = activeB > activeA ? activeB : activeA;
+  }
   const pinned = (other.pinnedAt ?? '') > (primary.pinnedAt ?? '') ? other : primary;
   delete merged.pin;
   delete merged.pinnedAt;
@@ -313,6 +320,7 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.activeLeafId === b.activeLeafId &&
     a.name === b.name &&
     a.renamedAt === b.renamedAt &&
+    a.activeAt === b.activeAt &&
     a.pin === b.pin &&
     a.effort === b.effort &&
     a.effortAt === b.effortAt &&

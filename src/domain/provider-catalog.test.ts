@@ -4,9 +4,12 @@ import {
   capabilitiesOf,
   configProblem,
   connectionLabel,
+  foreignKeyWarning,
+  keyOwner,
   modelOf,
   newEndpoint,
   providerCatalog,
+  saveProblem,
   switchProvider,
 } from './provider-catalog.ts';
 
@@ -43,14 +46,6 @@ describe('provider definitions', () => {
     expect(controls('groq')).toEqual(['model', ...shared, 'topP 0..1/0.01', 'stop']);
   });
 
-  it.each(providerIds.filter((id) => providerCatalog[id].models.length > 0))(
-    "%s lists the spec's models first and defaults to the first",
-    (id) => {
-      const { models, defaults } = providerCatalog[id];
-      expect(defaults.model).toBe(models[0]);
-    },
-  );
-
   it('names the model Azure sends to: its deployment', () => {
     const azure = { ...switchProvider(defaultConfig, 'azure'), deploymentName: 'prod-4o' };
     expect(modelOf(azure)).toBe('prod-4o');
@@ -74,6 +69,56 @@ describe('switchProvider', () => {
       model: 'claude-3-opus-20240229',
       maxTokens: 4096,
     });
+  });
+
+  it("brings back a remembered provider's key and model", () => {
+    const remembered: Config = {
+      ...switchProvider(defaultConfig, 'claude'),
+      apiKey: 'sk-ant-x',
+      model: 'claude-opus-4-8',
+    };
+    expect(switchProvider({ ...defaultConfig, apiKey: 'sk-other' }, 'claude', remembered)).toMatchObject({
+      apiKey: 'sk-ant-x',
+      model: 'claude-opus-4-8',
+    });
+  });
+});
+
+describe('key shapes', () => {
+  it.each([
+    ['sk-ant-api03-abc', 'claude'],
+    ['AIzaSyAbc', 'gemini'],
+    ['gsk_abc', 'groq'],
+    ['sk-proj-abc', 'openai'],
+    ['sk-abc', 'openai'],
+    [' sk-abc ', 'openai'],
+    ['sk-or-v1-abc', undefined],
+    ['0123456789abcdef0123456789abcdef', undefined],
+    ['', undefined],
+  ])('%j is recognised as %s', (key, owner) => {
+    expect(keyOwner(key)).toBe(owner);
+  });
+
+  it("says whose a key looks like only when it is another provider's", () => {
+    expect(foreignKeyWarning({ provider: 'claude', apiKey: 'sk-proj-abc' })).toBe(
+      'This looks like an OpenAI key',
+    );
+    expect(foreignKeyWarning({ provider: 'openai', apiKey: 'AIzaSy' })).toBe('This looks like a Gemini key');
+    expect(foreignKeyWarning({ provider: 'azure', apiKey: 'gsk_abc' })).toBe('This looks like a Groq key');
+    expect(foreignKeyWarning({ provider: 'claude', apiKey: 'sk-ant-abc' })).toBeNull();
+    expect(foreignKeyWarning({ provider: 'groq', apiKey: 'my-own-key' })).toBeNull();
+  });
+});
+
+describe('saveProblem', () => {
+  it('refuses an OpenAI-compatible endpoint without a model, and nothing else', () => {
+    const endpoint = { ...newEndpoint('e1', defaultConfig), baseUrl: 'http://localhost:11434/v1' };
+    expect(saveProblem(endpoint)).toMatch(/^Not saved: choose a model\./);
+    expect(saveProblem({ ...endpoint, model: 'llama3.2' })).toBeNull();
+    expect(saveProblem({ ...defaultConfig, model: '' })).toBeNull();
+    // Listing models needs no model: the test goes with the base URL alone.
+    expect(configProblem(endpoint, ['model'])).toBeNull();
+    expect(configProblem(endpoint)).toBe('OpenAI-compatible: model is missing');
   });
 });
 

@@ -3,7 +3,7 @@ import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
 import { custom } from './provider-definitions/custom.ts';
 import type { ModelCapabilities } from './provider-definitions/capabilities.ts';
-import type { ProviderDefinition, SettingField } from './provider-definitions/definition.ts';
+import type { ProviderDefinition, RequiredKey, SettingField } from './provider-definitions/definition.ts';
 import { gemini } from './provider-definitions/gemini.ts';
 import { groq } from './provider-definitions/groq.ts';
 import { openai } from './provider-definitions/openai.ts';
@@ -38,11 +38,11 @@ export function providerDefaults(
 }
 
 /** What a remembered connection brings back when the panel switches to its provider. */
-const rememberedFields = ['apiKey', 'endpoint', 'deploymentName', 'apiVersion', 'baseUrl'] as const;
+const rememberedFields = ['apiKey', 'model', 'endpoint', 'deploymentName', 'apiVersion', 'baseUrl'] as const;
 
 /**
  * The configuration after the user picks another provider: its defaults, keeping key, temperature
- * and max tokens; with that provider's remembered connection, its key, endpoint and base URL instead.
+ * and max tokens; with that provider's remembered connection, its key, model, endpoint and base URL instead.
  */
 export function switchProvider(config: Config, provider: ProviderId, remembered?: Config): Config {
   const { apiKey, temperature, maxTokens } = config;
@@ -96,8 +96,38 @@ function isPresent(value: unknown): boolean {
   return typeof value === 'number' && value > 0;
 }
 
-/** Why a configuration cannot be used, or null when it can (DECISIONS: the final validity rule). */
-export function configProblem(config: Config): string | null {
-  const missing = providerCatalog[config.provider].required.find(({ key }) => !isPresent(config[key]));
+/**
+ * Why a configuration cannot be used, or null when it can (DECISIONS: the final validity rule).
+ * `ignoring`: settings a caller does without (listing models needs no model).
+ */
+export function configProblem(config: Config, ignoring: readonly RequiredKey[] = []): string | null {
+  const missing = providerCatalog[config.provider].required.find(
+    ({ key }) => !ignoring.includes(key) && !isPresent(config[key]),
+  );
   return missing ? `${connectionLabel(config)}: ${missing.name} is missing` : null;
+}
+
+/**
+ * Why 'Save Configuration' refuses a configuration, or null. Only a provider without a built-in
+ * model list (an OpenAI-compatible server) is refused for want of a model: the others have the
+ * spec's defaults.
+ */
+export function saveProblem(config: Config): string | null {
+  const { models, modelKey } = providerCatalog[config.provider];
+  if (models.length > 0 || modelKey !== 'model' || isPresent(config.model)) return null;
+  return "Not saved: choose a model. Test connection lists the server's models, or type a model id.";
+}
+
+/** The provider whose key this looks like, where keys have a recognisable shape. */
+export function keyOwner(apiKey: string): ProviderId | undefined {
+  const key = apiKey.trim();
+  return providerIds.find((id) => providerCatalog[id].keyShape?.test(key));
+}
+
+/** 'This looks like an OpenAI key': the key has another provider's shape than the configuration's. */
+export function foreignKeyWarning(config: Pick<Config, 'provider' | 'apiKey'>): string | null {
+  const owner = keyOwner(config.apiKey);
+  if (!owner || owner === config.provider) return null;
+  const label = providerLabel(owner);
+  return `This looks like ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label} key`;
 }

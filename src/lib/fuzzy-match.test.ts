@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchScore } from './fuzzy-match.ts';
+import { matchesIdentifier, matchScore } from './fuzzy-match.ts';
 
 describe('matchScore', () => {
   it('matches everything when nothing is typed', () => {
@@ -33,5 +33,22 @@ describe('matchScore', () => {
 
   it('finds no letters out of order', () => {
     expect(matchScore('zyx', 'New conversation')).toBe(0);
+  });
+});
+
+describe('matchesIdentifier', () => {
+  it('ignores separators and case', () => {
+    expect(matchesIdentifier('sonnet 4.5', 'claude-sonnet-4-5')).toBe(true);
+    expect(matchesIdentifier('Sonnet-4_5', 'claude-sonnet-4-5-20250929')).toBe(true);
+    expect(matchesIdentifier('GPT 4o', 'gpt-4o-mini')).toBe(true);
+  });
+
+  it('needs every word', () => {
+    expect(matchesIdentifier('sonnet 4.6', 'claude-sonnet-4-5')).toBe(false);
+    expect(matchesIdentifier('opus 4.5', 'claude-sonnet-4-5')).toBe(false);
+  });
+
+  it('matches everything when nothing is typed', () => {
+    expect(matchesIdentifier('', 'gpt-4o')).toBe(true);
   });
 });

@@ -39,3 +39,17 @@ function inOrder(letters: string, text: string): boolean {
   }
   return true;
 }
+
+/** Lower case without spaces and separators: 'Sonnet 4.5' and 'claude-sonnet-4-5' meet as 'sonnet45'. */
+function compact(text: string): string {
+  return text.toLowerCase().replace(/[\s\-_.:/]+/g, '');
+}
+
+/**
+ * Whether every typed word is in an identifier (a model id), separators and case ignored:
+ * 'sonnet 4.5' finds 'claude-sonnet-4-5', 'gpt 4o' finds 'gpt-4o-mini'.
+ */
+export function matchesIdentifier(query: string, identifier: string): boolean {
+  const id = compact(identifier);
+  return query.split(/\s+/).every((word) => id.includes(compact(word)));
+}

@@ -242,6 +242,7 @@ export function createAnthropicProvider(
     fetch,
     headers: {
       'x-api-key': connection.apiKey,
+      // The newest version Anthropic's versioning page documents (platform.claude.com/docs/en/api/versioning).
       'anthropic-version': '2023-06-01',
       // Without it Anthropic refuses every request that carries an Origin (every browser request).
       'anthropic-dangerous-direct-browser-access': 'true',

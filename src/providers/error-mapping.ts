@@ -1,4 +1,5 @@
 import type { ProviderId } from '../domain/config.ts';
+import { providerCatalog } from '../domain/provider-catalog.ts';
 import { arrayAt, isRecord, parseJson, recordAt, stringAt } from './json.ts';
 import { kindForStatus, ProviderError } from './provider-error.ts';
 import type { ProviderErrorKind } from './types.ts';
@@ -142,6 +143,17 @@ function messageFor(kind: ProviderErrorKind, message: string): string {
   return kind === 'cancelled' ? `The provider cancelled the request; try again. (${message})` : message;
 }
 
+/** Whether the response says the model does not exist or was retired, in the provider's own way. */
+function isModelGone(provider: ProviderId, status: number, fields: ErrorFields | undefined): boolean {
+  return (providerCatalog[provider].modelGone ?? []).some(
+    (gone) =>
+      gone.status === status &&
+      (gone.type === undefined || gone.type === fields?.type) &&
+      (gone.code === undefined || gone.code === fields?.code) &&
+      (gone.message === undefined || gone.message.test(fields?.message ?? '')),
+  );
+}
+
 /** The error for a non-2xx response, from the provider's own error JSON. */
 export function errorFromResponse(provider: ProviderId, response: Response, text: string): ProviderError {
   const fields = readErrorFields(parseJson(text));
@@ -154,6 +166,7 @@ export function errorFromResponse(provider: ProviderId, response: Response, text
     message,
     retryAfter: retryAfterFrom(response.headers, message, fields?.retryDelay),
     param: fields?.param,
+    modelGone: isModelGone(provider, response.status, fields),
   });
 }
 

@@ -75,6 +75,18 @@ describe('gemini requests', () => {
     ]);
   });
 
+  it('sends Gemini 3.6 and later no sampling settings and no final model turn', async () => {
+    const { fetch, requests } = fakeFetch(() => streamResponse(geminiStream));
+    const messages = [...conversation, { role: 'assistant', content: 'Why did' } as const];
+    await drain(createChatProvider({ ...config, model: 'gemini-3.8-flash' }, { fetch }).chat({ messages }));
+    const body = requests[0]?.body as { contents: { role: string }[]; generationConfig: object };
+    expect(body.contents.map(({ role }) => role)).toEqual(['user', 'model', 'user']);
+    expect(body.generationConfig).toEqual({
+      maxOutputTokens: 800,
+      thinkingConfig: { includeThoughts: true },
+    });
+  });
+
   it('lists models that support generateContent, without the models/ prefix', async () => {
     const { fetch, requests } = fakeFetch(() =>
       jsonResponse({

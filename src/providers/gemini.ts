@@ -34,7 +34,10 @@ export function mapGeminiFinishReason(raw: string | undefined): FinishReason {
  * Gemini's history: roles user and model only, no empty parts, and it must open with a user turn
  * (the system prompt travels as systemInstruction). Adjacent turns of one role are accepted.
  */
-function geminiContents(messages: readonly ChatMessage[]): { role: string; parts: unknown[] }[] {
+function geminiContents(
+  messages: readonly ChatMessage[],
+  rejectsPrefill = false,
+): { role: string; parts: unknown[] }[] {
   const contents = messages
     .filter(({ role, content, files }) => role !== 'system' && (content.trim() !== '' || files?.length))
     .map(({ role, content, files = [] }) => ({
@@ -46,7 +49,9 @@ function geminiContents(messages: readonly ChatMessage[]): { role: string; parts
       ],
     }));
   const firstUser = contents.findIndex(({ role }) => role === 'user');
-  return firstUser > 0 ? contents.slice(firstUser) : contents;
+  // A model that refuses a prefill gets the history up to its last user turn.
+  const end = rejectsPrefill ? contents.findLastIndex(({ role }) => role === 'user') + 1 : contents.length;
+  return contents.slice(Math.max(firstUser, 0), end);
 }
 
 interface ReplyState {
@@ -171,12 +176,12 @@ export function createGeminiProvider(
       const capabilities = capabilitiesOf(config);
       const thinking = thinkingConfig(capabilities, effort);
       const body = {
-        contents: geminiContents(messages),
+        contents: geminiContents(messages, capabilities.rejectsPrefill),
         ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
         generationConfig: {
           ...(!capabilities.rejects.includes('temperature') && { temperature: config.temperature }),
-          topK: config.topK,
-          topP: config.topP,
+          ...(!capabilities.rejects.includes('topK') && { topK: config.topK }),
+          ...(!capabilities.rejects.includes('topP') && { topP: config.topP }),
           maxOutputTokens: config.maxTokens,
           ...(stopSequences.length > 0 ? { stopSequences } : {}),
           ...(thinking && { thinkingConfig: thinking }),

@@ -7,6 +7,7 @@ import {
   type SamplingSetting,
 } from '../domain/provider-definitions/capabilities.ts';
 import type { CompletionOption, ProviderDefinition } from '../domain/provider-definitions/definition.ts';
+import { parseDay } from '../domain/provider-definitions/retirement.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
@@ -20,7 +21,8 @@ import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 
 /**
- * A /models item. OpenAI and Azure report no limits; Groq reports `context_window` and
+ * A /models item. OpenAI reports no limits, only an optional `shutdown_date` ('YYYY-MM-DD' or
+ * null; openai-node src/resources/models.ts); Azure nothing; Groq reports `context_window` and
  * `max_completion_tokens`; OpenRouter `context_length`, `top_provider.max_completion_tokens`,
  * its input modalities and supported parameters.
  */
@@ -38,7 +40,8 @@ function listedModel(item: unknown): ListedModel[] {
     pdfs: inputs.length > 0 ? inputs.includes('file') : undefined,
     reasoning: parameters.length > 0 ? parameters.includes('reasoning') : undefined,
   });
-  return [{ id, capabilities }];
+  const shutdownDate = parseDay(stringAt(item, 'shutdown_date'));
+  return [shutdownDate ? { id, capabilities, shutdownDate } : { id, capabilities }];
 }
 
 /** The one client for every server that speaks Chat Completions: OpenAI, Azure, Groq and compatible ones. */

@@ -242,3 +242,38 @@ describe('an OpenAI-compatible local server (Ollama) over HTTP', () => {
     expect(recorded?.headers.authorization).toBe('Bearer lm-studio-token');
   });
 });
+
+describe('models retired upstream, over HTTP', () => {
+  it.each([
+    ['openai', 'gpt-3.5-turbo', 404],
+    ['claude', 'claude-3-opus-20240229', 404],
+    ['gemini', 'gemini-2.5-flash', 404],
+    ['groq', 'llama-3.3-70b-versatile', 400],
+  ] as const)("%s: its answer for %s (%i) is read as the model's being gone", async (id, model, status) => {
+    const error = providerError((await chat(configFor(id, 'retired', { model }))).error);
+    expect([error.status, error.modelGone]).toEqual([status, true]);
+  });
+
+  it.each([
+    ['openai', 'gpt-5.4'],
+    ['claude', 'claude-sonnet-4-6'],
+    ['gemini', 'gemini-3.8-flash'],
+    ['groq', 'openai/gpt-oss-120b'],
+  ] as const)('%s: a current model (%s) still answers', async (id, model) => {
+    expect((await chat(configFor(id, 'retired', { model }))).text).toBe(echo);
+  });
+
+  it('other failures of the same status are not taken for a gone model', async () => {
+    const refused = providerError((await chat(configFor('groq', 'http-400'))).error);
+    expect([refused.status, refused.modelGone]).toEqual([400, undefined]);
+    const azure = providerError((await chat(configFor('azure', 'http-404'))).error);
+    expect([azure.status, azure.modelGone]).toEqual([404, undefined]);
+  });
+
+  it("reads OpenAI's shutdown_date, and the list leaves out the models already shut down", async () => {
+    const models = await createChatProvider(configFor('openai', 'retired')).listModels();
+    expect(models.find(({ id }) => id === 'o3')?.shutdownDate).toBe('2026-12-11');
+    expect(models.find(({ id }) => id === 'gpt-5.4')).toEqual({ id: 'gpt-5.4', capabilities: {} });
+    expect(models.map(({ id }) => id)).not.toContain('gpt-3.5-turbo');
+  });
+});

@@ -18,6 +18,7 @@ export class ProviderError extends Error implements ProviderErrorInfo {
   readonly status?: number;
   readonly retryAfter?: number;
   readonly param?: string;
+  readonly modelGone?: boolean;
 
   constructor(info: ProviderErrorInfo, options?: ErrorOptions) {
     super(info.message, options);
@@ -26,6 +27,7 @@ export class ProviderError extends Error implements ProviderErrorInfo {
     if (info.status !== undefined) this.status = info.status;
     if (info.retryAfter !== undefined) this.retryAfter = info.retryAfter;
     if (info.param !== undefined) this.param = info.param;
+    if (info.modelGone) this.modelGone = true;
   }
 
   /** True when the same request may succeed later (rate limit, overload, server or network trouble). */

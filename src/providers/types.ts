@@ -57,6 +57,8 @@ export interface ListedModel {
   id: string;
   /** Only what the list reports (Anthropic, Gemini, Groq and OpenRouter report limits; OpenAI nothing). */
   capabilities: Partial<ModelCapabilities>;
+  /** The day the provider shuts the model down, where its list says (OpenAI's `shutdown_date`). */
+  shutdownDate?: string;
 }
 
 export interface ChatProvider {
@@ -103,6 +105,8 @@ export interface ProviderErrorInfo {
   retryAfter?: number;
   /** The request field the error is about, where the provider names it (OpenAI's `param`). */
   param?: string;
+  /** The model does not exist or was retired, as the provider's definition recognises it. */
+  modelGone?: boolean;
 }
 
 export type CreateChatProvider = (config: Config, options?: { fetch?: typeof fetch }) => ChatProvider;

@@ -18,6 +18,7 @@ function registry(state: Partial<ChatState> = {}, screen = { isPhone: false, sys
     regenerate: vi.fn(),
     copyLastCode: vi.fn(),
     stop: vi.fn(),
+    clearConversation: vi.fn(),
   };
   const actions = createActions(chat as unknown as ChatController, {
     isPhone: () => screen.isPhone,
@@ -61,6 +62,29 @@ describe('actions', () => {
     expect(none.available()).not.toContain('choose-model');
     expect(none.available()).not.toContain('focus-composer');
     expect(none.available()).toContain('new-conversation');
+  });
+
+  it('acts on the open conversation: Clear at once (it has Undo), Delete and Rename by asking first', async () => {
+    const { chat, action, available } = registry({ activeId: 'c', loaded: { c: withReply } });
+    expect(available()).toEqual(
+      expect.arrayContaining(['rename', 'delete', 'clear', 'conversation-settings']),
+    );
+    await action('clear').run();
+    expect(chat.clearConversation).toHaveBeenCalledWith('c');
+    action('delete').run();
+    expect(chat.setOverlay).toHaveBeenLastCalledWith('delete-conversation');
+    action('rename').run();
+    expect(chat.setOverlay).toHaveBeenLastCalledWith('rename-conversation');
+    action('conversation-settings').run();
+    expect(chat.setOverlay).toHaveBeenLastCalledWith('conversation-settings');
+
+    const streaming = registry({
+      activeId: 'c',
+      loaded: { c: withReply },
+      streaming: { conversationId: 'c', messageId: 'c:2' },
+    });
+    expect(streaming.available()).not.toContain('clear');
+    expect(registry({ activeId: null }).available()).not.toContain('delete');
   });
 
   it('regenerates the reply ending the path, and copies from the active conversation', async () => {

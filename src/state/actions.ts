@@ -38,6 +38,11 @@ export type ActionId =
   | 'theme-system'
   | 'toggle-settings'
   | 'import-export'
+  | 'export'
+  | 'rename'
+  | 'delete'
+  | 'clear'
+  | 'conversation-settings'
   | 'download-markdown'
   | 'pin'
   | 'unpin'
@@ -162,6 +167,43 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       keywords: 'backup download upload json',
       available: always,
       run: () => chat.setImportExportOpen(true),
+    },
+    {
+      id: 'export',
+      title: 'Export data',
+      keywords: 'download json backup save conversations',
+      available: always,
+      // The dialog opens on its Export tab.
+      run: () => chat.setImportExportOpen(true),
+    },
+    {
+      id: 'rename',
+      title: 'Rename conversation',
+      keywords: 'name title',
+      available: hasConversation,
+      run: () => chat.setOverlay('rename-conversation'),
+    },
+    {
+      id: 'delete',
+      title: 'Delete conversation',
+      keywords: 'remove trash',
+      available: hasConversation,
+      // Asks first, with the spec's words, as the row's button does.
+      run: () => chat.setOverlay('delete-conversation'),
+    },
+    {
+      id: 'clear',
+      title: 'Clear conversation',
+      keywords: 'reset empty erase',
+      available: (current) => hasConversation(current) && !streamingHere(current),
+      run: withActive((id) => chat.clearConversation(id)),
+    },
+    {
+      id: 'conversation-settings',
+      title: 'Conversation settings',
+      keywords: 'system prompt reasoning effort',
+      available: hasConversation,
+      run: () => chat.setOverlay('conversation-settings'),
     },
     {
       id: 'download-markdown',

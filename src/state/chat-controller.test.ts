@@ -14,8 +14,8 @@ import { createSessionLocks } from '../storage/test-locks.ts';
 import { createMemoryStorage } from '../storage/test-storage.ts';
 import { createTabSync, type TabSync } from '../storage/tab-sync.ts';
 import { createChatController, type ChatController } from './chat-controller.ts';
-import { targetConfig } from './chat-store.ts';
-import { continuePrompt } from './message-commands.ts';
+import { modelListKey, targetConfig } from './chat-store.ts';
+import { continuePrompt } from './reply-runner.ts';
 import type { PreparedFile } from './attachment-files.ts';
 import { attachment } from '../domain/__fixtures__/conversations.ts';
 import type { Notifier } from './notify.ts';
@@ -23,6 +23,7 @@ import { backUp } from '../storage/backup-snapshot.ts';
 import type { BackupRunner } from './backup-runner.ts';
 import type { BackupWorkerRequest } from './backup.worker.ts';
 import { inThreadImportWorker } from './test-import-worker.ts';
+import { orderConversations } from '../domain/conversation-order.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
 class ScriptedReply {
@@ -100,9 +101,15 @@ function fakeProvider() {
 }
 
 function recordingNotifier() {
-  const calls: { kind: string; message: string; action?: { label: string; onClick(): void } }[] = [];
+  const calls: {
+    kind: string;
+    message: string;
+    action?: { label: string; onClick(): void };
+    untilDismissed?: boolean;
+  }[] = [];
   const notify: Notifier = {
-    success: (message, options = {}) => void calls.push({ kind: 'success', message, action: options.action }),
+    success: (message, { action, untilDismissed } = {}) =>
+      void calls.push({ kind: 'success', message, action, untilDismissed }),
     error: (message, _description, action) => void calls.push({ kind: 'error', message, action }),
     warning: (message, _description, action) => void calls.push({ kind: 'warning', message, action }),
     update: (message, action) => void calls.push({ kind: 'update', message, action }),
@@ -341,9 +348,18 @@ describe('chat controller', () => {
     await tab.chat.send('Hello?');
     await idle(tab);
     expect(shown(tab)).toEqual(['user: Hello?']);
+    // The provider's reason is kept with the question, not only in the toast.
+    const question = activePath(active(tab)).at(-1)?.id;
+    expect(tab.chat.store.getState().failedTurn).toMatchObject({
+      conversationId: active(tab).id,
+      questionId: question,
+      reason: '500 · boom',
+      modelGone: false,
+    });
     tab.provider.next('Hi');
     await tab.chat.retry(active(tab).id);
     expect(shown(tab)).toEqual(['user: Hello?', 'assistant: Hi']);
+    expect(tab.chat.store.getState().failedTurn).toBeNull();
   });
 
   it('Stop keeps the partial reply; nothing changes the tree while a reply streams', async () => {
@@ -388,9 +404,46 @@ describe('chat controller', () => {
     await tab.chat.setSystemPrompt(active(tab).id, '');
     await sendAndWait(tab, 'Again', 'Encore');
     expect(tab.provider.sent[1]?.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+  });
+});
+
+describe('Clear', () => {
+  it('restarts from the default system message, and Undo brings back the messages and the prompt', async () => {
+    await tab.chat.setSystemPrompt(active(tab).id, 'Answer in French.');
+    await sendAndWait(tab, 'Hello', 'Bonjour');
     await tab.chat.clearConversation(active(tab).id);
     expect(shown(tab)).toEqual([]);
-    expect(activePath(active(tab)).map(messageText)).toEqual(['']);
+    expect(activePath(active(tab)).map(messageText)).toEqual(['You are a helpful assistant.']);
+    await vi.waitFor(async () => expect((await stored(tab)).messages).toHaveLength(1));
+    const toast = tab.calls.find((call) => call.message === 'Conversation cleared');
+    expect(toast?.action?.label).toBe('Undo');
+
+    toast?.action?.onClick();
+    await vi.waitFor(() => expect(shown(tab)).toEqual(['user: Hello', 'assistant: Bonjour']));
+    expect(activePath(active(tab)).map(messageText)[0]).toBe('Answer in French.');
+    await vi.waitFor(async () =>
+      expect(activePath(await stored(tab)).map(messageText)).toEqual([
+        'Answer in French.',
+        'Hello',
+        'Bonjour',
+      ]),
+    );
+  });
+
+  it('Undo stores the files of the cleared messages again', async () => {
+    const photo = { part: attachment('clear-photo'), blob: new Blob(['png']) };
+    tab.provider.next('A photo');
+    expect(await tab.chat.send('Look', [photo])).toBe(true);
+    await idle(tab);
+    await vi.waitFor(async () => expect(await tab.db.readAttachment('clear-photo')).toBeDefined());
+    await tab.chat.clearConversation(active(tab).id);
+    await vi.waitFor(async () => expect(await tab.db.readAttachment('clear-photo')).toBeUndefined());
+
+    tab.calls.find((call) => call.message === 'Conversation cleared')?.action?.onClick();
+    await vi.waitFor(async () => expect(await tab.db.readAttachment('clear-photo')).toBeDefined());
+    expect(attachmentParts(activePath(active(tab))[1] as Message).map((part) => part.id)).toEqual([
+      'clear-photo',
+    ]);
   });
 });
 
@@ -616,8 +669,9 @@ describe('every provider at once', () => {
     });
     expect(tab.chat.store.getState().connections.openai?.apiKey).toBe('');
 
-    const undo = tab.calls.filter((call) => call.message === 'Data imported successfully').at(-1)?.action;
-    undo?.onClick();
+    const imported = tab.calls.filter((call) => call.message === 'Data imported successfully').at(-1);
+    expect(imported?.untilDismissed).toBe(false);
+    imported?.action?.onClick();
     await vi.waitFor(() => expect(tab.chat.store.getState().connections.openai?.apiKey).toBe('sk-test'));
     expect(Object.keys(tab.chat.store.getState().connections).sort()).toEqual(Object.keys(before).sort());
   });
@@ -724,19 +778,45 @@ describe('reasoning and the figures of a reply', () => {
     expect(tab.provider.efforts).toEqual(['high', undefined]);
   });
 
-  it('Continue asks the model to go on under a reply cut off at the token limit', async () => {
+  it('Continue extends a reply cut off at the token limit, with no turn of its own', async () => {
     thinkingReply();
     await tab.chat.send('Write a lot');
     await idle(tab);
     const cut = activePath(active(tab)).at(-1);
-    tab.provider.next('…and the rest.');
+    tab.provider.next(' and the rest.');
     await tab.chat.continueReply(active(tab).id, cut?.id ?? '');
     await idle(tab);
-    expect(shown(tab).slice(-3)).toEqual([
+    expect(shown(tab)).toEqual(['user: Write a lot', 'assistant: 4 and the rest.']);
+    const reply = activePath(active(tab)).at(-1);
+    expect(reply?.id).toBe(cut?.id);
+    // Its thinking stays; its figures are now those of the part that ended it.
+    expect(reply?.parts[0]).toEqual({ type: 'reasoning', text: 'Adding two and two.', signature: 'sig-1' });
+    expect(reply?.stats?.finishReason).toBeUndefined();
+    // The model was asked with the reply so far, then to go on.
+    expect(tab.provider.sent[1]?.slice(-2).map(({ role, content }) => `${role}: ${content}`)).toEqual([
       'assistant: 4',
       `user: ${continuePrompt}`,
-      'assistant: …and the rest.',
     ]);
+    await vi.waitFor(async () =>
+      expect(activePath(await stored(tab)).map(messageText)).toEqual([
+        'You are a helpful assistant.',
+        'Write a lot',
+        '4 and the rest.',
+      ]),
+    );
+  });
+
+  it('a Continue that fails before any text keeps the reply as it was', async () => {
+    thinkingReply();
+    await tab.chat.send('Write a lot');
+    await idle(tab);
+    const cut = activePath(active(tab)).at(-1);
+    tab.provider
+      .next()
+      .push(new ProviderError({ provider: 'openai', kind: 'network', message: 'Connection lost' }));
+    await tab.chat.continueReply(active(tab).id, cut?.id ?? '');
+    await idle(tab);
+    expect(activePath(active(tab)).at(-1)).toEqual(cut);
   });
 
   it('keeps a reply that ended normally with nothing in it, with its figures (filtered, or all hidden reasoning)', async () => {
@@ -937,7 +1017,8 @@ describe('backups', () => {
     // The key is the one this browser holds.
     expect(backups.chat.store.getState().config.apiKey).toBe('sk-test');
     const restored = backups.calls.find((call) => call.message === 'Backup restored');
-    expect(restored).toBeDefined();
+    // Its Undo waits until dismissed; an import's fades as other toasts do.
+    expect(restored?.untilDismissed).toBe(true);
     restored?.action?.onClick();
     await vi.waitFor(() => expect(backups.calls.map((call) => call.message)).toContain('Restore undone'));
     expect(backups.chat.store.getState().list).toHaveLength(1);
@@ -1002,14 +1083,25 @@ describe('keys protected with a passphrase', () => {
     await vi.waitFor(async () => expect(await keptKeys()).toEqual([]));
     later.chat.setOverlay(null);
     await later.chat.newConversation();
-    expect(await later.chat.send('Locked')).toBe(false);
+    // A message asks for the passphrase; 'Not now' keeps it unsent.
+    const refused = later.chat.send('Locked');
     expect(later.chat.store.getState().overlay).toBe('unlock-keys');
+    later.chat.setOverlay(null);
+    expect(await refused).toBe(false);
     expect(later.provider.sent).toHaveLength(0);
 
+    // Once unlocked, the message that asked is sent.
+    later.provider.next('Sent once unlocked');
+    const waiting = later.chat.send('Asked while locked');
     expect(await later.chat.unlockKeys('wrong')).toBe(false);
     expect(later.chat.store.getState().keyLock).toBe('locked');
     expect(await later.chat.unlockKeys('passphrase')).toBe(true);
     expect(later.chat.store.getState()).toMatchObject({ keyLock: 'unlocked', config: { apiKey: 'sk-test' } });
+    expect(await waiting).toBe(true);
+    await vi.waitFor(() =>
+      expect(shown(later)).toEqual(['user: Asked while locked', 'assistant: Sent once unlocked']),
+    );
+    await idle(later);
     // The key kept for a reload cannot be read out, and sessionStorage holds only a random token.
     const [kept, ...others] = await keptKeys();
     expect(others).toEqual([]);
@@ -1116,4 +1208,114 @@ describe('keys protected with a passphrase', () => {
     expect(await later.chat.unlockKeys('passphrase')).toBe(true);
     expect(later.chat.store.getState().config.apiKey).toBe('sk-test');
   }, 20_000);
+});
+
+describe('the list order: most recently active first', () => {
+  const listed = (t: Tab) => orderConversations(t.chat.store.getState().list).map((row) => row.name);
+
+  /** Conversation 1 to 3, created in that order; then a message in 2 and a rename of 3. */
+  async function threeConversations(): Promise<[string, string, string]> {
+    await tab.chat.newConversation();
+    await tab.chat.newConversation();
+    const [one, two, three] = tab.chat.store.getState().list.map((row) => row.id) as [string, string, string];
+    tab.chat.selectConversation(two);
+    await sendAndWait(tab, 'q', 'r');
+    await tab.chat.renameConversation(three, 'Conversation 3 renamed');
+    await vi.waitFor(async () => expect((await tab.db.get(three))?.name).toBe('Conversation 3 renamed'));
+    return [one, two, three];
+  }
+
+  it('writing moves a conversation up; a rename does not', async () => {
+    await threeConversations();
+    expect(listed(tab)).toEqual(['Conversation 2', 'Conversation 3 renamed', 'Conversation 1']);
+  });
+
+  it('at start, with the saved active id gone, the first in that order is active', async () => {
+    const [, two] = await threeConversations();
+    localStorage.setItem(storageKeys.activeConversation, 'gone');
+    const later = await openTab(databaseName, 'later');
+    expect(later.chat.store.getState().activeId).toBe(two);
+    expect(listed(later)).toEqual(listed(tab));
+  });
+
+  it('deleting the active conversation makes the first in that order active', async () => {
+    const [one, two, three] = await threeConversations();
+    tab.chat.selectConversation(one);
+    await tab.chat.deleteConversation(one);
+    expect(tab.chat.store.getState().activeId).toBe(two);
+    await tab.chat.deleteConversation(two);
+    expect(tab.chat.store.getState().activeId).toBe(three);
+  });
+
+  it("the other tab's list follows a message sent in this one", async () => {
+    const [one] = await threeConversations();
+    const other = await openTab(databaseName, 'b');
+    tab.chat.selectConversation(one);
+    await sendAndWait(tab, 'again', 'yes');
+    await vi.waitFor(() =>
+      expect(listed(other)).toEqual(['Conversation 1', 'Conversation 2', 'Conversation 3 renamed']),
+    );
+  });
+});
+
+describe('a key of another provider', () => {
+  const claudeWithOpenAiKey: Config = {
+    provider: 'claude',
+    apiKey: 'sk-proj-openai-key',
+    model: 'claude-sonnet-4-5',
+    temperature: 0.7,
+    maxTokens: 1024,
+  };
+
+  it('is neither tested nor saved with the other provider until the user confirms it', async () => {
+    const builtBefore = tab.provider.built.length;
+    expect(tab.chat.keyWarning(claudeWithOpenAiKey)).toBe('This looks like an OpenAI key');
+    const check = await tab.chat.checkConnection(claudeWithOpenAiKey);
+    expect(check).toEqual({
+      ok: false,
+      message:
+        'This looks like an OpenAI key: it was not sent to Claude. Replace it, or choose Use it anyway.',
+    });
+    expect(tab.chat.saveConfiguration(claudeWithOpenAiKey)).toMatch(/^This looks like an OpenAI key/);
+    expect(tab.chat.store.getState().config.provider).toBe('openai');
+    expect(tab.provider.built).toHaveLength(builtBefore);
+
+    tab.chat.confirmKey(claudeWithOpenAiKey);
+    expect(tab.chat.keyWarning(claudeWithOpenAiKey)).toBeNull();
+    // Confirmed for this key and provider only.
+    expect(tab.chat.keyWarning({ ...claudeWithOpenAiKey, provider: 'groq' })).toBe(
+      'This looks like an OpenAI key',
+    );
+    expect((await tab.chat.checkConnection(claudeWithOpenAiKey)).ok).toBe(true);
+    expect(tab.chat.saveConfiguration(claudeWithOpenAiKey)).toBeNull();
+    expect(tab.chat.store.getState().config).toEqual(claudeWithOpenAiKey);
+  });
+
+  it("passes a key of the provider's own shape, and a connection's saved key", async () => {
+    expect(tab.chat.keyWarning({ ...claudeWithOpenAiKey, apiKey: 'sk-ant-key' })).toBeNull();
+    expect(tab.chat.keyWarning({ ...config, apiKey: 'plain-key' })).toBeNull();
+  });
+});
+
+describe('an OpenAI-compatible endpoint', () => {
+  it('is tested with its base URL alone, its models listed, and not saved without a model', async () => {
+    tab.provider.provider.listModels = () =>
+      Promise.resolve([
+        { id: 'llama3.2:latest', capabilities: {} },
+        { id: 'qwen3:8b', capabilities: {} },
+      ]);
+    const endpoint = { ...tab.chat.newEndpointDraft(config), baseUrl: 'http://localhost:11434/v1' };
+    expect(await tab.chat.checkConnection(endpoint)).toMatchObject({
+      ok: true,
+      message: 'Connected: 2 models available.',
+    });
+    expect(tab.chat.store.getState().modelLists[modelListKey(endpoint)]?.map(({ id }) => id)).toEqual([
+      'llama3.2:latest',
+      'qwen3:8b',
+    ]);
+    expect(tab.chat.saveConfiguration(endpoint)).toMatch(/^Not saved: choose a model\./);
+    expect(tab.chat.store.getState().config).toEqual(config);
+    expect(tab.chat.saveConfiguration({ ...endpoint, model: 'qwen3:8b' })).toBeNull();
+    expect(tab.chat.store.getState().config).toMatchObject({ provider: 'custom', model: 'qwen3:8b' });
+  });
 });

@@ -1,8 +1,8 @@
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { findMessage } from '../domain/message-tree.ts';
-import { migrateLegacyConversations } from '../storage/legacy-migration.ts';
 import {
+  hasLegacyConversations,
   loadActiveId,
   loadAutoTitle,
   loadConfig,
@@ -136,10 +136,14 @@ export function createChatController(deps: ChatDependencies) {
         'This browser does not allow storage here (private mode?). The app works, but closing the tab loses your chats.',
       );
     }
-    const migration = await migrateLegacyConversations(db).catch((error: unknown) => ({
-      migrated: 0,
-      problem: error instanceof Error ? error.message : String(error),
-    }));
+    const migration = !hasLegacyConversations()
+      ? { migrated: 0 }
+      : await import('../storage/legacy-migration.ts')
+          .then(({ migrateLegacyConversations }) => migrateLegacyConversations(db))
+          .catch((error: unknown) => ({
+            migrated: 0,
+            problem: error instanceof Error ? error.message : String(error),
+          }));
     if ('problem' in migration) {
       console.error('Could not migrate saved conversations', migration.problem);
       // Without IndexedDB the old data simply stays where it is (the warning above says so).
@@ -264,6 +268,8 @@ export function createChatController(deps: ChatDependencies) {
     ...messages,
     saveConfiguration: configs.saveConfiguration,
     checkConnection: configs.checkConnection,
+    keyWarning: configs.keyWarning,
+    confirmKey: configs.confirmKey,
     forgetConnection: configs.forgetConnection,
     newEndpointDraft: configs.newEndpointDraft,
     refreshModelList: configs.refreshModelList,

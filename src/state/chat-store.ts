@@ -15,6 +15,8 @@ export interface ConversationListItem {
   name: string;
   createdAt: string;
   updatedAt: string;
+  /** See Conversation.activeAt: absent, updatedAt. */
+  activeAt?: string;
   place?: ConversationPlace;
 }
 
@@ -28,7 +30,7 @@ export interface ChatState {
   ready: boolean;
   /** The saved configuration (the panel edits a draft until 'Save Configuration'). */
   config: Config;
-  /** Every conversation, in list order, without messages. */
+  /** Every conversation, without messages, in no set order: see orderConversations. */
   list: ConversationListItem[];
   /** Conversations whose messages are loaded, by id. */
   loaded: Record<string, Conversation>;
@@ -60,15 +62,19 @@ export interface ChatState {
   revealed: { conversationId: string; messageId: string } | null;
   /** 'Protect keys with a passphrase': off, on but not unlocked in this session, or unlocked. */
   keyLock: 'off' | 'locked' | 'unlocked';
-  /** The last question whose request failed because its model does not exist or was retired. */
-  modelGone: ModelGoneTurn | null;
+  /** The last question whose request failed with nothing received, and why. */
+  failedTurn: FailedTurn | null;
+  /** Keys of another provider's shape the user chose to send anyway, as `connection id|key` (this session). */
+  confirmedKeys: readonly string[];
 }
 
-/** A question left unanswered because the provider no longer has its model. */
-export interface ModelGoneTurn {
+/** A question left unanswered: the provider's reason, and whether its model does not exist or was retired. */
+export interface FailedTurn {
   conversationId: string;
   questionId: string;
   pin: ModelPin;
+  reason: string;
+  modelGone: boolean;
 }
 
 export type Overlay =
@@ -105,15 +111,18 @@ export function createChatStore(): ChatStore {
     searchFocus: 0,
     revealed: null,
     keyLock: 'off',
-    modelGone: null,
+    failedTurn: null,
+    confirmedKeys: [],
   }));
 }
 
 /** The sidebar row of a conversation or of its stored summary. */
 export function listItemOf(conversation: ConversationListItem): ConversationListItem {
-  const { id, createdAt, updatedAt, place } = conversation;
-  const name = shownName(conversation.name);
-  return place ? { id, name, createdAt, updatedAt, place } : { id, name, createdAt, updatedAt };
+  const { id, createdAt, updatedAt, activeAt, place } = conversation;
+  const item: ConversationListItem = { id, name: shownName(conversation.name), createdAt, updatedAt };
+  if (activeAt) item.activeAt = activeAt;
+  if (place) item.place = place;
+  return item;
 }
 
 /**
@@ -140,6 +149,7 @@ export function commitConversation(store: ChatStore, conversation: Conversation)
       row &&
       row.name === item.name &&
       row.updatedAt === conversation.updatedAt &&
+      row.activeAt === conversation.activeAt &&
       row.place === conversation.place;
     const list = unchanged ? state.list : index === -1 ? [...state.list, item] : state.list.with(index, item);
     return { list, loaded: { ...state.loaded, [conversation.id]: conversation } };

@@ -1,6 +1,13 @@
 import { connectionIdOf, splitConfig, type Config, type Connections } from '../domain/config.ts';
 import type { ModelPin } from '../domain/conversation.ts';
-import { configProblem, connectionLabel, newEndpoint, providerCatalog } from '../domain/provider-catalog.ts';
+import {
+  configProblem,
+  connectionLabel,
+  foreignKeyWarning,
+  newEndpoint,
+  providerCatalog,
+  saveProblem,
+} from '../domain/provider-catalog.ts';
 import type { ChatProvider } from '../providers/types.ts';
 import { saveConfig as storeConfig, saveConnections as storeConnections } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -104,13 +111,49 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     return newEndpoint(ctx.newId(), draft);
   }
 
-  /** 'Save Configuration': persist, remember it as its provider's connection, rebuild the service, tell other tabs. */
-  function saveConfiguration(config: Config): void {
+  /** Names a key and the connection it would go to. */
+  function keyConfirmation(config: Config): string {
+    return `${connectionIdOf(config)}|${config.apiKey.trim()}`;
+  }
+
+  /**
+   * 'This looks like an OpenAI key' while a key of another provider's shape is drafted for this
+   * connection; null once the user chose to send it anyway, or when it is the connection's saved key.
+   */
+  function keyWarning(config: Config): string | null {
+    const warning = foreignKeyWarning(config);
+    if (!warning) return null;
+    const state = ctx.get();
+    if (connectionOf(state, connectionIdOf(config))?.apiKey.trim() === config.apiKey.trim()) return null;
+    return state.confirmedKeys.includes(keyConfirmation(config)) ? null : warning;
+  }
+
+  /** 'Use it anyway': the drafted key may go to its connection's provider. */
+  function confirmKey(config: Config): void {
+    ctx.store.setState((state) => ({ confirmedKeys: [...state.confirmedKeys, keyConfirmation(config)] }));
+  }
+
+  /** Why a key is held back from its provider: sent nowhere until confirmed or replaced. */
+  function heldKeyReason(config: Config): string | null {
+    const warning = keyWarning(config);
+    return warning
+      ? `${warning}: it was not sent to ${connectionLabel(config)}. Replace it, or choose Use it anyway.`
+      : null;
+  }
+
+  /**
+   * 'Save Configuration': persist, remember it as its provider's connection, rebuild the service,
+   * tell other tabs. Returns why it refused instead (a held key, an endpoint without a model).
+   */
+  function saveConfiguration(config: Config): string | null {
+    const refusal = heldKeyReason(config) ?? saveProblem(config);
+    if (refusal) return refusal;
     applyConfig(config);
     const saved = writeConfig(config);
     if (remember(config) && saved) ctx.tabSync.post({ type: 'config-saved' });
     ctx.notify.success('Configuration saved');
     void refreshModelList();
+    return null;
   }
 
   /**
@@ -137,16 +180,33 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     }
   }
 
-  /** 'Test connection' for a configuration as drafted in the panel (not saved); loaded on first use. */
+  /**
+   * 'Test connection' for a configuration as drafted (not saved); loaded on first use. The models
+   * it lists become the drafted connection's live list.
+   */
   async function checkConnection(config: Config): Promise<ConnectionCheck> {
+    const held = heldKeyReason(config);
+    if (held) return { ok: false, message: held };
     const { testConnection } = await import('./connection-test.ts');
-    return testConnection(config, ctx.createProvider, globalThis.location?.href ?? 'http://localhost/');
+    const check = await testConnection(
+      config,
+      ctx.createProvider,
+      globalThis.location?.href ?? 'http://localhost/',
+    );
+    const { models } = check;
+    if (models)
+      ctx.store.setState((state) => ({
+        modelLists: { ...state.modelLists, [modelListKey(config)]: models },
+      }));
+    return check;
   }
 
   return {
     forgetConnection,
     newEndpointDraft,
     checkConnection,
+    keyWarning,
+    confirmKey,
     service,
     targetFor,
     applyConfig,

@@ -2,12 +2,13 @@ import type { Config } from '../domain/config.ts';
 import { configProblem, connectionUrl, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
 import { describeProviderError, isProviderError, type ProviderError } from '../providers/provider-error.ts';
 import { collectText } from '../providers/registry.ts';
-import type { CreateChatProvider } from '../providers/types.ts';
+import type { CreateChatProvider, ListedModel } from '../providers/types.ts';
 
-/** What 'Test connection' found, in one sentence. */
+/** What 'Test connection' found, in one sentence; and the models it listed. */
 export interface ConnectionCheck {
   ok: boolean;
   message: string;
+  models?: ListedModel[];
 }
 
 function hostOf(url: string): string {
@@ -75,14 +76,16 @@ export async function testConnection(
   createProvider: CreateChatProvider,
   pageUrl: string,
 ): Promise<ConnectionCheck> {
-  const problem = configProblem(config);
+  const listsModels = providerCatalog[config.provider].modelKey === 'model';
+  // Listing needs no model: an OpenAI-compatible endpoint is tested with its base URL alone.
+  const problem = configProblem(config, listsModels ? ['model'] : []);
   if (problem) return { ok: false, message: `${problem}.` };
   const blocked = mixedContent(config, pageUrl);
   if (blocked) return { ok: false, message: blocked };
   const signal = AbortSignal.timeout(20_000);
   try {
     const service = createProvider(config);
-    if (providerCatalog[config.provider].modelKey === 'deploymentName') {
+    if (!listsModels) {
       // At least 16 tokens: some deployments refuse a smaller limit.
       const request = { messages: [{ role: 'user' as const, content: 'ping' }], settings: { maxTokens: 16 } };
       // The reply itself does not matter: an answer proves the deployment exists.
@@ -92,7 +95,11 @@ export async function testConnection(
     const models = await service.listModels(signal);
     const count = models.length;
     const available = `${count} model${count === 1 ? '' : 's'} available`;
-    return { ok: true, message: `Connected: ${available}${config.apiKey.trim() ? ' to this key' : ''}.` };
+    return {
+      ok: true,
+      message: `Connected: ${available}${config.apiKey.trim() ? ' to this key' : ''}.`,
+      models,
+    };
   } catch (error) {
     if (!isProviderError(error))
       return { ok: false, message: error instanceof Error ? error.message : String(error) };

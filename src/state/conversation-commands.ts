@@ -1,4 +1,5 @@
 import {
+  attachmentIds,
   messageText,
   type Conversation,
   type ConversationPlace,
@@ -14,12 +15,14 @@ import {
   pickActiveId,
   placeConversation as placeRule,
   renameConversation as renameRule,
+  restoreCleared,
   setSystemPrompt as setSystemPromptRule,
   setEffort,
   setModelPin,
 } from '../domain/conversation-rules.ts';
 import { downloadText } from '../lib/download.ts';
 import { saveActiveId } from '../storage/local-settings.ts';
+import { holdFiles, stageFiles } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, forgetConversation, isStreamingIn } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
@@ -110,10 +113,31 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     await change(id, (conversation) => renameRule(conversation, name, ctx.now()));
   }
 
+  /** Back to the default system message, with Undo (messages, prompt and files). */
   async function clearConversation(id: string): Promise<void> {
     if (isStreamingIn(ctx.get(), id)) return;
-    await change(id, (conversation) => clearRule(conversation, ctx.now()));
-    ctx.notify.success('Conversation cleared');
+    const loaded = await ensureLoaded(id);
+    if (!loaded) return;
+    // The cleared messages' files go with them when the conversation is saved; Undo stores them again.
+    const files = await holdFiles(attachmentIds(loaded), ctx.db());
+    let before = loaded;
+    const cleared = await change(id, (conversation) => clearRule((before = conversation), ctx.now()));
+    if (!cleared) return ctx.notify.success('Conversation cleared');
+    ctx.notify.success('Conversation cleared', {
+      action: {
+        label: 'Undo',
+        onClick: () => {
+          stageFiles(files, ctx.db());
+          void change(id, (conversation) =>
+            restoreCleared(conversation, before, {
+              now: ctx.now(),
+              newId: ctx.newId,
+              keepLeaf: isStreamingIn(ctx.get(), id),
+            }),
+          );
+        },
+      },
+    });
   }
 
   /** The model picker: pins a provider and model to the conversation; null follows the saved configuration again. */

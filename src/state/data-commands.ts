@@ -46,6 +46,7 @@ const replaceMessages = {
     done: 'Data imported successfully',
     undone: 'Import undone',
     undoFailed: 'Could not undo the import',
+    undoStays: false,
   },
   restore: {
     invalid: 'The backup could not be read',
@@ -53,6 +54,8 @@ const replaceMessages = {
     done: 'Backup restored',
     undone: 'Restore undone',
     undoFailed: 'Could not undo the restore',
+    // Asked for and confirmed, yet easy to regret once the old conversations are seen gone.
+    undoStays: true,
   },
 };
 
@@ -200,6 +203,7 @@ export function createDataCommands(
           description: `${unreadable} attached ${unreadable === 1 ? 'file was' : 'files were'} not readable and left out.`,
         }),
         action: { label: 'Undo', onClick: () => void undoImport(before, messages) },
+        untilDismissed: messages.undoStays,
       });
       return true;
     } catch (error) {

@@ -28,9 +28,6 @@ import type { ConversationSync } from './conversation-sync.ts';
 import type { ReplyRunner } from './reply-runner.ts';
 import { createAutoTitles } from './auto-title.ts';
 
-/** What 'Continue' sends. */
-export const continuePrompt = 'Continue exactly where your previous reply stopped.';
-
 /**
  * What the user does to messages: send, edit, regenerate, retry, switch versions, delete and
  * branch. Each is a small change to the tree followed by one reply run where a reply is asked for.
@@ -135,13 +132,31 @@ export function createMessageCommands(
   }
 
   /**
+   * Opens 'Unlock your API keys' and resolves true once the keys are unlocked; false when the
+   * dialog closes without (Not now) or the keys are forgotten instead.
+   */
+  function unlockFirst(): Promise<boolean> {
+    store.setState({ overlay: 'unlock-keys' });
+    return new Promise((resolve) => {
+      const stop = store.subscribe(({ keyLock, overlay }) => {
+        if (keyLock === 'locked' && overlay === 'unlock-keys') return;
+        stop();
+        resolve(keyLock === 'unlocked');
+      });
+    });
+  }
+
+  /**
    * Sends the composer's text and files. Resolves true when the message was taken (the composer
-   * then clears); false leaves the draft and the files where they are.
+   * then clears); false leaves the draft and the files where they are. With the keys locked, the
+   * passphrase is asked first and the message goes once they are unlocked.
    */
   async function send(text: string, files: readonly PreparedFile[] = []): Promise<boolean> {
     const content = text.trim();
+    if ((!content && files.length === 0) || !ctx.get().activeId) return false;
+    if (ctx.get().keyLock === 'locked' && !(await unlockFirst())) return false;
     const { activeId } = ctx.get();
-    if ((!content && files.length === 0) || !activeId) return false;
+    if (!activeId) return false;
     const conversation = await conversations.ensureLoaded(activeId);
     if (!conversation) return false;
     const target = readyTarget(activeId);
@@ -193,16 +208,29 @@ export function createMessageCommands(
     else if (last.role === 'user') await askAgain(conversationId, last.id);
   }
 
+  /** 'Switch to {model} and retry', after the model was gone: pins `pin` to the conversation, then retries. */
+  async function switchModelAndRetry(conversationId: string, pin: ModelPin): Promise<void> {
+    await conversations.pinModel(conversationId, pin);
+    await retry(conversationId);
+  }
+
   /**
-   * 'Continue' under a reply cut off at the token limit: asks the model, in a new turn, to go on
-   * from where it stopped.
+   * 'Continue' under a reply cut off at the token limit: the model is asked to go on, and what it
+   * writes extends the same reply (the request's 'continue' turn is not kept).
    */
   async function continueReply(conversationId: string, replyId: string): Promise<void> {
     const conversation = await conversations.ensureLoaded(conversationId);
-    if (!conversation || activePath(conversation).at(-1)?.id !== replyId) return;
+    const reply = conversation && activePath(conversation).at(-1);
+    if (reply?.id !== replyId || reply.role !== 'assistant' || reply.parentId === null) return;
     const target = readyTarget(conversationId);
     if (!target) return;
-    await ask(conversationId, replyId, continuePrompt, target);
+    await replies.run(
+      conversationId,
+      reply.parentId,
+      target,
+      () => void continueReply(conversationId, replyId),
+      reply,
+    );
   }
 
   /** 'Previous version' (-1) and 'Next version' (+1): shows that version with its own path below it. */
@@ -312,6 +340,7 @@ export function createMessageCommands(
     edit,
     regenerate,
     retry,
+    switchModelAndRetry,
     continueReply,
     showVersion,
     revealMessage,

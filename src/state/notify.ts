@@ -32,8 +32,17 @@ export const toasts = {
 };
 
 export const notify = {
-  success(message: string, options: { description?: string; action?: ToastAction } = {}) {
-    void sonner().then(({ toast }) => toast.success(message, { duration: toastDurationMs, ...options }));
+  /** `untilDismissed`: an Undo that must not slip away while the user looks (a restore). */
+  success(
+    message: string,
+    {
+      untilDismissed = false,
+      ...options
+    }: { description?: string; action?: ToastAction; untilDismissed?: boolean } = {},
+  ) {
+    void sonner().then(({ toast }) =>
+      toast.success(message, { duration: untilDismissed ? Infinity : toastDurationMs, ...options }),
+    );
   },
   error(message: string, description?: string, action?: ToastAction) {
     void sonner().then(({ toast }) =>

@@ -12,7 +12,7 @@ import {
   type ReasoningPart,
 } from '../domain/conversation.ts';
 import type { ReplyStats } from '../domain/reply-stats.ts';
-import { addMessage, newMessage } from '../domain/conversation-rules.ts';
+import { addMessage, markWritten, newMessage } from '../domain/conversation-rules.ts';
 import { deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
@@ -24,6 +24,9 @@ import type { ChatContext } from './chat-context.ts';
 import { commitConversation, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+
+/** What 'Continue' asks, in the request only: the reply it extends shows no such turn. */
+export const continuePrompt = 'Continue exactly where your previous reply stopped.';
 
 /** While streaming, the reply is saved at most this often (and on page hide). */
 const streamingSaveIntervalMs = 1000;
@@ -152,7 +155,14 @@ export interface ReplyRunner {
    * Streams a new reply under `questionId` (a user message) as its newest child: send, edit,
    * regenerate and retry all end here. Resolves when the reply has ended and been saved.
    */
-  run(conversationId: string, questionId: string, target: ReplyTarget, onRetry: () => void): Promise<void>;
+  run(
+    conversationId: string,
+    questionId: string,
+    target: ReplyTarget,
+    onRetry: () => void,
+    /** 'Continue': this reply (the question's) is extended instead of a new one added. */
+    continuing?: Message,
+  ): Promise<void>;
   /** Stop: aborts the request; what had arrived is kept. */
   stop(): void;
   /** The page is being hidden or closed: save the reply as it stands, at once. */
@@ -162,23 +172,35 @@ export interface ReplyRunner {
 export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): ReplyRunner {
   let active: { conversationId: string; controller: AbortController } | null = null;
 
-  async function run(conversationId: string, questionId: string, target: ReplyTarget, onRetry: () => void) {
+  async function run(
+    conversationId: string,
+    questionId: string,
+    target: ReplyTarget,
+    onRetry: () => void,
+    continuing?: Message,
+  ) {
     const start = ctx.get().loaded[conversationId];
     const { config, service } = target;
     if (!start || !findMessage(start, questionId) || !service) return;
     const controller = new AbortController();
-    const reply: Message = {
-      ...newMessage('assistant', '', { id: ctx.newId(), parentId: questionId, now: ctx.now() }),
-      provider: config.provider,
-    };
     const model = modelOf(config);
-    if (model) reply.model = model;
+    const reply: Message = continuing
+      ? { ...continuing }
+      : {
+          ...newMessage('assistant', '', { id: ctx.newId(), parentId: questionId, now: ctx.now() }),
+          provider: config.provider,
+          ...(model && { model }),
+        };
+    // A continued reply's figures and end are those of its last part.
+    delete reply.stats;
+    delete reply.status;
+    const earlier = continuing?.parts ?? [];
     // The connection's service, asked with this conversation's model and settings.
     const { settings } = splitConfig(config);
     const startedAt = ctx.now().getTime();
     const draft = createReplyDraft(startedAt);
     const current = (): Message => {
-      const message: Message = { ...reply, parts: draft.parts() };
+      const message: Message = { ...reply, parts: [...earlier, ...draft.parts()] };
       const stats = draft.stats();
       if (stats) message.stats = stats;
       return message;
@@ -194,8 +216,11 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const periodicSave = createThrottle(() => void sync.save(conversationId), streamingSaveIntervalMs);
 
     active = { conversationId, controller };
-    commitConversation(ctx.store, addMessage(start, reply, config.provider));
-    ctx.store.setState({ streaming: { conversationId, messageId: reply.id } });
+    if (!continuing) commitConversation(ctx.store, addMessage(start, reply, config.provider));
+    ctx.store.setState((state) => ({
+      streaming: { conversationId, messageId: reply.id },
+      failedTurn: state.failedTurn?.conversationId === conversationId ? null : state.failedTurn,
+    }));
 
     let final: Message | null;
     const noFailure = Symbol('no failure');
@@ -203,10 +228,11 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const providerName = connectionLabel(config);
     try {
       // Files are read (and a PDF's text extracted) with the reply already shown as waiting.
-      const history = await historyFor(start, questionId, config, {
+      const history = await historyFor(start, continuing?.id ?? questionId, config, {
         capabilities: modelCapabilities(ctx.get(), config),
         read: (id) => ctx.db().readAttachment(id),
       });
+      if (continuing) history.push({ role: 'user', content: continuePrompt });
       const effort = start.effort;
       const parts = service.chat({ messages: history, settings, effort, signal: controller.signal });
       for await (const part of parts) {
@@ -222,7 +248,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     }
     const ended = ctx.now().getTime();
     const whole = (extra: Partial<Message> = {}): Message => {
-      const message: Message = { ...reply, parts: draft.parts(), ...extra };
+      const message: Message = { ...reply, parts: [...earlier, ...draft.parts()], ...extra };
       const stats = draft.stats(ended);
       if (stats) message.stats = stats;
       return message;
@@ -231,7 +257,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     // kept even when empty (a reply filtered, or spent on hidden reasoning), with its figures.
     const kept = (extra: Partial<Message>) => {
       const message = whole(extra);
-      return hasContent(message) ? message : null;
+      return hasContent({ ...message, parts: draft.parts() }) ? message : null;
     };
     if (failure === noFailure) {
       final = whole();
@@ -252,14 +278,31 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
           onClick: onRetry,
         });
         final = kept({ status: 'interrupted', error: description });
+        // Nothing received: the question stays unanswered (spec), with the reason shown under it.
+        if (!final && !continuing) {
+          const pin = {
+            provider: config.provider,
+            model,
+            ...(config.endpointId && { endpointId: config.endpointId }),
+          };
+          const modelGone = isProviderError(error) && error.modelGone === true;
+          ctx.store.setState({
+            failedTurn: { conversationId, questionId, pin, reason: description, modelGone },
+          });
+        }
       }
     }
     // The final state is committed below in one render.
     render.cancel();
     const latest = ctx.get().loaded[conversationId];
     if (latest) {
-      // Nothing arrived: the conversation keeps the question without a reply (spec).
-      commitConversation(ctx.store, final ? replaceMessage(latest, final) : deleteSubtree(latest, reply.id));
+      // Nothing arrived: the conversation keeps the question without a reply (spec), or the
+      // continued reply as it was.
+      const result = final ?? continuing;
+      commitConversation(
+        ctx.store,
+        result ? markWritten(replaceMessage(latest, result), ctx.now()) : deleteSubtree(latest, reply.id),
+      );
     }
     ctx.store.setState({ streaming: null });
     // Until the final save has landed, a page hide writes the finished reply at once.

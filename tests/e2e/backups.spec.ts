@@ -36,6 +36,16 @@ function backupList(page: Page) {
   return page.getByRole('list', { name: 'Backups' }).getByRole('listitem');
 }
 
+/** 'Restore' on the newest backup, then 'Restore' in the question it asks first. */
+async function confirmRestore(page: Page) {
+  await backupList(page).first().getByRole('button', { name: 'Restore' }).click();
+  await page
+    .getByRole('dialog')
+    .filter({ hasText: /^Replace your/ })
+    .getByRole('button', { name: 'Restore' })
+    .click();
+}
+
 test('the day’s backup is taken once a conversation is saved, and restores everything with Undo', async ({
   page,
 }) => {
@@ -71,7 +81,7 @@ test('the day’s backup is taken once a conversation is saved, and restores eve
   await chat.ask('Something new');
   await expect(chat.rows).toHaveCount(1);
   await openDataDialog(page, 'Import');
-  await backupList(page).getByRole('button', { name: 'Restore' }).click();
+  await confirmRestore(page);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(chat.toast('Backup restored')).toBeVisible();
   await expect(chat.rows).toHaveCount(1);
@@ -97,7 +107,14 @@ test('Undo puts back what a restore replaced', async ({ page }) => {
   await expect(chat.rows).toHaveCount(2);
 
   await openDataDialog(page, 'Import');
+  // Asked first: Cancel changes nothing.
+  const question = page.getByText(/^Replace your 2 conversations and settings with the backup of .+\?$/);
   await backupList(page).getByRole('button', { name: 'Restore' }).click();
+  await expect(question).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toHaveCount(0);
+  await expect(chat.rows).toHaveCount(2);
+  await confirmRestore(page);
   await expect(chat.rows).toHaveCount(1);
   await chat.toast('Backup restored').getByRole('button', { name: 'Undo' }).click();
   await expect(chat.toast('Restore undone')).toBeVisible();

@@ -24,11 +24,12 @@ async function useTheApp(chat: ChatPage): Promise<void> {
   await chat.waitForReplyDone();
   await expect(chat.messages('assistant')).toContainText('Echo: Keep me');
   await chat.newConversation();
-  await chat.rows.nth(1).hover();
-  await chat.rows.nth(1).getByRole('button', { name: 'Rename conversation' }).click();
+  // The newest on top, and a rename does not move it.
+  await chat.rows.nth(0).hover();
+  await chat.rows.nth(0).getByRole('button', { name: 'Rename conversation' }).click();
   await chat.page.getByRole('textbox', { name: 'Conversation name' }).fill('Second thoughts');
   await chat.page.getByRole('textbox', { name: 'Conversation name' }).press('Enter');
-  await expect(chat.rows.nth(1)).toContainText('Second thoughts');
+  await expect(chat.rows.nth(0)).toContainText('Second thoughts');
 }
 
 /**
@@ -332,9 +333,9 @@ test('import: a 50 MB file through the file picker gets a clear message, the app
 
   // Responsive: the dialog closes and the sidebar works at once.
   await page.keyboard.press('Escape');
-  await chat.rows.nth(0).getByRole('button').first().click();
-  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true', { timeout: 1_000 });
   await chat.rows.nth(1).getByRole('button').first().click();
+  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true', { timeout: 1_000 });
+  await chat.rows.nth(0).getByRole('button').first().click();
   expect(await exportSnapshot(page)).toBe(before);
 });
 
@@ -424,7 +425,7 @@ test('import then Undo restores the previous state exactly, in memory and in sto
   expect(await page.evaluate(() => localStorage.getItem('ai-chat-config'))).toContain('"provider":"openai"');
   await page.reload();
   expect(await exportSnapshot(page)).toBe(before);
-  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
 });
 
 test('a corrupted saved configuration does not stop the app: defaults, a notice, the conversations shown', async ({
@@ -434,8 +435,8 @@ test('a corrupted saved configuration does not stop the app: defaults, a notice,
   await page.evaluate(() => localStorage.setItem('ai-chat-config', 'not json{'));
   await page.reload();
   await expect(chat.rows).toHaveCount(2);
-  await expect(chat.rows.nth(1)).toContainText('Second thoughts');
-  await chat.rows.nth(0).getByRole('button').first().click();
+  await expect(chat.rows.nth(0)).toContainText('Second thoughts');
+  await chat.rows.nth(1).getByRole('button').first().click();
   await expect(chat.messages('assistant')).toContainText('Echo: Keep me');
   await expect(chat.toast('The saved configuration could not be read')).toBeVisible();
   await expect(page.getByTestId('provider-badge')).toHaveText('OpenAI');
@@ -501,13 +502,14 @@ test('corrupted conversation records are skipped and reported; the readable ones
   // One reported by the listing (no summary), one when opened (its summary looked fine).
   await expect(chat.toast('1 saved conversation could not be read and was skipped')).toHaveCount(2);
   await expect(chat.toast('"Damaged one" is damaged')).toBeVisible();
+  // Most recently active first: the first of them is shown.
   await expect(chat.rows).toHaveCount(3);
-  await expect(chat.rows.nth(0)).toContainText('Fine despite its summary');
+  await expect(chat.rows.nth(0)).toContainText('Conversation 2');
   await expect(chat.rows.nth(1)).toContainText('Conversation 1');
-  await expect(chat.rows.nth(2)).toContainText('Conversation 2');
+  await expect(chat.rows.nth(2)).toContainText('Fine despite its summary');
   await expect(chat.rows.filter({ hasText: 'Damaged one' })).toHaveCount(0);
   await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
-  await expect(chat.messages('assistant')).toContainText('ok a');
+  await expect(chat.messages('assistant')).toContainText('Echo: Second one');
 
   // The app goes on working and saving.
   await chat.send('After the damage');
@@ -543,8 +545,7 @@ test('legacy conversations in localStorage move into IndexedDB on first load, th
   });
   await chat.open();
   await expect(chat.rows).toHaveCount(2);
-  await expect(chat.rows.nth(0)).toContainText('Legacy chat');
-  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.filter({ hasText: 'Legacy chat' })).toHaveAttribute('data-active', 'true');
   await expect(chat.messages('assistant')).toContainText('legacy answer');
   await expect.poll(() => page.evaluate(() => localStorage.getItem('ai-chat-conversations'))).toBeNull();
   const records = await readDbStore(page);
@@ -572,11 +573,11 @@ test('legacy conversations in localStorage move into IndexedDB on first load, th
   await expect(chat.messages('assistant')).toContainText('legacy answer');
 });
 
-test('migrated legacy conversations keep the order they were stored in: the first stored is the first one', async ({
+test('migrated legacy conversations are listed by their last update, and the first of them is shown', async ({
   page,
 }) => {
   const chat = new ChatPage(page);
-  // Stored first, but created last: creation time must not reorder the list.
+  // Stored in another order than they were last updated: the list follows the updates.
   const legacy = [
     sampleConversation('stored-first', 'Stored first', [['q1', 'a1']], '2024-09-01T00:00:00.000Z'),
     sampleConversation('stored-second', 'Stored second', [['q2', 'a2']], '2024-01-01T00:00:00.000Z'),
@@ -592,9 +593,9 @@ test('migrated legacy conversations keep the order they were stored in: the firs
   for (const reload of [false, true]) {
     if (reload) await page.reload();
     await expect(chat.rows.nth(0)).toContainText('Stored first');
-    await expect(chat.rows.nth(1)).toContainText('Stored second');
-    await expect(chat.rows.nth(2)).toContainText('Stored third');
-    // The saved active id is gone: the first one stored is shown.
+    await expect(chat.rows.nth(1)).toContainText('Stored third');
+    await expect(chat.rows.nth(2)).toContainText('Stored second');
+    // The saved active id is gone: the first one listed is shown.
     await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
     await expect(chat.messages('assistant')).toContainText('a1');
   }

@@ -169,18 +169,19 @@ test('branch into a new conversation: the path up to a message, named "{name} (b
   const firstReply = chat.messages('assistant').first();
   await firstReply.hover();
   await action(firstReply, 'Branch into new conversation').click();
+  // The newest on top.
   await expect(chat.rows).toHaveCount(2);
-  await expect(chat.rows.nth(1)).toContainText('Conversation 1 (branch)');
-  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(0)).toContainText('Conversation 1 (branch)');
+  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
   await expect(chat.page.getByRole('heading', { level: 1 })).toHaveText('Conversation 1 (branch)');
   await expect.poll(() => shownTexts(chat)).toEqual(['first', 'Reply 1 to: first']);
   await chat.ask('third');
   await expect(chat.messages('assistant').last()).toContainText('Reply 3 to: third');
-  await chat.rows.nth(0).click();
+  await chat.rows.nth(1).click();
   await expect(chat.messages()).toHaveCount(4);
 });
 
-test('the system prompt is set per conversation; empty sends none; Clear keeps it', async ({
+test('the system prompt is set per conversation; empty sends none; Clear resets it, Undo brings it back', async ({
   chat,
   page,
 }) => {
@@ -198,11 +199,16 @@ test('the system prompt is set per conversation; empty sends none; Clear keeps i
   await page.getByRole('button', { name: 'Clear' }).click();
   await expect(chat.messages()).toHaveCount(0);
   await page.getByRole('button', { name: 'Conversation settings' }).click();
+  await expect(prompt).toHaveValue('You are a helpful assistant.');
+  await page.keyboard.press('Escape');
+  await chat.toast('Conversation cleared').getByRole('button', { name: 'Undo' }).click();
+  await expect(chat.messages()).toHaveCount(2);
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
   await expect(prompt).toHaveValue('Answer in French.');
   await prompt.fill('');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await chat.ask('Again');
-  expect((await sentHistories(key))[1]).toEqual(['user: Again']);
+  expect((await sentHistories(key))[1]?.[0]).toBe('user: Hello');
 
   await page.reload();
   await page.getByRole('button', { name: 'Conversation settings' }).click();
@@ -325,7 +331,8 @@ test('a 2.0 export written by the previous release imports whole, as linear chai
   await page.getByRole('button', { name: 'Conversation settings' }).click();
   await expect(page.getByRole('textbox', { name: 'System prompt' })).toHaveValue('Answer in French.');
   await page.keyboard.press('Escape');
-  await chat.rows.nth(0).click();
+  // Listed by their last update (the export has no activity of its own): this one is last.
+  await chat.rows.nth(2).click();
   await expect(chat.messages()).toHaveCount(4);
   await expect(chat.messages('assistant').last()).toContainText(
     'Interrupted: the reply is incomplete (Network error).',

@@ -15,9 +15,9 @@ async function testWith(page: Page, config: Record<string, unknown>) {
 }
 
 test('a working key: the models it can use are counted', async ({ page }) => {
-  // The mock lists eight models, one of them an embedding model that cannot chat.
+  // The mock lists eleven models, one of them an embedding model that cannot chat.
   await expect(await testWith(page, mockConfig('openai', mockKey('ok')))).toHaveText(
-    'Connected: 7 models available to this key.',
+    'Connected: 10 models available to this key.',
   );
 });
 

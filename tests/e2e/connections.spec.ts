@@ -43,7 +43,7 @@ test('two providers and an endpoint configured; conversations pinned to differen
   await panel.getByLabel('API Key').fill('lm-token');
   await panel.getByRole('textbox', { name: 'Model id' }).fill('gemma3:4b');
   await panel.getByRole('button', { name: 'Save Configuration' }).click();
-  // Back to OpenAI: its key is remembered, not replaced by Claude's.
+  // Back to OpenAI: its key and model are remembered, not replaced by Claude's.
   await panel.getByLabel('Provider').selectOption({ label: 'OpenAI' });
   await expect(panel.getByLabel('API Key')).toHaveValue(openaiKey);
   await panel.getByLabel('Provider').selectOption({ label: 'Claude' });
@@ -54,7 +54,7 @@ test('two providers and an endpoint configured; conversations pinned to differen
   const badge = page.getByTestId('provider-badge');
   await chat.newConversation();
   await expect(badge).toHaveText('OpenAI');
-  await pickModel(page, 'gpt-4-turbo-preview', 'haiku', 'Claude', 'claude-haiku-4-5');
+  await pickModel(page, 'gpt-4o-mini', 'Haiku 4.5', 'Claude', 'claude-haiku-4-5');
   await expect(badge).toHaveText('Claude');
   await expect(chat.composer).toHaveAttribute('placeholder', 'Type a message... (Using Claude)');
   await chat.send('one');
@@ -63,12 +63,12 @@ test('two providers and an endpoint configured; conversations pinned to differen
 
   await chat.newConversation();
   await expect(badge).toHaveText('OpenAI');
-  await pickModel(page, 'gpt-4-turbo-preview', '4.1', 'OpenAI', 'gpt-4.1');
+  await pickModel(page, 'gpt-4o-mini', '4.1', 'OpenAI', 'gpt-4.1');
   await chat.send('two');
   await chat.waitForReplyDone();
 
   await chat.newConversation();
-  await pickModel(page, 'gpt-4-turbo-preview', 'qwen', 'LM Studio', 'qwen3:8b');
+  await pickModel(page, 'gpt-4o-mini', 'qwen', 'LM Studio', 'qwen3:8b');
   await expect(badge).toHaveText('LM Studio');
   await chat.send('three');
   await chat.waitForReplyDone();
@@ -107,7 +107,7 @@ test('two providers and an endpoint configured; conversations pinned to differen
   // Unpinned, it follows the saved configuration again.
   await page.getByRole('button', { name: 'Model: claude-haiku-4-5' }).click();
   await page.getByRole('button', { name: /^Follow the saved configuration/ }).click();
-  await expect(page.getByRole('button', { name: 'Model: gpt-4-turbo-preview' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Model: gpt-4o-mini' })).toBeVisible();
   await expect(badge).toHaveText('OpenAI');
 });
 
@@ -125,7 +125,7 @@ test('Regenerate with another model: a new version beside the first, labelled wi
   await chat.send('Compare us');
   await chat.waitForReplyDone();
   const reply = chat.messages('assistant');
-  await expect(reply.getByTestId('message-model')).toHaveText('gpt-4-turbo-preview');
+  await expect(reply.getByTestId('message-model')).toHaveText('gpt-4o-mini');
 
   await reply.hover();
   await reply.getByRole('button', { name: 'Regenerate with…' }).click();
@@ -139,12 +139,12 @@ test('Regenerate with another model: a new version beside the first, labelled wi
   await expect(reply).toContainText('Echo: Compare us');
   await expect(reply.getByText('2 / 2')).toBeVisible();
   // Regenerate with… is for this reply only: the conversation still follows the saved configuration.
-  await expect(page.getByRole('button', { name: 'Model: gpt-4-turbo-preview' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Model: gpt-4o-mini' })).toBeVisible();
   const [toGroq] = (await recordedRequests(groqKey)).filter((request) => request.method === 'POST');
   expect(toGroq?.body).toMatchObject({ model: 'llama-3.3-70b-versatile' });
 
   await reply.getByRole('button', { name: 'Previous version' }).click();
-  await expect(reply.getByTestId('message-model')).toHaveText('gpt-4-turbo-preview');
+  await expect(reply.getByTestId('message-model')).toHaveText('gpt-4o-mini');
 });
 
 test('with no key saved, the picker says where to add one', async ({ chat, page }) => {

@@ -1,4 +1,13 @@
-import { ChatPage, expect, importConversation, importFile, mockConfig, mockKey, test } from './fixtures.ts';
+import {
+  ChatPage,
+  expect,
+  importConversation,
+  importFile,
+  mockConfig,
+  mockKey,
+  sampleConversation,
+  test,
+} from './fixtures.ts';
 
 test('an empty list, then new conversations named in sequence and made active', async ({ page }) => {
   const chat = new ChatPage(page);
@@ -11,15 +20,16 @@ test('an empty list, then new conversations named in sequence and made active', 
 
   await page.getByRole('button', { name: 'New Conversation' }).click();
   await chat.newConversation();
+  // The newest on top.
   await expect(chat.rows).toHaveCount(2);
-  await expect(chat.rows.nth(0)).toContainText('Conversation 1');
-  await expect(chat.rows.nth(1)).toContainText('Conversation 2');
-  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
-  await expect(chat.rows.nth(1)).toContainText('less than a minute ago');
+  await expect(chat.rows.nth(0)).toContainText('Conversation 2');
+  await expect(chat.rows.nth(1)).toContainText('Conversation 1');
+  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(0)).toContainText('less than a minute ago');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Conversation 2');
 
-  await chat.rows.nth(0).getByRole('button').first().click();
-  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  await chat.rows.nth(1).getByRole('button').first().click();
+  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Conversation 1');
 });
 
@@ -57,7 +67,9 @@ test('delete asks first; deleting the active one activates the first remaining',
   await chat.newConversation();
   await chat.newConversation();
   await chat.newConversation();
-  const active = chat.rows.nth(2);
+  // The newest on top, and active.
+  const active = chat.rows.nth(0);
+  await expect(active).toHaveAttribute('data-active', 'true');
   await active.hover();
   await active.getByRole('button', { name: 'Delete conversation' }).click();
   await expect(page.getByText('Delete conversation?')).toBeVisible();
@@ -70,6 +82,7 @@ test('delete asks first; deleting the active one activates the first remaining',
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(chat.rows).toHaveCount(2);
   await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(0)).toContainText('Conversation 2');
   expect(await page.evaluate(() => localStorage.getItem('ai-chat-active-conversation'))).not.toBeNull();
 
   await page.reload();
@@ -127,6 +140,29 @@ test('message and code copy buttons copy and reset after 2 seconds', async ({ pa
   await expect(reply.locator('strong')).toHaveText('this');
 });
 
+test('the most recently active first, under date headings: a message in an old conversation moves it to the top, under Today', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  const conversations = [
+    sampleConversation('recent', 'March chat', [['q', 'a']], '2025-03-01T12:00:00.000Z'),
+    sampleConversation('older', 'January chat', [['q', 'a']], '2025-01-15T12:00:00.000Z'),
+  ];
+  await importFile(page, { version: '2.0', conversations, activeConversationId: 'recent' });
+  const headings = page.getByRole('navigation', { name: 'Conversations' }).getByRole('heading', { level: 3 });
+  await expect(headings).toHaveText(['March 2025', 'January 2025']);
+  await expect(chat.rows).toHaveText([/^March chat/, /^January chat/]);
+
+  await chat.rows.filter({ hasText: 'January chat' }).getByRole('button').first().click();
+  await chat.ask('Back to this one');
+  await expect(headings).toHaveText(['Today', 'March 2025']);
+  await expect(chat.rows).toHaveText([/^January chat/, /^March chat/]);
+  await page.reload();
+  await expect(headings).toHaveText(['Today', 'March 2025']);
+  await expect(chat.rows.first()).toContainText('January chat');
+});
+
 test('a long conversation list renders only the rows in view and keeps the active row visible', async ({
   page,
 }) => {
@@ -142,7 +178,10 @@ test('a long conversation list renders only the rows in view and keeps the activ
   }));
   await importFile(page, { version: '2.0', conversations, activeConversationId: 'c0' });
 
-  await expect(chat.rows.first()).toContainText('Chat 1');
+  // The oldest, so the last row: scrolled into view.
+  const oldest = chat.rows.filter({ has: page.getByText('Chat 1', { exact: true }) });
+  await expect(oldest).toBeInViewport();
+  await expect(oldest).toHaveAttribute('data-active', 'true');
   expect(await chat.rows.count()).toBeLessThan(60);
 
   await chat.newConversation();

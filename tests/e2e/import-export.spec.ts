@@ -76,8 +76,10 @@ test('import replaces everything, keeps the current key when the file has none, 
   await page.getByRole('button', { name: 'Import Data' }).click();
   await expect(chat.toast('Data imported successfully')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // Listed by their last update: the active one, updated last, is first.
   await expect(chat.rows).toHaveCount(2);
-  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(0)).toContainText('Imported two');
   await expect(page.getByTestId('provider-badge')).toHaveText('Groq');
   const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('ai-chat-config'))) ?? '{}');
   expect(stored).toMatchObject({ provider: 'groq', apiKey: key });

@@ -15,14 +15,15 @@ test('pin from the row menu: on top, marked, after a reload too; unpin puts it b
   for (let count = 0; count < 3; count++) await chat.newConversation();
   await expect(chat.rows).toHaveCount(3);
 
-  await rowMenu(chat, 'Conversation 3', 'Pin conversation');
-  await expect(chat.rows.first()).toContainText('Conversation 3');
+  // The oldest is last, newest first.
+  await rowMenu(chat, 'Conversation 1', 'Pin conversation');
+  await expect(chat.rows.first()).toContainText('Conversation 1');
   await expect(chat.rows.first().getByLabel('Pinned')).toBeVisible();
   await page.reload();
-  await expect(chat.rows.first()).toContainText('Conversation 3');
+  await expect(chat.rows.first()).toContainText('Conversation 1');
 
-  await rowMenu(chat, 'Conversation 3', 'Unpin conversation');
-  await expect(chat.rows.last()).toContainText('Conversation 3');
+  await rowMenu(chat, 'Conversation 1', 'Unpin conversation');
+  await expect(chat.rows.last()).toContainText('Conversation 1');
   await expect(chat.rows.getByLabel('Pinned')).toHaveCount(0);
   await expect(chat.rows).toHaveCount(3);
 });

@@ -106,8 +106,17 @@ test('ZIP exports of ChatGPT and Claude.ai are read as they stream in; a ZIP wit
   await openDataDialog(page, 'Import');
   await choose(chat, 'chatgpt.zip', 'application/zip', zipOf(await fixture('chatgpt-conversations.json')));
   await expect(page.getByText('ChatGPT export: 2 conversations')).toBeVisible();
+  // The warning says what will happen: added, not overwritten (the spec's words for our own format).
+  const overwrite = page.getByText(
+    'Warning: Importing data will overwrite your existing configuration and conversations.',
+  );
+  await expect(
+    page.getByText('These will be added to your conversations; nothing is overwritten.'),
+  ).toBeVisible();
+  await expect(overwrite).toHaveCount(0);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('ChatGPT export: 2 conversations')).toHaveCount(0);
+  await expect(overwrite).toBeVisible();
 
   await choose(chat, 'photos.zip', 'application/zip', zipSync({ 'photo.txt': strToU8('not a chat') }));
   await expect(page.getByRole('alert')).toHaveText('The ZIP file holds no conversations.json.');

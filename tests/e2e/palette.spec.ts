@@ -169,3 +169,41 @@ test('Escape stops a streaming reply; regenerate and the model picker from the p
   await runFromPalette(page, 'zebra', 'Zebra facts');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Zebra facts');
 });
+
+test('the palette renames, clears with Undo, opens the conversation settings and export, and deletes after asking', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+  await chat.ask('Hello');
+
+  await runFromPalette(page, 'rename', 'Rename conversation');
+  const rename = page.getByRole('dialog', { name: 'Rename conversation' });
+  await rename.getByRole('textbox', { name: 'Name' }).fill('Greetings');
+  await rename.getByRole('button', { name: 'Save' }).click();
+  await expect(chat.rows.first()).toContainText('Greetings');
+
+  await runFromPalette(page, 'clear', 'Clear conversation');
+  await expect(chat.messages()).toHaveCount(0);
+  await chat.toast('Conversation cleared').getByRole('button', { name: 'Undo' }).click();
+  await expect(chat.messages()).toHaveCount(2);
+
+  await runFromPalette(page, 'conversation settings', 'Conversation settings');
+  await expect(page.getByRole('dialog', { name: 'Conversation settings' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await runFromPalette(page, 'export', 'Export data');
+  await expect(page.getByRole('tab', { name: 'Export', selected: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // The spec's question, as the row's Delete asks it.
+  const ask = page.getByRole('dialog', { name: 'Delete conversation?' });
+  await runFromPalette(page, 'delete', 'Delete conversation');
+  await expect(ask).toContainText('This action cannot be undone.');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(chat.rows).toHaveCount(1);
+  await runFromPalette(page, 'delete', 'Delete conversation');
+  await ask.getByRole('button', { name: 'Delete' }).click();
+  await expect(chat.rows).toHaveCount(0);
+});

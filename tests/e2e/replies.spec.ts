@@ -49,6 +49,9 @@ test('an HTTP error shows the provider and its message, keeps the user message, 
   await expect(chat.messages('user')).toHaveText(/Will this work\?/);
   await expect(chat.messages('assistant')).toHaveCount(0);
   await expect(page.getByText('No reply was received.')).toBeVisible();
+  // The provider's reason stays with the question, after the toast has gone.
+  await expect(chat.toast('Error calling OpenAI API')).toHaveCount(0, { timeout: 8000 });
+  await expect(page.getByTestId('failure-reason')).toContainText('401');
   await page.reload();
   await expect(chat.messages('user')).toHaveText(/Will this work\?/);
 });

@@ -159,23 +159,24 @@ test('drafts: each conversation keeps its own unsent text across switches and re
   await chat.open(mockConfig('openai', mockKey('ok')));
   await chat.newConversation();
   await chat.newConversation();
+  // The newest on top: the second conversation is row 0, the first row 1.
   const select = (index: number) => chat.rows.nth(index).getByRole('button').first().click();
 
   await chat.composer.fill('Draft for the second');
   await draftStored(page, 'Draft for the second');
-  await select(0);
+  await select(1);
   await expect(chat.composer).toHaveValue('');
   await chat.composer.fill('Draft for the first');
   await draftStored(page, 'Draft for the first');
-  await select(1);
-  await expect(chat.composer).toHaveValue('Draft for the second');
   await select(0);
+  await expect(chat.composer).toHaveValue('Draft for the second');
+  await select(1);
   await expect(chat.composer).toHaveValue('Draft for the first');
 
   await page.reload();
-  await expect(chat.rows.nth(0)).toHaveAttribute('data-active', 'true');
+  await expect(chat.rows.nth(1)).toHaveAttribute('data-active', 'true');
   await expect(chat.composer).toHaveValue('Draft for the first');
-  await select(1);
+  await select(0);
   await expect(chat.composer).toHaveValue('Draft for the second');
 
   // Sending takes the draft; the other conversation's draft stays.
@@ -184,7 +185,7 @@ test('drafts: each conversation keeps its own unsent text across switches and re
   await expect(chat.composer).toHaveValue('');
   await page.reload();
   await expect(chat.composer).toHaveValue('');
-  await select(0);
+  await select(1);
   await expect(chat.composer).toHaveValue('Draft for the first');
 });
 
@@ -194,8 +195,9 @@ test('drafts: text typed just before switching conversation or reloading is kept
   await chat.newConversation();
   await chat.newConversation();
   await chat.composer.fill('Typed, then switched away at once');
-  await chat.rows.nth(0).getByRole('button').first().click();
+  // The newest (active) on top: away to the first conversation, and back.
   await chat.rows.nth(1).getByRole('button').first().click();
+  await chat.rows.nth(0).getByRole('button').first().click();
   await expect(chat.composer).toHaveValue('Typed, then switched away at once', { timeout: 2_000 });
 
   await chat.composer.fill('Typed, then reloaded at once');

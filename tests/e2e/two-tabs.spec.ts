@@ -34,7 +34,8 @@ test('changes in one tab show in the other: create, rename, reply, settings, del
 
   await a.newConversation();
   await expect(b.rows).toHaveCount(2);
-  await deleteRow(a, 0);
+  // The newest is on top: the first conversation is second.
+  await deleteRow(a, 1);
   await expect(a.rows).toHaveCount(1);
   await expect(b.rows).toHaveCount(1);
   await expect(b.rows.first()).toContainText('Conversation 2');
@@ -51,9 +52,10 @@ test('the conversation deleted in another tab, or switched away from, leaves no 
   await a.newConversation();
   await expect(a.messages()).toHaveCount(0, { timeout: 2_000 });
 
-  await b.rows.first().getByRole('button').first().click();
+  // The newest is on top: the first conversation is second.
+  await b.rows.nth(1).getByRole('button').first().click();
   await expect(b.messages('assistant')).toContainText('Echo: First conversation');
-  await deleteRow(a, 0);
+  await deleteRow(a, 1);
   await expect(b.rows).toHaveCount(1);
   await expect(b.page.getByRole('heading', { level: 1 })).toHaveText('Conversation 2');
   await expect(b.messages()).toHaveCount(0, { timeout: 2_000 });

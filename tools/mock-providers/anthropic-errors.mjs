@@ -405,3 +405,11 @@ export const anthropicKeyReplies = {
   badKey: () => anthropicError(401, 'authentication_error', 'invalid x-api-key'),
   invalidJson: () => invalid('The request body is not valid JSON: Expecting value: line 1 column 1 (char 0)'),
 };
+
+/** Anthropic's models retired by 2026-11-26 (platform.claude.com/docs/en/about-claude/model-deprecations). */
+const retiredModels = /^claude-(2|3-|sonnet-4-(0|20250514)$|opus-4-(0|20250514)$)/;
+
+/** The same 404 as for an unknown model: not_found_error "model: {id}". @param {string} model @returns {Reply | undefined} */
+export function retiredError(model) {
+  return retiredModels.test(model) ? anthropicError(404, 'not_found_error', `model: ${model}`) : undefined;
+}

@@ -4,7 +4,14 @@
  * thinking blocks and prompt caching.
  */
 
-import { anthropicKeyReplies, gate, httpError, thinkingOn, validate } from './anthropic-errors.mjs';
+import {
+  anthropicKeyReplies,
+  gate,
+  httpError,
+  retiredError,
+  thinkingOn,
+  validate,
+} from './anthropic-errors.mjs';
 import { anthropicAttachments } from './attachments.mjs';
 import { thinks } from './scenarios.mjs';
 import { digest, redactedThinking, thinkingSignature } from './signatures.mjs';
@@ -246,6 +253,7 @@ export const anthropicMock = {
   ...anthropicKeyReplies,
   validate,
   httpError,
+  retired: retiredError,
   conversation: conversationOf,
   isStream: (body) => body.stream === true,
   streamFrames,

@@ -770,11 +770,11 @@ describe('Gemini rejects', () => {
     expect(reply.text).toContain('- image image/png 3×2');
   });
 
-  it('a body over 20 MB', async () => {
-    const data = b64(padded(png(1, 1), 16 * 1024 * 1024));
+  it('a body over 50 MB', async () => {
+    const data = b64(padded(png(1, 1), 38 * 1024 * 1024));
     googleShape(
       await gemini(geminiBody([{ inlineData: { mimeType: 'image/png', data } }])),
-      'Request payload size exceeds the limit: 20971520 bytes.',
+      'Request payload size exceeds the limit: 52428800 bytes.',
     );
   }, 30_000);
 });

@@ -134,7 +134,8 @@ function inlineDataError(inline, where) {
  * @param {import('./wire.mjs').MockRequest} request @returns {Reply | undefined}
  */
 export function gate(request) {
-  const limit = 20 * MB;
+  // PDFs sent inline: up to 50 MB (ai.google.dev/gemini-api/docs/file-input-methods).
+  const limit = 50 * MB;
   if (Buffer.byteLength(request.bodyText, 'utf8') <= limit) return undefined;
   return invalid(`Request payload size exceeds the limit: ${limit} bytes.`);
 }
@@ -296,3 +297,18 @@ export const geminiKeyReplies = {
     ]),
   invalidJson: () => invalid('Invalid JSON payload received. Unexpected token.'),
 };
+
+/** Gemini's models gone by 2026-11-26 (ai.google.dev/gemini-api/docs/deprecations), and what each answers. */
+const retiredModels = {
+  'gemini-2.5-flash': 'is no longer available to new users.',
+  'gemini-2.5-pro': 'is no longer available to new users.',
+  'gemini-2.0-flash': 'is no longer available. Please update your code to use models/gemini-3.8-flash',
+  'gemini-pro': 'is no longer available. Please update your code to use models/gemini-3.8-flash',
+  'gemini-pro-vision': 'is no longer available. Please update your code to use models/gemini-3.8-flash',
+};
+
+/** 404 NOT_FOUND "This model models/{id} is no longer available…". @param {string} model @returns {Reply | undefined} */
+export function retiredError(model) {
+  const said = Object.entries(retiredModels).find(([id]) => id === model)?.[1];
+  return said ? googleError(404, 'NOT_FOUND', `This model models/${model} ${said}`) : undefined;
+}

@@ -2,7 +2,7 @@
 /** Gemini generateContent / streamGenerateContent: CRLF SSE, a bare JSON error mid-stream, prompt blocking, thoughts. */
 
 import { geminiAttachments } from './attachments.mjs';
-import { gate, geminiKeyReplies, httpError, validate } from './gemini-errors.mjs';
+import { gate, geminiKeyReplies, httpError, retiredError, validate } from './gemini-errors.mjs';
 import { thinks } from './scenarios.mjs';
 import { thoughtSignature } from './signatures.mjs';
 import { isRecord, mockId, preflightReply, reflectOriginCors } from './wire.mjs';
@@ -223,6 +223,7 @@ export const geminiMock = {
   ...geminiKeyReplies,
   validate,
   httpError,
+  retired: retiredError,
   conversation: conversationOf,
   isStream: (_body, request) => request.params.method === 'streamGenerateContent',
   streamFrames,

@@ -221,3 +221,56 @@ export const azureKeyReplies = {
       "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
     ),
 };
+
+/** OpenAI's models shut down by 2026-11-26 (platform.openai.com/docs/deprecations). */
+const openaiRetired = [
+  'gpt-3.5-turbo',
+  'gpt-3.5-turbo-16k',
+  'gpt-4',
+  'gpt-4-turbo',
+  'gpt-4-turbo-preview',
+  'o1',
+  'o3-mini',
+  'o4-mini',
+];
+
+/** @param {string} model */
+export const isOpenaiRetired = (model) => openaiRetired.includes(model);
+
+/** A shut-down model: 404, code model_not_found, "has been deprecated". @param {string} model @returns {Reply | undefined} */
+export function openaiRetiredError(model) {
+  if (!isOpenaiRetired(model)) return undefined;
+  return openaiError(
+    404,
+    `The model \`${model}\` has been deprecated, learn more here: https://platform.openai.com/docs/deprecations`,
+    { code: 'model_not_found' },
+  );
+}
+
+/** Groq's models decommissioned by 2026-11-26 (console.groq.com/docs/deprecations). */
+const groqRetired = [
+  'mixtral-8x7b-32768',
+  'llama2-70b-4096',
+  'gemma-7b-it',
+  'gemma2-9b-it',
+  'llama-3.3-70b-versatile',
+  'llama-3.1-8b-instant',
+  'qwen/qwen3-32b',
+  'meta-llama/llama-4-scout-17b-16e-instruct',
+  'meta-llama/llama-4-maverick-17b-128e-instruct',
+];
+
+/** Groq answers a decommissioned model with 400 (not 404), code model_decommissioned. @param {string} model @returns {Reply | undefined} */
+export function groqRetiredError(model) {
+  if (!groqRetired.includes(model)) return undefined;
+  return {
+    status: 400,
+    body: {
+      error: {
+        message: `The model \`${model}\` has been decommissioned and is no longer supported. Please refer to https://console.groq.com/docs/deprecations for a recommendation on which model to use instead.`,
+        type: 'invalid_request_error',
+        code: 'model_decommissioned',
+      },
+    },
+  };
+}

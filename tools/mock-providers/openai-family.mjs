@@ -6,8 +6,11 @@ import {
   azureKeyReplies,
   groqHttpError,
   groqKeyReplies,
+  groqRetiredError,
+  isOpenaiRetired,
   openaiHttpError,
   openaiKeyReplies,
+  openaiRetiredError,
   safeFilters,
   violenceFiltered,
 } from './openai-errors.mjs';
@@ -307,18 +310,30 @@ function reply(variant, plan) {
   };
 }
 
-/** @param {number} created */
-const models = (created) =>
-  [
-    'gpt-5.4',
-    'o4-mini',
-    'gpt-4.1',
-    'gpt-4.1-mini',
-    'gpt-4o',
-    'gpt-4o-mini',
-    'gpt-3.5-turbo',
-    'text-embedding-3-small',
-  ].map((id) => ({ id, object: 'model', created, owned_by: 'system' }));
+/**
+ * OpenAI's /v1/models items: `shutdown_date` is 'YYYY-MM-DD' or null (openai-node
+ * src/resources/models.ts; the days of platform.openai.com/docs/deprecations).
+ * @type {[string, string | null][]}
+ */
+const openaiModels = [
+  ['gpt-5.5', null],
+  ['gpt-5.4', null],
+  ['gpt-5-mini', '2026-12-11'],
+  ['o3', '2026-12-11'],
+  ['o4-mini', '2026-10-23'],
+  ['gpt-4.1', '2027-01-14'],
+  ['gpt-4.1-mini', '2027-01-14'],
+  ['gpt-4o', '2027-01-14'],
+  ['gpt-4o-mini', '2027-01-14'],
+  ['gpt-3.5-turbo', '2026-10-23'],
+  ['text-embedding-3-small', null],
+];
+
+/** Under `retired`, the list as it stands after the shutdowns: without the models gone. @param {number} created @param {string} scenario */
+const models = (created, scenario) =>
+  openaiModels
+    .filter(([id]) => scenario !== 'retired' || !isOpenaiRetired(id))
+    .map(([id, shutdown]) => ({ id, object: 'model', created, owned_by: 'system', shutdown_date: shutdown }));
 
 /** @type {MockProvider} */
 export const openaiMock = {
@@ -339,7 +354,8 @@ export const openaiMock = {
   streamFrames: (plan) => streamFrames('openai', plan),
   reply: (plan) => reply('openai', plan),
   midStreamErrorStatus: 500,
-  models: () => ({ object: 'list', data: models(1715367049) }),
+  models: (_request, scenario) => ({ object: 'list', data: models(1715367049, scenario) }),
+  retired: openaiRetiredError,
 };
 
 /** @type {MockProvider} */
@@ -351,6 +367,7 @@ export const groqMock = {
   ...groqKeyReplies,
   validate: (body) => validateGroqBody(body) ?? groqAttachmentsError(body),
   httpError: groqHttpError,
+  retired: groqRetiredError,
   conversation: conversationOf,
   isStream: (body) => body.stream === true,
   streamFrames: (plan) => streamFrames('groq', plan),

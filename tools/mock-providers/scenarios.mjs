@@ -25,6 +25,8 @@ export const scenarioHelp = {
   'http-500': '500',
   'http-503': '503',
   'http-529': '529 (Anthropic overloaded)',
+  retired:
+    "a chat with a model retired upstream (as on 2026-11-26) gets the provider's own answer for it: OpenAI 404 model_not_found 'has been deprecated', Anthropic 404 not_found_error, Gemini 404 NOT_FOUND 'no longer available', Groq 400 model_decommissioned; OpenAI's model list leaves those models out; other models Echo",
   hostile: 'a reply carrying XSS payloads and a remote tracking image (security tests)',
   'no-cors': 'a normal reply without any CORS header, so a browser refuses it',
   'reasoning-model':

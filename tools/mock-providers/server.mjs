@@ -125,7 +125,7 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   if (route.action === 'models') {
     return sendReply(
       res,
-      status ? provider.httpError(status, '') : { status: 200, body: provider.models(request) },
+      status ? provider.httpError(status, '') : { status: 200, body: provider.models(request, scenario) },
       cors,
     );
   }
@@ -135,6 +135,8 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   if (invalid) return sendReply(res, invalid, cors);
   const conversation = provider.conversation(body, request);
   if (status) return sendReply(res, provider.httpError(status, conversation.model), cors);
+  const retired = scenario === 'retired' ? provider.retired?.(conversation.model) : undefined;
+  if (retired) return sendReply(res, retired, cors);
   const plan = {
     scenario,
     model: conversation.model,

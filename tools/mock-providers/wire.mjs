@@ -51,7 +51,8 @@
  * @property {(plan: ChatPlan) => string[]} streamFrames Every write of a streamed reply, in order.
  * @property {(plan: ChatPlan) => Reply} reply A non-streamed reply.
  * @property {number} midStreamErrorStatus The status that stands for the error-event scenario when not streaming.
- * @property {(request: MockRequest) => unknown} models The list-models response.
+ * @property {(request: MockRequest, scenario: string) => unknown} models The list-models response.
+ * @property {(model: string) => Reply | undefined} [retired] The answer to a chat with a model retired upstream (scenario `retired`).
  */
 
 /** @param {unknown} value @returns {value is Record<string, unknown>} */

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Copy, Eraser, Menu, Moon, Settings, Sun } from 'lucide-react';
 import { connectionLabel } from '../../domain/provider-catalog.ts';
 import { runAction } from '../../hooks/use-actions.ts';
@@ -12,7 +13,12 @@ import { HeaderMenu } from './header-menu.tsx';
 import { ConversationSettingsDialog } from './conversation-settings-dialog.tsx';
 import { ModelPicker } from './model-picker.tsx';
 
-const { clearConversation, copyConversation, setSheet } = chat;
+// Its list of retirements is not needed to draw the first screen.
+const RetirementWarning = lazy(() =>
+  import('./retirement-warning.tsx').then((module) => ({ default: module.RetirementWarning })),
+);
+
+const { copyConversation, setSheet } = chat;
 
 export function ChatHeader() {
   const activeId = useChatState((state) => state.activeId);
@@ -49,6 +55,11 @@ export function ChatHeader() {
       </span>
       {activeId && <ModelPicker conversationId={activeId} />}
       {activeId && <ContextMeter conversationId={activeId} />}
+      {activeId && (
+        <Suspense fallback={null}>
+          <RetirementWarning conversationId={activeId} />
+        </Suspense>
+      )}
       <div className="ml-auto flex items-center gap-1">
         <Button
           variant="ghost"
@@ -67,12 +78,7 @@ export function ChatHeader() {
             <Button variant="outline" size="sm" onClick={() => void copyConversation(activeId)}>
               <Copy /> <span className="sr-only sm:not-sr-only">Copy</span>
             </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={clearDisabled}
-              onClick={() => void clearConversation(activeId)}
-            >
+            <Button variant="outline" size="sm" disabled={clearDisabled} onClick={() => runAction('clear')}>
               <Eraser /> <span className="sr-only sm:not-sr-only">Clear</span>
             </Button>
           </>

@@ -1,5 +1,5 @@
 import { MessageSquarePlus } from 'lucide-react';
-import { useEffect, useState, type DragEvent } from 'react';
+import { useEffect, useState, type DragEvent, type ReactNode } from 'react';
 import { usePendingFiles } from '../../hooks/use-pending-files.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { providerCatalog } from '../../domain/provider-catalog.ts';
@@ -36,16 +36,19 @@ function ConfigNotice() {
   );
 }
 
-function EmptyState() {
+function EmptyState({ firstRun }: { firstRun: ReactNode }) {
   return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center">
-      <h2 className="text-xl font-semibold">No Conversation Selected</h2>
-      <p className="max-w-sm text-sm text-gray-600 dark:text-gray-400">
-        Create a new conversation or select an existing one to get started.
-      </p>
-      <Button onClick={() => void chat.newConversation()}>
-        <MessageSquarePlus /> New Conversation
-      </Button>
+    <div className="flex min-h-0 flex-1 flex-col items-center overflow-y-auto p-6 text-center">
+      <div className="my-auto flex w-full flex-col items-center gap-3">
+        <h2 className="text-xl font-semibold">No Conversation Selected</h2>
+        <p className="max-w-sm text-sm text-gray-600 dark:text-gray-400">
+          Create a new conversation or select an existing one to get started.
+        </p>
+        <Button onClick={() => void chat.newConversation()}>
+          <MessageSquarePlus /> New Conversation
+        </Button>
+        {firstRun}
+      </div>
     </div>
   );
 }
@@ -109,8 +112,11 @@ function ConversationView({ conversationId }: { conversationId: string }) {
   );
 }
 
-/** The centre column: header, notice, messages and composer, or the empty state. */
-export function ChatPanel() {
+/**
+ * The centre column: header, notice, messages and composer, or the empty state; `firstRun` joins
+ * the empty state while no key is set (the first-run card).
+ */
+export function ChatPanel({ firstRun }: { firstRun: ReactNode }) {
   const activeId = useChatState((state) =>
     state.activeId && state.list.some((row) => row.id === state.activeId) ? state.activeId : null,
   );
@@ -119,12 +125,18 @@ export function ChatPanel() {
     const { provider, apiKey } = targetConfig(state, state.activeId);
     return providerCatalog[provider].keyOptional === true || apiKey.trim() !== '';
   });
+  // Keys locked with a passphrase are keys all the same: no first run then.
+  const locked = useChatState((state) => state.keyLock === 'locked');
 
   return (
     <main className="flex min-w-0 flex-1 flex-col">
       <ChatHeader />
       {!hasKey && <ConfigNotice />}
-      {activeId ? <ConversationView key={activeId} conversationId={activeId} /> : <EmptyState />}
+      {activeId ? (
+        <ConversationView key={activeId} conversationId={activeId} />
+      ) : (
+        <EmptyState firstRun={!hasKey && !locked && firstRun} />
+      )}
     </main>
   );
 }

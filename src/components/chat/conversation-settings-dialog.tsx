@@ -1,5 +1,7 @@
 import { SlidersHorizontal } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog.tsx';
 
@@ -9,7 +11,9 @@ const SettingsForm = lazy(() =>
 
 /** 'Conversation settings': the conversation's own system prompt and, for a reasoning model, its effort. */
 export function ConversationSettingsDialog({ conversationId }: { conversationId: string }) {
-  const [open, setOpen] = useState(false);
+  // An overlay, so the palette opens it too.
+  const open = useChatState((state) => state.overlay === 'conversation-settings');
+  const setOpen = (next: boolean) => chat.setOverlay(next ? 'conversation-settings' : null);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RotateCcw } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useStickToBottom } from '../../hooks/use-stick-to-bottom.ts';
 import { messageText } from '../../domain/conversation.ts';
@@ -11,6 +11,11 @@ import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { preloadMarkdown, prepareMarkdown } from './lazy-markdown.tsx';
 import { MessageItem } from './message-item.tsx';
+
+// Shown only after a request for a model that is gone: loaded then.
+const ModelGoneNotice = lazy(() =>
+  import('./model-gone-notice.tsx').then((module) => ({ default: module.ModelGoneNotice })),
+);
 
 /** A first guess at a message's height (px), corrected once it is measured. */
 const estimatedMessageHeight = 140;
@@ -84,6 +89,11 @@ export function MessageList({ conversationId }: { conversationId: string }) {
 
   const last = shown.at(-1);
   const unanswered = !isLoading && last?.role === 'user';
+  // Why the last request failed, kept beside its question rather than only in a fading toast.
+  const failure = useChatState((state) => {
+    const turn = state.failedTurn;
+    return turn?.conversationId === conversationId && turn.questionId === last?.id ? turn : null;
+  });
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -126,8 +136,18 @@ export function MessageList({ conversationId }: { conversationId: string }) {
             })}
           </div>
           {unanswered && (
-            <div className="flex items-center gap-2 py-2 text-xs text-gray-600 dark:text-gray-400">
+            <div className="flex flex-wrap items-center gap-2 py-2 text-xs text-gray-600 dark:text-gray-400">
               <span>No reply was received.</span>
+              {failure && (
+                <span data-testid="failure-reason" className="text-red-700 dark:text-red-400">
+                  {failure.reason}
+                </span>
+              )}
+              {failure?.modelGone && (
+                <Suspense fallback={null}>
+                  <ModelGoneNotice conversationId={conversationId} questionId={last.id} />
+                </Suspense>
+              )}
               <button
                 type="button"
                 onClick={() => void chat.retry(conversationId)}

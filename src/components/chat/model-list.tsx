@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { Fragment, useEffect, useId, useMemo, useState } from 'react';
 import { connectionIdOf, providerIds, type Config } from '../../domain/config.ts';
 import type { ModelPin } from '../../domain/conversation.ts';
 import {
@@ -7,11 +7,13 @@ import {
   configProblem,
   connectionLabel,
   modelOf,
-  providerCatalog,
   withModel,
 } from '../../domain/provider-catalog.ts';
 import { describeCapabilities } from '../../domain/provider-definitions/capabilities.ts';
+import { dayOf, retirementLabel, type Day } from '../../domain/provider-definitions/retirement.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useRetirements } from '../../hooks/use-retirements.ts';
+import { matchesIdentifier } from '../../lib/fuzzy-match.ts';
 import { chat } from '../../state/chat.ts';
 import { connectionsOf, liveModelsOf, type ConnectionState } from '../../state/chat-store.ts';
 import { Input } from '../ui/input.tsx';
@@ -20,14 +22,18 @@ interface ModelGroup {
   connectionId: string;
   pin: Omit<ModelPin, 'model'>;
   label: string;
-  models: { id: string; summary: string }[];
+  models: { id: string; retired: boolean; summary: string }[];
 }
 
 /**
  * Every connection that can be asked (a key, an endpoint where one is needed), in the providers'
  * order, and its models: the built-in list, its live list and its saved model.
  */
-function modelGroups(state: ConnectionState): ModelGroup[] {
+function modelGroups(
+  state: ConnectionState,
+  { modelEntries }: ReturnType<typeof useRetirements>,
+  today: Day,
+): ModelGroup[] {
   // The saved configuration last: it is newer than its remembered copy.
   const order = (connection: Config) => providerIds.indexOf(connection.provider);
   return connectionsOf(state)
@@ -38,16 +44,17 @@ function modelGroups(state: ConnectionState): ModelGroup[] {
       const live = liveModelsOf(state, connectionId) ?? [];
       const reported = new Map(live.map((model) => [model.id, model.capabilities]));
       const saved = modelOf(connection);
-      const ids = [
-        ...new Set([
-          ...providerCatalog[connection.provider].models,
-          ...live.map(({ id }) => id),
-          ...(saved ? [saved] : []),
-        ]),
-      ];
-      const models = ids.map((id) => ({
-        id,
-        summary: describeCapabilities(capabilitiesOf(withModel(connection, id), reported.get(id))),
+      // Current models first, the recommended on top; retired ones last, marked.
+      const entries = modelEntries(connection.provider, today, live, saved ? [saved] : []);
+      const models = entries.map((entry) => ({
+        id: entry.id,
+        retired: entry.retired,
+        summary: [
+          retirementLabel(entry),
+          describeCapabilities(capabilitiesOf(withModel(connection, entry.id), reported.get(entry.id))),
+        ]
+          .filter(Boolean)
+          .join(' · '),
       }));
       const pin = connection.endpointId
         ? { provider: connection.provider, endpointId: connection.endpointId }
@@ -67,9 +74,10 @@ export function ModelList({ current, onChoose }: ModelListProps) {
   const config = useChatState((state) => state.config);
   const connections = useChatState((state) => state.connections);
   const modelLists = useChatState((state) => state.modelLists);
+  const retirements = useRetirements();
   const groups = useMemo(
-    () => modelGroups({ config, connections, modelLists }),
-    [config, connections, modelLists],
+    () => modelGroups({ config, connections, modelLists }, retirements, dayOf(new Date())),
+    [config, connections, modelLists, retirements],
   );
   const [query, setQuery] = useState('');
   const baseId = useId();
@@ -86,7 +94,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
       ...group,
       models: group.label.toLowerCase().includes(needle)
         ? group.models
-        : group.models.filter(({ id }) => id.toLowerCase().includes(needle)),
+        : group.models.filter(({ id }) => matchesIdentifier(needle, id)),
     }))
     .filter((group) => group.models.length > 0);
 
@@ -116,32 +124,39 @@ export function ModelList({ current, onChoose }: ModelListProps) {
             >
               {group.label}
             </div>
-            {group.models.map(({ id: model, summary }, modelIndex) => {
+            {group.models.map(({ id: model, retired, summary }, modelIndex) => {
               const chosen =
                 current !== undefined &&
                 connectionIdOf(current) === group.connectionId &&
                 current.model === model;
               const summaryId = `${baseId}-${index}-${modelIndex}`;
+              const firstRetired = retired && !group.models[modelIndex - 1]?.retired;
               return (
-                <button
-                  key={model}
-                  type="button"
-                  aria-pressed={chosen}
-                  aria-label={model}
-                  aria-describedby={summary ? summaryId : undefined}
-                  onClick={() => onChoose({ ...group.pin, model })}
-                  className="flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-gray-100 focus-visible:bg-gray-100 focus-visible:outline-none dark:hover:bg-gray-800 dark:focus-visible:bg-gray-800"
-                >
-                  <span className="flex min-w-0 flex-col">
-                    <span className="truncate">{model}</span>
-                    {summary && (
-                      <span id={summaryId} className="truncate text-xs text-gray-500 dark:text-gray-400">
-                        {summary}
-                      </span>
-                    )}
-                  </span>
-                  {chosen && <Check className="size-3.5 shrink-0" aria-hidden />}
-                </button>
+                <Fragment key={model}>
+                  {firstRetired && (
+                    <div className="mt-1 border-t border-gray-200 px-2 pt-1 text-xs text-gray-500 dark:border-gray-700 dark:text-gray-400">
+                      Retired upstream
+                    </div>
+                  )}
+                  <button
+                    type="button"
+                    aria-pressed={chosen}
+                    aria-label={model}
+                    aria-describedby={summary ? summaryId : undefined}
+                    onClick={() => onChoose({ ...group.pin, model })}
+                    className="flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-gray-100 focus-visible:bg-gray-100 focus-visible:outline-none dark:hover:bg-gray-800 dark:focus-visible:bg-gray-800"
+                  >
+                    <span className="flex min-w-0 flex-col">
+                      <span className="truncate">{model}</span>
+                      {summary && (
+                        <span id={summaryId} className="truncate text-xs text-gray-500 dark:text-gray-400">
+                          {summary}
+                        </span>
+                      )}
+                    </span>
+                    {chosen && <Check className="size-3.5 shrink-0" aria-hidden />}
+                  </button>
+                </Fragment>
               );
             })}
           </div>

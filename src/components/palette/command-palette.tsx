@@ -5,6 +5,7 @@ import { useAvailableActions } from '../../hooks/use-actions.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { isMac } from '../../hooks/use-shortcuts.ts';
 import { cn } from '../../lib/cn.ts';
+import { orderConversations } from '../../domain/conversation-order.ts';
 import { matchScore } from '../../lib/fuzzy-match.ts';
 import { shortcutLabel } from '../../state/actions.ts';
 import { chat } from '../../state/chat.ts';
@@ -55,7 +56,7 @@ export default function CommandPalette() {
         conversation: false,
         run: () => action.run(),
       }));
-    const places: Entry[] = conversations
+    const places: Entry[] = orderConversations(conversations)
       .filter((row) => row.id !== activeId)
       .map((row) => ({
         key: `conversation:${row.id}`,

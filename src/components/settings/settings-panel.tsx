@@ -1,152 +1,25 @@
 import { ChevronRight, Settings } from 'lucide-react';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { connectionIdOf, isProviderId, providerIds, type Config } from '../../domain/config.ts';
-import {
-  capabilitiesOf,
-  connectionLabel,
-  modelOf,
-  providerCatalog,
-  switchProvider,
-  type SettingField,
-} from '../../domain/provider-catalog.ts';
+import { connectionLabel, providerCatalog, switchProvider } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { connectionsOf } from '../../state/chat-store.ts';
-import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
-import { Input, Label, NativeSelect } from '../ui/input.tsx';
-import { SliderField } from '../ui/slider.tsx';
-import { ModelField } from './model-field.tsx';
-import { Preferences } from './preferences.tsx';
+import { Label, NativeSelect } from '../ui/input.tsx';
+import {
+  ApiKeyField,
+  ConnectionTest,
+  SettingControl,
+  TextField,
+  useModelFromList,
+} from './config-fields.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
 
-function TextField(props: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  type?: string;
-  placeholder?: string;
-  hint?: ReactNode;
-  disabled?: boolean;
-}) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={id}>{props.label}</Label>
-      <Input
-        id={id}
-        type={props.type ?? 'text'}
-        value={props.value}
-        placeholder={props.placeholder}
-        autoComplete="off"
-        spellCheck={false}
-        disabled={props.disabled}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-      {props.hint && <p className="text-xs text-gray-500 dark:text-gray-400">{props.hint}</p>}
-    </div>
-  );
-}
-
-/** One setting of the chosen provider, as its definition describes it. */
-function SettingControl({
-  field,
-  draft,
-  update,
-}: {
-  field: SettingField;
-  draft: Config;
-  update(patch: Partial<Config>): void;
-}) {
-  switch (field.kind) {
-    case 'text':
-      return (
-        <TextField
-          label={field.label}
-          value={draft[field.key] ?? ''}
-          placeholder={field.placeholder}
-          onChange={(value) => update({ [field.key]: value })}
-        />
-      );
-    case 'model':
-      return (
-        <ModelField
-          provider={draft.provider}
-          connectionId={connectionIdOf(draft)}
-          value={draft.model ?? ''}
-          onChange={(model) => update({ model })}
-        />
-      );
-    case 'slider': {
-      const { rejects, rejectsBecause } = capabilitiesOf(draft);
-      const ignored = (rejects as readonly string[]).includes(field.key);
-      return (
-        <SliderField
-          label={field.label}
-          disabledReason={
-            ignored
-              ? `Not sent: ${modelOf(draft)} does not accept it${rejectsBecause ? ` (${rejectsBecause})` : ''}.`
-              : undefined
-          }
-          {...field.bounds}
-          value={Math.min(draft[field.key] ?? 0, field.bounds.max)}
-          onChange={(value) => update({ [field.key]: value })}
-        />
-      );
-    }
-    case 'list':
-      return (
-        <TextField
-          label={field.label}
-          value={(draft[field.key] ?? []).join(', ')}
-          placeholder={field.placeholder}
-          onChange={(text) =>
-            update({
-              [field.key]: text
-                .split(',')
-                .map((part) => part.trim())
-                .filter(Boolean)
-                .slice(0, field.max),
-            })
-          }
-        />
-      );
-  }
-}
-
-/** 'Test connection': checks the drafted settings without saving them, and says what it found. */
-function ConnectionTest({ draft }: { draft: Config }) {
-  const [check, setCheck] = useState<{ for: Config; ok: boolean; message: string } | null>(null);
-  const [pending, setPending] = useState(false);
-  // A result is about the settings it tested: editing them clears it.
-  const shown = check?.for === draft ? check : null;
-  return (
-    <div className="flex flex-col gap-2">
-      <Button
-        type="button"
-        variant="outline"
-        disabled={pending}
-        onClick={() => {
-          setPending(true);
-          void chat.checkConnection(draft).then((result) => {
-            setCheck({ ...result, for: draft });
-            setPending(false);
-          });
-        }}
-      >
-        {pending ? 'Testing…' : 'Test connection'}
-      </Button>
-      <p
-        role="status"
-        className={cn(
-          'text-xs',
-          shown?.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400',
-        )}
-      >
-        {shown?.message}
-      </p>
-    </div>
-  );
-}
+// Below the configuration, out of view at first: loaded after the chat screen.
+const Preferences = lazyPart<object>(() =>
+  import('./preferences.tsx').then((module) => ({ default: module.Preferences })),
+);
 
 /** The provider select's choice that starts a new OpenAI-compatible endpoint. */
 const addEndpoint = '__add-endpoint';
@@ -154,9 +27,11 @@ const addEndpoint = '__add-endpoint';
 function ConfigForm() {
   const saved = useChatState((state) => state.config);
   const connections = useChatState((state) => state.connections);
-  const locked = useChatState((state) => state.keyLock === 'locked');
   const [draft, setDraft] = useState<Config>(saved);
   const [draftOf, setDraftOf] = useState(saved);
+  // Why the last 'Save Configuration' was refused, while the draft is the one refused.
+  const [refused, setRefused] = useState<{ for: Config; reason: string } | null>(null);
+  const modelFromList = useModelFromList();
   // A configuration saved elsewhere (import, another tab) replaces the unsaved edits.
   if (draftOf !== saved) {
     setDraftOf(saved);
@@ -180,7 +55,8 @@ function ConfigForm() {
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault();
-        chat.saveConfiguration(draft);
+        const reason = chat.saveConfiguration(draft);
+        setRefused(reason ? { for: draft, reason } : null);
       }}
     >
       <div className="flex flex-col gap-1.5">
@@ -228,32 +104,7 @@ function ConfigForm() {
           </Button>
         )}
       </div>
-      <TextField
-        label="API Key"
-        type="password"
-        value={draft.apiKey}
-        placeholder={locked ? 'Locked with your passphrase' : `Your ${definition.label} API key`}
-        onChange={(apiKey) => update({ apiKey })}
-        disabled={locked}
-        hint={
-          locked ? (
-            <>
-              Your keys are protected with a passphrase.{' '}
-              <button
-                type="button"
-                className="font-medium text-indigo-700 underline dark:text-indigo-300"
-                onClick={() => chat.setOverlay('unlock-keys')}
-              >
-                Unlock keys
-              </button>
-            </>
-          ) : definition.keyOptional ? (
-            <>Kept only in this browser. Optional: {definition.keyHint}.</>
-          ) : (
-            <>Kept only in this browser. Get one at {definition.keyHint}.</>
-          )
-        }
-      />
+      <ApiKeyField draft={draft} update={update} />
       {definition.fields.map((field) => (
         <SettingControl key={field.key} field={field} draft={draft} update={update} />
       ))}
@@ -271,8 +122,21 @@ function ConfigForm() {
           </div>
         </details>
       )}
-      <ConnectionTest draft={draft} />
+      <ConnectionTest
+        draft={draft}
+        onListed={(models) =>
+          // An endpoint's first test fills in a model; a model already chosen is never changed.
+          setDraft((current) =>
+            current.model ? current : { ...current, model: modelFromList(current, models) },
+          )
+        }
+      />
       <Button type="submit">Save Configuration</Button>
+      {refused?.for === draft && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+          {refused.reason}
+        </p>
+      )}
     </form>
   );
 }

@@ -3,7 +3,9 @@ import { useEffect, useId, useState } from 'react';
 import { formatBytes } from '../../domain/attachments.ts';
 import { chat } from '../../state/chat.ts';
 import type { BackupInfo } from '../../state/backups.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
 import { Button } from '../ui/button.tsx';
+import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
 
 type Outcome = Awaited<ReturnType<typeof chat.backUpNow>>;
 type Listing = Awaited<ReturnType<typeof chat.listBackups>>;
@@ -33,6 +35,8 @@ function outcomeText(outcome: Outcome, policy: Listing['policy'] | undefined): s
 function BackupRow({ info, onRestored }: { info: BackupInfo; onRestored: () => void }) {
   const describedBy = useId();
   const [busy, setBusy] = useState(false);
+  // Asked before: a restore replaces everything there is now.
+  const count = useChatState((state) => state.list.length);
   const taken = new Date(info.takenAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-1.5">
@@ -46,19 +50,39 @@ function BackupRow({ info, onRestored }: { info: BackupInfo; onRestored: () => v
         </span>
       </span>
       <span className="flex gap-1.5">
-        <Button
-          size="sm"
-          aria-describedby={describedBy}
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            const restored = await restoreBackup(info.id);
-            setBusy(false);
-            if (restored) onRestored();
-          }}
-        >
-          <ArchiveRestore /> Restore
-        </Button>
+        <Popover>
+          <PopoverTrigger asChild>
+            <Button size="sm" aria-describedby={describedBy} disabled={busy}>
+              <ArchiveRestore /> Restore
+            </Button>
+          </PopoverTrigger>
+          <PopoverContent align="end">
+            <p className="font-semibold">
+              Replace your {count} {count === 1 ? 'conversation' : 'conversations'} and settings with the
+              backup of {taken}?
+            </p>
+            <div className="mt-3 flex justify-end gap-2">
+              <PopoverClose asChild>
+                <Button variant="outline" size="sm">
+                  Cancel
+                </Button>
+              </PopoverClose>
+              <PopoverClose asChild>
+                <Button
+                  size="sm"
+                  onClick={async () => {
+                    setBusy(true);
+                    const restored = await restoreBackup(info.id);
+                    setBusy(false);
+                    if (restored) onRestored();
+                  }}
+                >
+                  Restore
+                </Button>
+              </PopoverClose>
+            </div>
+          </PopoverContent>
+        </Popover>
         <Button
           size="sm"
           variant="outline"

@@ -1,9 +1,10 @@
 import { ArrowDownUp, ChevronDown, ChevronRight, Plus, Search } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { useVirtualRows } from '../../hooks/use-virtual-rows.ts';
+import { rowTops, useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
-import { chat } from '../../state/chat.ts';
+import { groupConversations, orderConversations } from '../../domain/conversation-order.ts';
+import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
 import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
@@ -13,19 +14,27 @@ const SearchResults = lazyPart(() => import('./search-results.tsx'));
 /** The last 'Search conversations' request the field took the focus for. */
 let focusedForRequest = 0;
 
+/** A line of the virtualized list: a group's heading, or a conversation. */
+type Line = { heading: string } | { item: ConversationListItem };
+
+/** A heading line's fixed height (px), beside conversationRowHeight. */
+const headingHeight = 32;
+
 export function ConversationSidebar() {
   const all = useChatState((state) => state.list);
-  // Pinned conversations on top; archived ones apart, under 'Archived'.
-  const { list, archived } = useMemo(
-    () => ({
-      list: [
-        ...all.filter((item) => item.place === 'pinned'),
-        ...all.filter((item) => item.place === undefined),
-      ],
-      archived: all.filter((item) => item.place === 'archived'),
-    }),
-    [all],
-  );
+  const now = useNow();
+  // Pinned on top, then the others under their dates; archived ones apart, under 'Archived'.
+  const { lines, tops, archived } = useMemo(() => {
+    const lines: Line[] = groupConversations(all, new Date(now)).flatMap(({ label, items }) => [
+      { heading: label },
+      ...items.map((item) => ({ item })),
+    ]);
+    return {
+      lines,
+      tops: rowTops(lines.map((line) => ('item' in line ? conversationRowHeight : headingHeight))),
+      archived: orderConversations(all.filter((item) => item.place === 'archived')),
+    };
+  }, [all, now]);
   const [showArchived, setShowArchived] = useState(false);
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
@@ -51,24 +60,21 @@ export function ConversationSidebar() {
     }
   };
   const activeId = useChatState((state) => state.activeId);
-  const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
-  const { start, end, paddingTop, paddingBottom } = useVirtualRows(
-    scroller,
-    list.length,
-    conversationRowHeight,
-  );
+  const { start, end, paddingTop, paddingBottom } = useVirtualRows(scroller, tops);
 
-  // Bring the active row into view when it changes (a new conversation lands at the end).
-  const activeIndex = list.findIndex((item) => item.id === activeId);
+  // Bring the active row into view when it changes (one chosen from search may be far down).
+  const activeIndex = lines.findIndex((line) => 'item' in line && line.item.id === activeId);
+  const activeTop = tops[activeIndex];
   useEffect(() => {
     const element = scroller.current;
-    if (!element || activeIndex < 0) return;
-    const top = activeIndex * conversationRowHeight;
-    if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + conversationRowHeight > element.scrollTop + element.clientHeight)
-      element.scrollTop = top + conversationRowHeight - element.clientHeight;
-  }, [activeId, activeIndex]);
+    if (!element || activeTop === undefined) return;
+    // Its group's heading shows too when it is the group's first row.
+    const top = activeTop - headingHeight;
+    if (top < element.scrollTop) element.scrollTop = Math.max(0, top);
+    else if (activeTop + conversationRowHeight > element.scrollTop + element.clientHeight)
+      element.scrollTop = activeTop + conversationRowHeight - element.clientHeight;
+  }, [activeId, activeTop]);
 
   return (
     <nav aria-label="Conversations" className="flex h-full w-64 flex-col bg-gray-50 dark:bg-gray-900/60">
@@ -100,15 +106,26 @@ export function ConversationSidebar() {
         </div>
       )}
       <div ref={scroller} hidden={searching} className="min-h-0 flex-1 overflow-y-auto px-2">
-        {list.length === 0 ? (
+        {lines.length === 0 ? (
           <p className="px-2 py-6 text-center text-sm text-gray-500 dark:text-gray-400">
             No conversations yet
           </p>
         ) : (
           <ul className="flex flex-col" style={{ paddingTop, paddingBottom }}>
-            {list.slice(start, end).map((item) => (
-              <ConversationRow key={item.id} item={item} active={item.id === activeId} now={now} />
-            ))}
+            {lines.slice(start, end).map((line) =>
+              'item' in line ? (
+                <ConversationRow
+                  key={line.item.id}
+                  item={line.item}
+                  active={line.item.id === activeId}
+                  now={now}
+                />
+              ) : (
+                <li key={`heading:${line.heading}`} className="flex h-8 items-end px-3 pb-1">
+                  <h3 className="text-xs font-medium text-gray-600 dark:text-gray-400">{line.heading}</h3>
+                </li>
+              ),
+            )}
           </ul>
         )}
       </div>

@@ -109,10 +109,13 @@ function ImportTab() {
         aria-label="JSON data to import"
         className="h-56 font-mono text-xs"
       />
-      <p className="flex items-start gap-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200">
-        <TriangleAlert className="mt-0.5 size-4 shrink-0" />
-        Warning: Importing data will overwrite your existing configuration and conversations.
-      </p>
+      {/* Only our own format overwrites; another app's export, once found, is added (said in its box). */}
+      {!found && (
+        <p className="flex items-start gap-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-200">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" />
+          Warning: Importing data will overwrite your existing configuration and conversations.
+        </p>
+      )}
       <p className="text-xs text-gray-600 dark:text-gray-400">
         Exports of ChatGPT and Claude.ai (the ZIP or its conversations.json), BetterChatGPT and NextChat are
         added to your conversations instead; your configuration is not touched.
@@ -122,6 +125,10 @@ function ImportTab() {
           <div className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm dark:border-indigo-900 dark:bg-indigo-950/50">
             <p className="font-medium">
               {found.app}: {found.count} {found.count === 1 ? 'conversation' : 'conversations'}
+            </p>
+            <p className="mt-1">
+              {found.count === 1 ? 'It' : 'These'} will be added to your conversations; nothing is
+              overwritten.
             </p>
             {found.skipped > 0 && (
               <p className="mt-1 text-xs">
@@ -160,7 +167,7 @@ function ImportTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <label
           htmlFor={fileInputId}
-          className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-gray-300 px-3 py-2 text-sm hover:bg-gray-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 dark:border-gray-700 dark:hover:bg-gray-800"
+          className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-gray-300 px-3 py-2 text-sm hover:bg-gray-100 has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 dark:border-gray-700 dark:hover:bg-gray-800"
         >
           <FileUp className="size-4" /> Choose a file…
           <input
@@ -168,6 +175,9 @@ function ImportTab() {
             type="file"
             accept="application/json,.json,application/zip,.zip"
             className="sr-only"
+            // One file at a time: a second read would run beside the first, and the first could
+            // still replace everything after the second was chosen.
+            disabled={busy}
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';

@@ -34,6 +34,8 @@ export interface ModelCapabilities {
   efforts?: readonly ReasoningEffort[];
   /** Groq: the model takes `reasoning_format` (qwen3 does; gpt-oss streams `reasoning` without it). */
   reasoningFormat?: boolean;
+  /** A request ending with an assistant turn (a prefill) is refused: Gemini 3.6 and later. */
+  rejectsPrefill?: boolean;
 }
 
 /** For a model nobody told us about: send what the spec sends, claim nothing. */

@@ -51,19 +51,28 @@ export const claude: ProviderDefinition = {
   id: 'claude',
   label: 'Claude',
   keyHint: 'console.anthropic.com/settings/keys',
+  keyShape: /^sk-ant-/,
+  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // (their days: claude-retirements.ts).
   models: [
+    // Anthropic's named replacement for the retired Sonnet 4.
+    'claude-sonnet-4-6',
+    'claude-opus-4-8',
+    'claude-sonnet-5',
+    'claude-opus-5',
+    'claude-haiku-4-5',
+    'claude-sonnet-4-5',
+    'claude-opus-4-6',
+    'claude-opus-4-1',
+    // The spec's list, all retired since.
     'claude-3-opus-20240229',
     'claude-3-sonnet-20240229',
     'claude-3-haiku-20240307',
     'claude-2.1',
     'claude-2.0',
-    'claude-sonnet-4-5',
-    'claude-haiku-4-5',
-    'claude-opus-4-1',
-    'claude-opus-4-8',
-    'claude-sonnet-4-6',
-    'claude-opus-4-6',
   ],
+  // Retired and unknown models alike: 404 not_found_error "model: claude-sonnet-4-20250514".
+  modelGone: [{ status: 404, type: 'not_found_error' }],
   modelKey: 'model',
   fields: [
     fields.model,

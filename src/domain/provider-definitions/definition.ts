@@ -45,6 +45,14 @@ export type ProviderApi =
   | { kind: 'anthropic-messages'; host: string }
   | { kind: 'gemini'; host: string };
 
+/** An error response, by its status and the fields given (the error body's type, code, message). */
+export interface ModelGoneError {
+  status: number;
+  type?: string;
+  code?: string;
+  message?: RegExp;
+}
+
 export type RequiredKey = 'apiKey' | 'model' | 'endpoint' | 'deploymentName' | 'maxTokens' | 'baseUrl';
 
 /** Per-request settings: a conversation may change these without a new connection. */
@@ -61,12 +69,25 @@ export interface ProviderDefinition {
   label: string;
   /** Where the user gets a key: shown beside the key field. */
   keyHint: string;
+  /**
+   * What this provider's keys look like, where they are recognisable: a key of this shape typed
+   * for another provider is not sent there until the user confirms.
+   */
+  keyShape?: RegExp;
   /** The key may be left empty (a local server); requests then carry no Authorization header. */
   keyOptional?: boolean;
   /** The user may add any number of these, each named and with its own address (endpoints). */
   multipleConnections?: boolean;
-  /** The spec's list first (so its defaults hold), then current ids. */
+  /**
+   * The built-in model list: current models first, the recommended one on top, then retired ones
+   * (the spec's among them, so its defaults stay choosable). Empty where the user names the models.
+   */
   models: readonly string[];
+  /**
+   * How the provider answers a request for a model it does not have or has retired: a failed
+   * turn matching one of these offers the recommended model instead.
+   */
+  modelGone?: readonly ModelGoneError[];
   /** The setting that names the model: Azure calls a model by its deployment. */
   modelKey: 'model' | 'deploymentName';
   fields: readonly SettingField[];

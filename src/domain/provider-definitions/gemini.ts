@@ -14,11 +14,25 @@ const gemini3: Partial<ModelCapabilities> = {
   rejectsBecause: 'Google advises its default of 1.0',
 };
 
+/**
+ * Gemini 3.6 Flash and later ignore sampling settings, and reject penalties and a request ending
+ * with a model turn (ai.google.dev/gemini-api/docs/whats-new-gemini-3.6).
+ */
+const gemini36: Partial<ModelCapabilities> = {
+  rejects: ['temperature', 'topP', 'topK', 'frequencyPenalty', 'presencePenalty'],
+  rejectsBecause: 'ignored from Gemini 3.6 on',
+  rejectsPrefill: true,
+};
+
 /** Gemini's models.list reports token limits per key; this table covers the rest. */
 const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 1_048_576 }, [
   // PROVIDER-FACTS 2026 A5: Gemini 3 takes a thinking level (3 Pro only low and high), 2.5 a
   // token budget (2.5 Pro cannot stop thinking).
   { match: /^gemini-3(\.\d+)?-pro/, capabilities: { ...thinksBy('level', ['low', 'high']), ...gemini3 } },
+  {
+    match: /^gemini-(3\.([6-9]|\d{2,})|[4-9])/,
+    capabilities: { ...thinksBy('level', ['minimal', 'low', 'medium', 'high']), ...gemini36 },
+  },
   {
     match: /^gemini-3/,
     capabilities: { ...thinksBy('level', ['minimal', 'low', 'medium', 'high']), ...gemini3 },
@@ -42,22 +56,35 @@ export const gemini: ProviderDefinition = {
   id: 'gemini',
   label: 'Gemini',
   keyHint: 'aistudio.google.com/apikey',
+  keyShape: /^AIza/,
+  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // (their days: gemini-retirements.ts).
   models: [
+    'gemini-3.8-flash',
+    'gemini-3.7-flash',
+    'gemini-3.6-flash',
+    'gemini-3.5-flash',
+    'gemini-3.5-flash-lite',
+    'gemini-3.1-pro-preview',
+    'gemini-3.1-flash-lite',
+    'gemini-2.5-flash-lite',
+    // The spec's list, and ids retired since.
     'gemini-pro',
     'gemini-pro-vision',
     'gemini-2.5-flash',
     'gemini-2.5-pro',
-    'gemini-2.5-flash-lite',
     'gemini-2.0-flash',
-    'gemini-3.5-flash',
-    'gemini-3.1-pro-preview',
+  ],
+  // 404 NOT_FOUND "… is no longer available …" (retired) or "… is not found for API version …" (unknown).
+  modelGone: [
+    { status: 404, type: 'NOT_FOUND', message: /is no longer available|is not found for API version/ },
   ],
   modelKey: 'model',
   fields: [fields.model, fields.temperature, fields.maxTokens, fields.topP, fields.topK, fields.stop],
   defaults: { model: 'gemini-pro', topP: 0.95, topK: 40 },
   required: [requireKey, requireModel],
-  // Gemini: inline data up to 20 MB per request.
-  maxFileBytes: 20 * 1024 * 1024,
+  // Gemini: PDFs read locally and sent inline up to 50 MB (ai.google.dev/gemini-api/docs/file-input-methods).
+  maxFileBytes: 50 * 1024 * 1024,
   capabilities: geminiCapabilities,
   api: { kind: 'gemini', host: 'https://generativelanguage.googleapis.com' },
 };

@@ -31,16 +31,26 @@ export const groq: ProviderDefinition = {
   id: 'groq',
   label: 'Groq',
   keyHint: 'console.groq.com/keys',
+  keyShape: /^gsk_/,
+  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // (their days: groq-retirements.ts).
   models: [
+    'openai/gpt-oss-120b',
+    'openai/gpt-oss-20b',
+    'qwen/qwen3.6-27b',
+    // The spec's list, and ids retired since.
     'mixtral-8x7b-32768',
     'llama2-70b-4096',
     'gemma-7b-it',
     'llama-3.3-70b-versatile',
     'llama-3.1-8b-instant',
-    'openai/gpt-oss-120b',
-    'openai/gpt-oss-20b',
     'qwen/qwen3-32b',
     'meta-llama/llama-4-scout-17b-16e-instruct',
+  ],
+  // Retired: 400 model_decommissioned; unknown: 404 model_not_found.
+  modelGone: [
+    { status: 400, code: 'model_decommissioned' },
+    { status: 404, code: 'model_not_found' },
   ],
   modelKey: 'model',
   fields: [fields.model, fields.temperature, fields.maxTokens, fields.topP, fields.stop],

@@ -59,22 +59,30 @@ export const openai: ProviderDefinition = {
   id: 'openai',
   label: 'OpenAI',
   keyHint: 'platform.openai.com/api-keys',
+  // sk-… and sk-proj-…; not Anthropic's sk-ant- nor OpenRouter's sk-or-.
+  keyShape: /^sk-(?!ant-|or-)/,
+  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // (their days: openai-retirements.ts).
   models: [
-    'gpt-4-turbo-preview',
-    'gpt-4',
-    'gpt-3.5-turbo',
-    'gpt-3.5-turbo-16k',
+    'gpt-5.5',
+    'gpt-5.4',
+    'gpt-5.4-mini',
+    'gpt-5.1',
     'gpt-4.1',
     'gpt-4.1-mini',
     'gpt-4o',
     'gpt-4o-mini',
-    'gpt-5.5',
-    'gpt-5.4',
-    'gpt-5.4-mini',
     'gpt-5-mini',
     'o3',
+    // The spec's list, and ids retired since.
+    'gpt-4-turbo-preview',
+    'gpt-4',
+    'gpt-3.5-turbo',
+    'gpt-3.5-turbo-16k',
     'o4-mini',
   ],
+  // A shut-down model: 404 "The model `gpt-3.5-turbo-1106` has been deprecated…", code model_not_found.
+  modelGone: [{ status: 404, code: 'model_not_found' }],
   modelKey: 'model',
   fields: [
     fields.model,
