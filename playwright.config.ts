@@ -20,6 +20,12 @@ export default defineConfig({
     // only the offline tests (offline.spec.ts) let it run.
     serviceWorkers: 'block',
   },
+  projects: [
+    { name: 'app', testIgnore: /hostile-.*\.spec\.ts/ },
+    // Bounded work is measured as main-thread long tasks: these run last, one at a time, so that
+    // what they measure is the page's own work and not the other worker's browser on the same cores.
+    { name: 'hostile input', testMatch: /hostile-.*\.spec\.ts/, dependencies: ['app'], workers: 1 },
+  ],
   webServer: [
     {
       // The production build (npm test builds it first), served like any static host with SPA fallback.

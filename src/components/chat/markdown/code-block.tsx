@@ -1,5 +1,5 @@
 import { Check, Copy } from 'lucide-react';
-import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { useCopy } from '../../../hooks/use-copy.ts';
 import { useThrottledValue } from '../../../hooks/use-throttled-value.ts';
@@ -53,7 +53,7 @@ export const CodeBlock = memo(function CodeBlock({
           </button>
         </span>
       </div>
-      <pre className="overflow-x-auto p-3 text-[13px] leading-relaxed">
+      <pre className="overflow-x-auto p-3 text-[13px] leading-relaxed" style={skipLayout(code)}>
         <code className={html === null ? undefined : 'hljs'}>
           {html !== null && <span dangerouslySetInnerHTML={{ __html: html }} />}
           {plain}
@@ -77,10 +77,51 @@ function useHighlight(code: string, language: string | undefined): string | null
   const [later, setLater] = useState<{ code: string; language?: string; html: string | null } | null>(null);
   useEffect(() => {
     if (now) return;
-    return whenIdle(() => setLater({ code, language, html: highlightCode(code, language) }));
+    return highlightLater(() => setLater({ code, language, html: highlightCode(code, language) }));
   }, [now, code, language]);
   if (now) return inline;
   return later?.code === code && later.language === language ? later.html : null;
+}
+
+/** Highlightings waiting for idle time, run one a task (idle callbacks may share one). */
+const waiting = new Set<() => void>();
+let scheduled = false;
+
+function highlightLater(job: () => void): () => void {
+  waiting.add(job);
+  if (!scheduled) runNextWhenIdle();
+  return () => waiting.delete(job);
+}
+
+function runNextWhenIdle(): void {
+  scheduled = true;
+  whenIdle(() => {
+    const job = waiting.values().next().value;
+    if (job) {
+      waiting.delete(job);
+      job();
+    }
+    scheduled = false;
+    // The next one in a task of its own.
+    if (waiting.size > 0) setTimeout(runNextWhenIdle);
+  });
+}
+
+/**
+ * Code of many lines is laid out only when near the screen, at its exact height meanwhile (the
+ * line height of the block below): a reply of twelve 40 KB blocks laid them all out at once.
+ */
+const skipLayoutFromLines = 200;
+const codeLinePx = 13 * 1.625;
+/** The block's padding (p-3) and a scroll bar's height. */
+const codeChromePx = 24 + 16;
+
+function skipLayout(code: string): CSSProperties | undefined {
+  let lines = 1;
+  for (let at = code.indexOf('\n'); at !== -1; at = code.indexOf('\n', at + 1)) lines++;
+  if (lines < skipLayoutFromLines) return undefined;
+  const height = Math.round(lines * codeLinePx + codeChromePx);
+  return { contentVisibility: 'auto', containIntrinsicBlockSize: `auto ${height}px` };
 }
 
 // Created once: a re-rendered block (every frame while streaming) reuses them as they are.
