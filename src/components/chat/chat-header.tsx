@@ -33,7 +33,7 @@ export function ChatHeader() {
   const nextTheme = resolved === 'dark' ? 'light' : 'dark';
 
   return (
-    <header className="flex min-h-14 shrink-0 flex-wrap items-center gap-2 border-b border-gray-200 px-3 py-1.5 dark:border-gray-800">
+    <header className="@container flex min-h-14 shrink-0 flex-wrap items-center gap-2 border-b border-gray-200 px-3 py-1.5 md:flex-nowrap dark:border-gray-800">
       {isPhone && (
         <Button
           variant="ghost"
@@ -44,7 +44,7 @@ export function ChatHeader() {
           <Menu />
         </Button>
       )}
-      <h1 className="min-w-0 truncate text-base font-semibold" title={name}>
+      <h1 className="min-w-0 flex-1 basis-24 truncate text-base font-semibold" title={name}>
         {name ?? 'AI Chat'}
       </h1>
       <span
@@ -76,10 +76,10 @@ export function ChatHeader() {
           <>
             <ConversationSettingsDialog conversationId={activeId} />
             <Button variant="outline" size="sm" onClick={() => void copyConversation(activeId)}>
-              <Copy /> <span className="sr-only sm:not-sr-only">Copy</span>
+              <Copy /> <span className="sr-only @3xl:not-sr-only">Copy</span>
             </Button>
             <Button variant="outline" size="sm" disabled={clearDisabled} onClick={() => runAction('clear')}>
-              <Eraser /> <span className="sr-only sm:not-sr-only">Clear</span>
+              <Eraser /> <span className="sr-only @3xl:not-sr-only">Clear</span>
             </Button>
           </>
         )}
