@@ -44,7 +44,10 @@ export function ChatHeader() {
           <Menu />
         </Button>
       )}
-      <h1 className="min-w-0 flex-1 basis-24 truncate text-base font-semibold" title={name}>
+      <h1
+        className="min-w-0 flex-1 basis-24 truncate text-base font-semibold md:flex-initial md:basis-auto"
+        title={name}
+      >
         {name ?? 'AI Chat'}
       </h1>
       <span
