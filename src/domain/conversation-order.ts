@@ -19,7 +19,7 @@ const placeRank = (item: Orderable): number =>
   item.place === 'pinned' ? 0 : item.place === 'archived' ? 2 : 1;
 
 /**
- * The list order (DECISIONS, Order of conversations): pinned first, archived last, each most
+ * The list order, the product's rule for the sidebar: pinned first, archived last, each most
  * recently active first; ties newest created first, then by id, so every tab agrees.
  */
 export function compareConversations(a: Orderable, b: Orderable): number {
