@@ -4,7 +4,7 @@ import { SettingsPanel } from '../components/settings/settings-panel.tsx';
 import { ConversationSidebar } from '../components/sidebar/conversation-sidebar.tsx';
 import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
 import { lazyPart } from '../components/ui/lazy-part.tsx';
-import { useChatState } from '../hooks/use-chat-state.ts';
+import { useChatState, useViewState } from '../hooks/use-chat-state.ts';
 import { useIsPhone } from '../hooks/use-media-query.ts';
 import { useSearchIndex } from '../hooks/use-search.ts';
 import { useShortcuts } from '../hooks/use-shortcuts.ts';
@@ -43,9 +43,9 @@ let booted: Promise<void> | null = null;
 /** The chat screen: sidebar, centre column and settings panel; side panels become sheets on phones. */
 export function ChatScreen() {
   const ready = useChatState((state) => state.ready);
-  const sheet = useChatState((state) => state.sheet);
-  const importExportOpen = useChatState((state) => state.importExportOpen);
-  const overlay = useChatState((state) => state.overlay);
+  const sheet = useViewState((state) => state.sheet);
+  const importExportOpen = useViewState((state) => state.importExportOpen);
+  const overlay = useViewState((state) => state.overlay);
   const isPhone = useIsPhone();
   useShortcuts();
   useSearchIndex();

@@ -9,7 +9,7 @@ export function NotFoundPage({ path }: { path: string }) {
     <main className="flex min-h-screen items-center justify-center bg-gray-100 dark:bg-gray-950">
       <div className="text-center">
         <h1 className="mb-4 text-4xl font-bold text-gray-900 dark:text-gray-100">404</h1>
-        <p className="mb-4 text-xl text-gray-600 dark:text-gray-400">Oops! Page not found</p>
+        <p className="mb-4 text-xl text-muted-foreground">Oops! Page not found</p>
         <a href="/" className="text-blue-600 underline hover:text-blue-800 dark:text-blue-400">
           Return to Home
         </a>

@@ -1,7 +1,12 @@
 import type { ModelCapabilities } from './provider-definitions/capabilities.ts';
 
 /** What an attached file is to a model: an image it sees, a PDF it reads, or text. */
-export type AttachmentKind = 'image' | 'pdf' | 'text';
+export const attachmentKinds = ['image', 'pdf', 'text'] as const;
+export type AttachmentKind = (typeof attachmentKinds)[number];
+
+export function isAttachmentKind(value: unknown): value is AttachmentKind {
+  return (attachmentKinds as readonly unknown[]).includes(value);
+}
 
 /**
  * A file attached to a user message. Its bytes live in their own store (never in the
@@ -24,7 +29,7 @@ export interface AttachmentPart {
 }
 
 /**
- * Limits, from PROVIDER-FACTS 2026 D. An image is stored once, resized to what every provider
+ * Limits, from docs/providers.md#attachments. An image is stored once, resized to what every provider
  * takes: Claude's 5 MB of base64 per image (3.75 MB of bytes) and its 2000 px per side once a
  * request holds more than 20 images are the strictest (OpenAI's high detail works within 2048
  * px, Claude downscales above 1568 px, Gemini tiles).

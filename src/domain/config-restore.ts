@@ -25,12 +25,12 @@ export type ConfigCheck =
   | {
       ok: true;
       config: Config;
-      /** False when the data carried no apiKey: an import then keeps the current key (DECISIONS). */
+      /** False when the data carried no apiKey: an import then keeps the current key (docs/decisions.md#key-left-out-of-exports). */
       hasKey: boolean;
     }
   | { ok: false; problem: string };
 
-/** What a missing field falls back to: the spec's default configuration, or the provider's defaults. */
+/** What a missing field falls back to: the default configuration, or the provider's defaults (docs/behaviour.md#configuration). */
 function baseConfig(provider: ProviderId): Config {
   if (provider === defaultConfig.provider) return { ...defaultConfig };
   const { apiKey, temperature, maxTokens } = defaultConfig;

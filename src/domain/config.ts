@@ -1,8 +1,13 @@
 /** The configuration the user saves: one provider, its key, model and sampling settings. */
 
-/** The spec's five providers, then any OpenAI-compatible endpoint the user adds (Ollama, LM Studio, a proxy). */
-export const providerIds = ['azure', 'openai', 'claude', 'gemini', 'groq', 'custom'] as const;
-export type ProviderId = (typeof providerIds)[number];
+import { providerDefinitions } from './provider-catalog.ts';
+
+/**
+ * The five built-in providers, then any OpenAI-compatible endpoint the user adds (Ollama, LM Studio,
+ * a proxy): the ids of the definitions provider-catalog.ts lists.
+ */
+export type ProviderId = (typeof providerDefinitions)[number]['id'];
+export const providerIds: readonly ProviderId[] = providerDefinitions.map(({ id }) => id);
 
 export function isProviderId(value: unknown): value is ProviderId {
   return typeof value === 'string' && (providerIds as readonly string[]).includes(value);

@@ -64,7 +64,7 @@ function touched(conversation: Conversation, at: string): Conversation {
 }
 
 /**
- * The name trimmed, with updatedAt bumped. A blank name is ignored (spec), and so is an unchanged
+ * The name trimmed, with updatedAt bumped. A blank name is ignored (docs/behaviour.md#rename), and so is an unchanged
  * one: both return the same object, so callers can skip saving by an identity check.
  */
 export function renameConversation(conversation: Conversation, name: string, now: Date): Conversation {
@@ -131,7 +131,7 @@ export function setSystemPrompt(conversation: Conversation, prompt: string, now:
 
 /**
  * Adds a message as the active leaf: the conversation is updated then, by this provider (the
- * spec's "provider at the last update"), and written in (it moves to the top of the list).
+ * conversation's "provider at the last update", docs/behaviour.md#conversation-fields), and written in (it moves to the top of the list).
  */
 export function addMessage(conversation: Conversation, message: Message, provider: ProviderId): Conversation {
   const at = message.createdAt;
@@ -212,8 +212,8 @@ export function lastCodeBlock(text: string): string | undefined {
 const markdownMarkers = ['```', '#', '**', '- ', '1. '];
 
 /**
- * The spec's rule for rendering an assistant reply as markdown rather than plain text, and ours:
- * a reply holding a formula is rendered too, so that the formula is typeset.
+ * The rule for rendering an assistant reply as markdown rather than plain text
+ * (docs/behaviour.md#markdown-rule): the original markers, and a formula, so that it is typeset.
  */
 export function isMarkdownLike(text: string): boolean {
   if (markdownMarkers.some((marker) => text.includes(marker))) return true;

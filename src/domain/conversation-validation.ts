@@ -1,7 +1,8 @@
-import { sentImageTypes, type AttachmentKind, type AttachmentPart } from './attachments.ts';
+import { isAttachmentKind, sentImageTypes, type AttachmentPart } from './attachments.ts';
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
 import {
   conversationPlaces,
+  roles,
   textParts,
   type Conversation,
   type ConversationPlace,
@@ -33,10 +34,8 @@ export interface ConversationReadOptions {
 /** The version of the written form; a record of a later one is left alone as unreadable. */
 export const conversationFormatVersion = 2;
 
-const roles: readonly Role[] = ['system', 'user', 'assistant'];
-
 function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (roles as readonly string[]).includes(value);
+  return (roles as readonly unknown[]).includes(value);
 }
 
 function readTimestamp(value: unknown, path: string, fallback: string): Validated<string> {
@@ -117,8 +116,6 @@ function readReasoning(value: unknown): ReasoningPart[] {
   });
 }
 
-const attachmentKinds: readonly unknown[] = ['image', 'pdf', 'text'] satisfies AttachmentKind[];
-
 /**
  * Files as written; a malformed entry is dropped. Bytes an export carries (`data`) are not part of
  * the message: the import reads them apart (see export-format.ts).
@@ -131,7 +128,7 @@ function readAttachments(value: unknown): AttachmentPart[] {
     const name = ownField(entry, 'name');
     const mimeType = ownField(entry, 'mimeType');
     const size = ownField(entry, 'size');
-    if (typeof id !== 'string' || id === '' || !attachmentKinds.includes(kind)) return [];
+    if (typeof id !== 'string' || id === '' || !isAttachmentKind(kind)) return [];
     if (typeof name !== 'string' || typeof mimeType !== 'string' || !isCount(size)) return [];
     // An image is shown from its bytes: only the raster types the app itself stores (never HTML
     // or SVG under an image's name). A PDF is a PDF whatever the file says.
@@ -139,7 +136,7 @@ function readAttachments(value: unknown): AttachmentPart[] {
     const part: AttachmentPart = {
       type: 'attachment',
       id,
-      kind: kind as AttachmentKind,
+      kind,
       name,
       mimeType: kind === 'pdf' ? 'application/pdf' : mimeType,
       size,

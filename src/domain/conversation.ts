@@ -3,7 +3,8 @@ import type { ProviderId } from './config.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 import type { ReplyStats } from './reply-stats.ts';
 
-export type Role = 'system' | 'user' | 'assistant';
+export const roles = ['system', 'user', 'assistant'] as const;
+export type Role = (typeof roles)[number];
 
 export interface TextPart {
   type: 'text';
@@ -12,7 +13,7 @@ export interface TextPart {
 
 /**
  * A model's thinking before its answer: shown apart, never copied as the answer, and sent back
- * only to the provider and model that wrote it (DECISIONS, Reasoning).
+ * only to the provider and model that wrote it (docs/decisions.md#reasoning).
  */
 export interface ReasoningPart {
   type: 'reasoning';
@@ -49,6 +50,7 @@ export interface Message {
    * `error` saying why) or 'stopped' by the user. Absent on a complete reply.
    */
   status?: 'interrupted' | 'stopped';
+  /** Why a reply was interrupted; on a question left unanswered, why its request failed. */
   error?: string;
   /** How the reply was obtained, when the user should know (a field the model refused was left out). */
   notices?: string[];
@@ -87,7 +89,7 @@ export interface Conversation {
   provider: ProviderId;
   /**
    * The provider and model this conversation asks, chosen in its model picker. Without one it
-   * follows the saved configuration (the spec's behaviour).
+   * follows the saved configuration (docs/behaviour.md#model-per-conversation).
    */
   pin?: ModelPin;
   /** When the pin was last set or removed: of two copies, the later change wins a merge. */

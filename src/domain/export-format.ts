@@ -12,7 +12,7 @@ export interface ExportInput {
   config: Config;
   conversations: readonly Conversation[];
   activeConversationId: string | null;
-  /** The key stays out of an export unless the user asks for it: exports get shared (DECISIONS). */
+  /** The key stays out of an export unless the user asks for it: exports get shared (docs/decisions.md#key-left-out-of-exports). */
   includeApiKey: boolean;
   now: Date;
   /**
@@ -187,7 +187,7 @@ export function hostileJsonProblem(value: unknown): string | null {
 }
 
 /**
- * Parses and validates a whole import file before anything is changed (DECISIONS): version '2.0'
+ * Parses and validates a whole import file before anything is changed (docs/behaviour.md#import-format): version '2.0'
  * or a legacy file without one, or a legacy bare list of conversations. A file holding a
  * `__proto__` key anywhere, or nested absurdly deep, is refused; of the rest, only known fields are
  * copied into fresh objects.

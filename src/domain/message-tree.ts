@@ -63,7 +63,7 @@ export function pathTo(conversation: Conversation, leafId = conversation.activeL
 
 const activePaths = new WeakMap<Conversation, Message[]>();
 
-/** What the spec calls "the messages": the path from the root to the active leaf. */
+/** "The messages" of a conversation: the path from the root to the active leaf (docs/behaviour.md#message-tree). */
 export function activePath(conversation: Conversation): Message[] {
   let path = activePaths.get(conversation);
   if (!path) {

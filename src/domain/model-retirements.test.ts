@@ -8,7 +8,7 @@ const checked = '2026-11-26';
 
 describe('the built-in model lists', () => {
   it.each(providerIds.filter((id) => providerCatalog[id].models.length > 0))(
-    "%s offers its recommended model first and current, retired ones last, and keeps the spec's default",
+    '%s offers its recommended model first and current, retired ones last, and keeps the original default',
     (id) => {
       const { models, defaults } = providerCatalog[id];
       const entries = modelEntries(id, checked);

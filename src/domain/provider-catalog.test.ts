@@ -13,7 +13,7 @@ import {
   switchProvider,
 } from './provider-catalog.ts';
 
-/** The panel's controls per provider, read from the definitions: the spec's §5 lists. */
+/** The panel's controls per provider, read from the definitions (docs/behaviour.md#controls-per-provider). */
 function controls(id: keyof typeof providerCatalog) {
   return providerCatalog[id].fields.map((field) =>
     field.kind === 'slider'
@@ -23,7 +23,7 @@ function controls(id: keyof typeof providerCatalog) {
 }
 
 describe('provider definitions', () => {
-  it("show the spec's controls with the spec's slider bounds and steps", () => {
+  it('show the required controls with the required slider bounds and steps', () => {
     const shared = ['temperature 0..2/0.01', 'maxTokens 50..8000/10'];
     expect(controls('openai')).toEqual([
       'model',
@@ -152,7 +152,7 @@ describe('configProblem', () => {
     },
   );
 
-  it("follows the spec's rule per provider", () => {
+  it('follows the validity rule per provider', () => {
     expect(configProblem({ ...valid.azure, endpoint: '' })).toBe('Azure OpenAI: endpoint is missing');
     expect(configProblem({ ...valid.azure, deploymentName: ' ' })).toBe(
       'Azure OpenAI: deployment name is missing',
@@ -190,7 +190,7 @@ describe('capability tables', () => {
     expect(of('openai', 'gpt-4.1').contextWindow).toBe(1_047_576);
   });
 
-  it('gives an unknown model safe defaults: sends what the spec sends, claims nothing', () => {
+  it('gives an unknown model safe defaults: sends the original payload, claims nothing', () => {
     expect(of('openai', 'my-fine-tune')).toEqual({
       reasoning: false,
       images: true,

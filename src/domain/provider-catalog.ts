@@ -1,4 +1,4 @@
-import { providerIds, type Config, type ProviderId } from './config.ts';
+import type { Config, ProviderId } from './config.ts';
 import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
 import { custom } from './provider-definitions/custom.ts';
@@ -10,15 +10,17 @@ import { openai } from './provider-definitions/openai.ts';
 
 export type { SettingField };
 
-/** Every provider, by id: the one place that lists them. */
-export const providerCatalog: Record<ProviderId, ProviderDefinition> = {
-  azure,
-  openai,
-  claude,
-  gemini,
-  groq,
-  custom,
-};
+/**
+ * Every provider, in the order the app offers them: the one place that lists them. A provider is
+ * its definition file (provider-definitions/<id>.ts) and its line here; its id (`ProviderId`,
+ * `providerIds` in config.ts), label and catalog entry come from that.
+ */
+export const providerDefinitions = [azure, openai, claude, gemini, groq, custom] as const;
+
+/** Every provider, by id. */
+export const providerCatalog = Object.fromEntries(
+  providerDefinitions.map((definition) => [definition.id, definition]),
+) as Readonly<Record<ProviderId, ProviderDefinition>>;
 
 function providerLabel(id: ProviderId): string {
   return providerCatalog[id].label;
@@ -56,7 +58,8 @@ export function switchProvider(config: Config, provider: ProviderId, remembered?
 }
 
 /** The provider that connections are added to one by one (OpenAI-compatible endpoints). */
-const endpointProvider = providerIds.find((id) => providerCatalog[id].multipleConnections) ?? 'custom';
+const endpointProvider =
+  providerDefinitions.find((definition) => definition.multipleConnections)?.id ?? 'custom';
 
 /** A new OpenAI-compatible endpoint, not yet named, keeping temperature and max tokens. */
 export function newEndpoint(endpointId: string, { temperature, maxTokens }: Config): Config {
@@ -97,7 +100,7 @@ function isPresent(value: unknown): boolean {
 }
 
 /**
- * Why a configuration cannot be used, or null when it can (DECISIONS: the final validity rule).
+ * Why a configuration cannot be used, or null when it can (docs/behaviour.md#validity).
  * `ignoring`: settings a caller does without (listing models needs no model).
  */
 export function configProblem(config: Config, ignoring: readonly RequiredKey[] = []): string | null {
@@ -109,8 +112,8 @@ export function configProblem(config: Config, ignoring: readonly RequiredKey[] =
 
 /**
  * Why 'Save Configuration' refuses a configuration, or null. Only a provider without a built-in
- * model list (an OpenAI-compatible server) is refused for want of a model: the others have the
- * spec's defaults.
+ * model list (an OpenAI-compatible server) is refused for want of a model: the others have their
+ * default models (docs/behaviour.md#switching-provider).
  */
 export function saveProblem(config: Config): string | null {
   const { models, modelKey } = providerCatalog[config.provider];
@@ -121,7 +124,7 @@ export function saveProblem(config: Config): string | null {
 /** The provider whose key this looks like, where keys have a recognisable shape. */
 export function keyOwner(apiKey: string): ProviderId | undefined {
   const key = apiKey.trim();
-  return providerIds.find((id) => providerCatalog[id].keyShape?.test(key));
+  return providerDefinitions.find((definition) => definition.keyShape?.test(key))?.id;
 }
 
 /** 'This looks like an OpenAI key': the key has another provider's shape than the configuration's. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notify } from '../state/notify.ts';
 
-/** How long a copy button shows its "copied" state (SPEC: 2 seconds). */
+/** How long a copy button shows its "copied" state (2 seconds: docs/behaviour.md#message-list). */
 export const copiedResetMs = 2000;
 
 /** Copies text to the clipboard, shows `successMessage`, and reports `copied` for 2 seconds. */

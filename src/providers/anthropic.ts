@@ -9,7 +9,7 @@ import {
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, countAt, definedOnly, fieldAt, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { withParameterRetry } from './parameter-retry.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
@@ -69,11 +69,11 @@ function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean) 
   return firstUser > 0 ? turns.slice(firstUser) : turns;
 }
 
-/** The API's smallest budget (PROVIDER-FACTS 2026 A4). */
+/** The API's smallest budget (docs/providers.md#anthropic-thinking). */
 const minimumBudget = 1024;
 
 /**
- * The thinking fields for this model and effort (PROVIDER-FACTS 2026 A1, A4). Adaptive models
+ * The thinking fields for this model and effort (docs/providers.md#anthropic-thinking). Adaptive models
  * think unless told 'off', with readable summaries asked for explicitly (4.7 on hide them by
  * default); budget models think only when an effort is chosen. Thinking comes on top of the
  * answer: max_tokens grows by its allowance (within the model's output limit), so Max Tokens
@@ -200,7 +200,7 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
 }
 
 const supported = (capabilities: unknown, key: string) => {
-  const value = recordAt(capabilities, key)?.supported;
+  const value = fieldAt(recordAt(capabilities, key), 'supported');
   return typeof value === 'boolean' ? value : undefined;
 };
 
@@ -258,7 +258,7 @@ export function createAnthropicProvider(
       const { rejects } = capabilities;
       const thinking = thinkingFields(config, capabilities, effort);
       const thinkingOn = thinking !== undefined && thinking.thinking.type !== 'disabled';
-      // With thinking on, temperature, top_p and top_k are refused (PROVIDER-FACTS 2026 A4).
+      // With thinking on, temperature, top_p and top_k are refused (docs/providers.md#anthropic-thinking).
       const sendsTemperature = !rejects.includes('temperature') && !thinkingOn;
       const request = { ...target, url: `${base}/v1/messages`, signal };
       return withParameterRetry({

@@ -13,7 +13,7 @@ import {
 import { createChatProvider } from './registry.ts';
 import type { ChatFile, ChatMessage } from './types.ts';
 
-/** How each API carries a user's images and PDFs (PROVIDER-FACTS 2026 D). */
+/** How each API carries a user's images and PDFs (docs/providers.md#attachments). */
 
 const photo: ChatFile = { kind: 'image', name: 'cat.jpg', mimeType: 'image/jpeg', data: '/9j/4AAQ' };
 const report: ChatFile = { kind: 'pdf', name: 'report.pdf', mimeType: 'application/pdf', data: 'JVBERi0x' };

@@ -66,7 +66,7 @@ describe('requests follow the capability table', () => {
       expect(bodies[0]).not.toHaveProperty(field);
   });
 
-  it("keeps the spec's exact payload for the spec's models and for gpt-5-chat-latest", async () => {
+  it('keeps the original exact payload for the original models and for gpt-5-chat-latest', async () => {
     for (const model of ['gpt-3.5-turbo', 'gpt-4', 'gpt-5-chat-latest']) {
       const { bodies } = await send(configFor('openai', { model }));
       expect(Object.keys(bodies[0] as object)).toEqual([

@@ -1,6 +1,7 @@
 import type { ProviderId } from '../domain/config.ts';
+import { isRecord } from '../domain/json-guards.ts';
 import { providerCatalog } from '../domain/provider-catalog.ts';
-import { arrayAt, isRecord, parseJson, recordAt, stringAt } from './json.ts';
+import { arrayAt, fieldAt, parseJson, recordAt, stringAt } from './json.ts';
 import { kindForStatus, ProviderError } from './provider-error.ts';
 import type { ProviderErrorKind } from './types.ts';
 
@@ -29,10 +30,10 @@ function isString(value: unknown): value is string {
 export function readErrorFields(payload: unknown): ErrorFields | undefined {
   // Google answers some calls with a one-element array.
   const root: unknown = Array.isArray(payload) ? payload[0] : payload;
-  const error = isRecord(root) ? root.error : undefined;
+  const error = fieldAt(root, 'error');
   if (typeof error === 'string') return { message: error, reasons: [] };
   if (!isRecord(error)) return undefined;
-  const rawCode = error.code;
+  const rawCode = fieldAt(error, 'code');
   const code = isString(rawCode) ? rawCode : undefined;
   const details = arrayAt(error, 'details');
   return {

@@ -7,7 +7,7 @@ import {
 } from '../domain/provider-definitions/capabilities.ts';
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, countAt, definedOnly, isRecord, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, countAt, definedOnly, fieldAt, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { ProviderError } from './provider-error.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
@@ -86,7 +86,7 @@ const thinkingBudget: Partial<Record<ReasoningEffort, number>> = {
 
 /**
  * Thoughts are returned only when asked for; a level (Gemini 3) or a budget (2.5) only when the
- * conversation chose an effort, and never both (a 400; PROVIDER-FACTS 2026 A5).
+ * conversation chose an effort, and never both (a 400; docs/providers.md#gemini-thinking).
  */
 function thinkingConfig(capabilities: ModelCapabilities, requested: ReasoningEffort | undefined) {
   if (!capabilities.reasoning) return undefined;
@@ -112,7 +112,7 @@ function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, v
   for (const part of arrayAt(recordAt(candidate, 'content'), 'parts')) {
     const text = stringAt(part, 'text');
     if (!text) continue;
-    yield isRecord(part) && part.thought === true
+    yield fieldAt(part, 'thought') === true
       ? { type: 'reasoning-delta', text }
       : { type: 'text-delta', text };
   }
@@ -206,7 +206,7 @@ export function createGeminiProvider(
       return arrayAt(json, 'models').flatMap((model): ListedModel[] => {
         const id = (stringAt(model, 'name') ?? '').replace(/^models\//, '');
         if (!id || !arrayAt(model, 'supportedGenerationMethods').includes('generateContent')) return [];
-        const thinking = isRecord(model) ? model.thinking : undefined;
+        const thinking = fieldAt(model, 'thinking');
         const capabilities = definedOnly({
           contextWindow: countAt(model, 'inputTokenLimit'),
           maxOutput: countAt(model, 'outputTokenLimit'),

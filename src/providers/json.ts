@@ -1,10 +1,9 @@
-/** Narrowing helpers for untrusted JSON from providers: no schema library, to keep the layer small. */
+/**
+ * Readers for untrusted JSON from providers: no schema library, to keep the layer small. Like the
+ * guards they build on, they read own properties only.
+ */
 
-export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, ownField, type JsonRecord } from '../domain/json-guards.ts';
 
 /** Parsed JSON, or undefined when the text is not JSON. */
 export function parseJson(text: string): unknown {
@@ -15,27 +14,31 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** The own field `key` of a JSON object, or undefined when `record` is not one. */
+export function fieldAt(record: unknown, key: string): unknown {
+  return isRecord(record) ? ownField(record, key) : undefined;
+}
+
 export function stringAt(record: unknown, key: string): string | undefined {
-  const value = isRecord(record) ? record[key] : undefined;
+  const value = fieldAt(record, key);
   return typeof value === 'string' ? value : undefined;
 }
 
 export function numberAt(record: unknown, key: string): number | undefined {
-  const value = isRecord(record) ? record[key] : undefined;
+  const value = fieldAt(record, key);
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 export function recordAt(record: unknown, key: string): JsonRecord | undefined {
-  const value = isRecord(record) ? record[key] : undefined;
+  const value = fieldAt(record, key);
   return isRecord(value) ? value : undefined;
 }
 
 export function arrayAt(record: unknown, key: string): unknown[] {
-  const value = isRecord(record) ? record[key] : undefined;
+  const value = fieldAt(record, key);
   return Array.isArray(value) ? value : [];
 }
 
-/** The `id` of each entry of `data`: the list-models shape of OpenAI, Azure, Groq and Anthropic. */
 /** A positive number at `key`, or undefined (lists report null for unknown limits). */
 export function countAt(record: unknown, key: string): number | undefined {
   const value = numberAt(record, key);

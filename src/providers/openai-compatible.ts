@@ -176,8 +176,8 @@ const droppable = [
 ];
 
 /**
- * The request body: the spec's fields in the spec's order, then what this server accepts of the
- * rest. What the model's capabilities reject, or a 400 refused before, is left out.
+ * The request body: the original payload's fields in their order (docs/providers.md#openai-request),
+ * then what this server accepts of the rest. What the model's capabilities reject, or a 400 refused before, is left out.
  */
 function completionBody(
   api: ChatCompletionsApi,
@@ -211,7 +211,7 @@ function completionBody(
     ...(sends('stop') && stop.length > 0 && { stop }),
     stream,
     ...(stream && sends('stream_options') && { stream_options: { include_usage: true } }),
-    // Reasoning fields only for models that take them, so other models' bodies stay the spec's.
+    // Reasoning fields only for models that take them, so other models' bodies stay the original.
     ...(effort &&
       !leftOut.has('reasoning_effort') && { reasoning_effort: effort === 'off' ? 'none' : effort }),
     ...(capabilities.reasoningFormat && !leftOut.has('reasoning_format') && { reasoning_format: 'parsed' }),

@@ -16,13 +16,13 @@ import { dataUrl } from './data-url.ts';
 
 /**
  * OpenAI's Responses API, used for its reasoning models: the only way to get their reasoning
- * summary (DECISIONS, Reasoning). Nothing is stored at OpenAI (`store: false`); the encrypted
+ * summary (docs/decisions.md#reasoning). Nothing is stored at OpenAI (`store: false`); the encrypted
  * reasoning comes back with the reply and goes out again with the next turn.
  */
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
-/** The API refuses an output limit below 16 (PROVIDER-FACTS 2026 A3). */
+/** The API refuses an output limit below 16 (docs/providers.md#openai-responses-api). */
 const minimumOutputTokens = 16;
 
 /** Keys whose organisation may not have reasoning summaries: asked without them from then on (this tab). */
@@ -190,7 +190,7 @@ function decodeResponsesReply(json: unknown): StreamPart[] {
   return [...parts, finishOf(json)];
 }
 
-/** The organisation-verification refusal of summaries (PROVIDER-FACTS 2026 A3). */
+/** The organisation-verification refusal of summaries (docs/providers.md#openai-responses-api). */
 function refusesSummaries(error: unknown): boolean {
   return isProviderError(error) && error.status === 400 && error.param === 'reasoning.summary';
 }

@@ -35,7 +35,7 @@ async function bodyOf(config: Config, stream: string, messages = conversation, e
 describe('Claude thinking', () => {
   const claude = (model: string, extra: Partial<Config> = {}) => ({ ...testConfigs.claude, model, ...extra });
 
-  it("keeps the spec's exact body for a model that does not reason", async () => {
+  it('keeps the original exact body for a model that does not reason', async () => {
     const body = await bodyOf(claude('claude-3-opus-20240229'), anthropicStream, signedHistory);
     expect(Object.keys(body)).toEqual(['model', 'max_tokens', 'temperature', 'system', 'messages', 'stream']);
     expect(body.messages).toEqual([
@@ -176,7 +176,7 @@ describe('Chat Completions reasoning fields', () => {
     ]);
   });
 
-  it("keeps the spec's body for a model that does not reason, whatever the effort", async () => {
+  it('keeps the original body for a model that does not reason, whatever the effort', async () => {
     const body = await bodyOf(testConfigs.groq, groqStream, conversation, 'high');
     expect(Object.keys(body)).toEqual(['model', 'messages', 'temperature', 'max_tokens', 'top_p', 'stream']);
   });

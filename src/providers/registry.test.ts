@@ -13,7 +13,7 @@ describe('createChatProvider', () => {
     expect(createChatProvider(testConfigs[id]).id).toBe(id);
   });
 
-  it('throws the spec message for an unknown provider', () => {
+  it('throws `Unsupported provider: X` for an unknown provider', () => {
     const config = { ...testConfigs.openai, provider: 'mistral' } as unknown as Config;
     expect(() => createChatProvider(config)).toThrow(new Error('Unsupported provider: mistral'));
     const inherited = { ...testConfigs.openai, provider: 'toString' } as unknown as Config;

@@ -3,18 +3,26 @@ import { linearConversation } from '../domain/__fixtures__/conversations.ts';
 import { createActions, matchesShortcut, shortcutLabel, type ActionId } from './actions.ts';
 import type { ChatController } from './chat-controller.ts';
 import { createChatStore, type ChatState } from './chat-store.ts';
+import { createViewStore, type ViewState } from './view-store.ts';
 
 /** The registry over a real store; the controller's commands it calls are spies. */
-function registry(state: Partial<ChatState> = {}, screen = { isPhone: false, systemDark: false }) {
+function registry(
+  state: Partial<ChatState> = {},
+  screen = { isPhone: false, systemDark: false },
+  shown: Partial<ViewState> = {},
+) {
   const store = createChatStore();
   store.setState(state);
+  const view = createViewStore();
+  view.setState(shown);
   const chat = {
     store,
+    view,
     setTheme: vi.fn(),
     setOverlay: vi.fn(),
     setSheet: vi.fn(),
     setSettingsCollapsed: vi.fn(),
-    focusSearch: vi.fn(),
+    focus: vi.fn(),
     regenerate: vi.fn(),
     copyLastCode: vi.fn(),
     stop: vi.fn(),
@@ -105,19 +113,19 @@ describe('actions', () => {
   });
 
   it('toggles the settings panel, or its sheet on a phone; search opens the sidebar there; the palette opens and closes', () => {
-    const desktop = registry({ settingsCollapsed: false });
+    const desktop = registry({}, undefined, { settingsCollapsed: false });
     desktop.action('toggle-settings').run();
     expect(desktop.chat.setSettingsCollapsed).toHaveBeenCalledWith(true);
-    const phone = registry({ sheet: 'settings' }, { isPhone: true, systemDark: false });
+    const phone = registry({}, { isPhone: true, systemDark: false }, { sheet: 'settings' });
     phone.action('toggle-settings').run();
     expect(phone.chat.setSheet).toHaveBeenCalledWith(null);
     phone.action('search').run();
     expect(phone.chat.setSheet).toHaveBeenLastCalledWith('sidebar');
-    expect(phone.chat.focusSearch).toHaveBeenCalledOnce();
+    expect(phone.chat.focus).toHaveBeenCalledExactlyOnceWith('search');
     desktop.action('search').run();
     expect(desktop.chat.setSheet).not.toHaveBeenCalled();
-    expect(desktop.chat.focusSearch).toHaveBeenCalledOnce();
-    const open = registry({ overlay: 'palette' });
+    expect(desktop.chat.focus).toHaveBeenCalledExactlyOnceWith('search');
+    const open = registry({}, undefined, { overlay: 'palette' });
     open.action('palette').run();
     expect(open.chat.setOverlay).toHaveBeenCalledWith(null);
   });

@@ -73,6 +73,7 @@ export interface ActionScreen {
 
 export function createActions(chat: ChatController, screen: ActionScreen): readonly Action[] {
   const state = chat.store.getState;
+  const view = chat.view.getState;
   const dark = () => (state().theme === 'system' ? screen.systemDark() : state().theme === 'dark');
   const active = () => state().activeId;
   const withActive = (run: (id: string) => unknown) => () => {
@@ -94,7 +95,7 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       title: 'Command palette',
       shortcut: { code: 'KeyK', mod: true },
       available: always,
-      run: () => chat.setOverlay(state().overlay === 'palette' ? null : 'palette'),
+      run: () => chat.setOverlay(view().overlay === 'palette' ? null : 'palette'),
     },
     {
       id: 'new-conversation',
@@ -112,7 +113,7 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       available: always,
       run: () => {
         if (screen.isPhone()) chat.setSheet('sidebar');
-        chat.focusSearch();
+        chat.focus('search');
       },
     },
     {
@@ -157,8 +158,8 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       shortcut: { code: 'KeyS', mod: true, shift: true },
       available: always,
       run: () => {
-        if (screen.isPhone()) chat.setSheet(state().sheet === 'settings' ? null : 'settings');
-        else chat.setSettingsCollapsed(!state().settingsCollapsed);
+        if (screen.isPhone()) chat.setSheet(view().sheet === 'settings' ? null : 'settings');
+        else chat.setSettingsCollapsed(!view().settingsCollapsed);
       },
     },
     {
@@ -258,7 +259,7 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       shortcut: { code: 'Escape', shift: true },
       // While a reply streams in, the box is disabled and cannot take the focus.
       available: (current) => hasConversation(current) && !streamingHere(current),
-      run: () => chat.focusComposer(),
+      run: () => chat.focus('composer'),
     },
     {
       id: 'shortcuts',

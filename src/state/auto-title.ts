@@ -4,7 +4,7 @@ import { renameConversation } from '../domain/conversation-rules.ts';
 import type { ChatContext } from './chat-context.ts';
 import { modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
-import type { ConversationCommands } from './conversation-commands.ts';
+import type { OpenConversations } from './open-conversations.ts';
 
 /** A title request that gets no answer in this time is given up. */
 const titleTimeoutMs = 30_000;
@@ -16,7 +16,7 @@ const titleMaxTokens = 40;
  * preference is on): its own model is asked once, not streamed, for a title of a few words.
  * A user's rename, before or meanwhile, wins; any failure leaves the name as it is, silently.
  */
-export function createAutoTitles(ctx: ChatContext, conversations: ConversationCommands) {
+export function createAutoTitles(ctx: ChatContext, open: OpenConversations) {
   return async function nameAfterFirstReply(conversationId: string, target: ReplyTarget): Promise<void> {
     const conversation = ctx.get().loaded[conversationId];
     const exchange = conversation && firstExchange(conversation);
@@ -34,7 +34,7 @@ export function createAutoTitles(ctx: ChatContext, conversations: ConversationCo
       for await (const part of parts) if (part.type === 'text-delta') answer += part.text;
       const title = cleanTitle(answer);
       if (!title) return;
-      await conversations.change(conversationId, (current) =>
+      await open.change(conversationId, (current) =>
         current.renamedAt ? current : renameConversation(current, title, ctx.now()),
       );
     } catch (error) {

@@ -4,7 +4,7 @@ import { downloadBlob } from '../lib/download.ts';
 import { backupPolicy, openBackupDb, type BackupInfo } from '../storage/backup-db.ts';
 
 export type { BackupInfo } from '../storage/backup-db.ts';
-import { loadActiveId, loadConfig, readLegacyList } from '../storage/local-settings.ts';
+import type { LocalSettings } from '../storage/local-settings.ts';
 import type { BackupRunner } from './backup-runner.ts';
 import type { BackupWorkerReply } from './backup.worker.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -22,12 +22,16 @@ function warnIfNotTaken(when: string, reply: BackupWorkerReply): void {
  * into it): a backup of it as it is. A failure only warns: neither change deletes what it has not
  * read back, so the start goes on.
  */
-export async function backUpBeforeUpgrade(run: BackupRunner, now: Date): Promise<void> {
+export async function backUpBeforeUpgrade(
+  run: BackupRunner,
+  settings: LocalSettings,
+  now: Date,
+): Promise<void> {
   const reply = await run({
     reason: 'upgrade',
-    config: withoutKey(loadConfig() ?? defaultConfig),
-    activeConversationId: loadActiveId(),
-    legacy: readLegacyList(),
+    config: withoutKey(settings.loadConfig() ?? defaultConfig),
+    activeConversationId: settings.loadActiveId(),
+    legacy: settings.readLegacyList(),
     now: now.toISOString(),
   });
   warnIfNotTaken('before the upgrade', reply);

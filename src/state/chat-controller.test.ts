@@ -11,7 +11,9 @@ import { encryptText, randomBytes } from '../lib/passphrase-crypto.ts';
 import { openConversationDb, type ConversationStore } from '../storage/conversation-db.ts';
 import { storageKeys } from '../storage/keys.ts';
 import { createSessionLocks } from '../storage/test-locks.ts';
+import { createLocalSettings } from '../storage/local-settings.ts';
 import { createMemoryStorage } from '../storage/test-storage.ts';
+import type { PageEvents } from './chat-context.ts';
 import { createTabSync, type TabSync } from '../storage/tab-sync.ts';
 import { createChatController, type ChatController } from './chat-controller.ts';
 import { modelListKey, targetConfig } from './chat-store.ts';
@@ -117,17 +119,22 @@ function recordingNotifier() {
   return { notify, calls };
 }
 
-class MemoryStorage {
-  private values = new Map<string, string>();
-  getItem(key: string) {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.values.set(key, value);
-  }
-  removeItem(key: string) {
-    this.values.delete(key);
-  }
+/** The page's events, fired by the test. */
+function fakePage() {
+  const listeners = {
+    settingsChanged: [] as (() => void)[],
+    close: [] as (() => void)[],
+    hidden: [] as (() => void)[],
+  };
+  const page: PageEvents = {
+    onSettingsChanged: (listener) => void listeners.settingsChanged.push(listener),
+    onClose: (listener) => void listeners.close.push(listener),
+    onHidden: (listener) => void listeners.hidden.push(listener),
+  };
+  return {
+    page,
+    fire: (event: keyof typeof listeners) => listeners[event].forEach((listener) => listener()),
+  };
 }
 
 const config: Config = { ...defaultConfig, apiKey: 'sk-test', model: 'gpt-4o-mini' };
@@ -155,6 +162,8 @@ async function openTab(name: string, tabId: string, runBackup?: BackupRunner): P
       return provider.provider;
     },
     openConversationStore: () => Promise.resolve(db),
+    settings: createLocalSettings(localStorage),
+    page: fakePage().page,
     tabSync,
     notify,
     // Each reading one millisecond later, so versions order by time as they would.
@@ -200,9 +209,11 @@ async function stored(tab: Tab): Promise<Conversation> {
 
 let tab: Tab;
 let databaseName: string;
+/** The tabs' shared localStorage (one browser profile), a fresh one for each test. */
+let localStorage: ReturnType<typeof createMemoryStorage>;
 
 beforeEach(async () => {
-  vi.stubGlobal('localStorage', new MemoryStorage());
+  localStorage = createMemoryStorage();
   localStorage.setItem('ai-chat-config', JSON.stringify(config));
   // Named by their model only in the tests of that (below): the others script every call.
   localStorage.setItem('ai-chat-auto-title', 'off');
@@ -268,9 +279,9 @@ describe('chat controller', () => {
     await tab.chat.revealMessage(conversationId, red);
     expect(tab.chat.store.getState().activeId).toBe(conversationId);
     expect(shown(tab)).toEqual(['user: Name a colour', 'assistant: Red']);
-    expect(tab.chat.store.getState().revealed).toEqual({ conversationId, messageId: red });
+    expect(tab.chat.view.getState().revealed).toEqual({ conversationId, messageId: red });
     tab.chat.revealDone();
-    expect(tab.chat.store.getState().revealed).toBeNull();
+    expect(tab.chat.view.getState().revealed).toBeNull();
     await vi.waitFor(async () => expect((await stored(tab)).activeLeafId).toBe(red));
   });
 
@@ -356,9 +367,38 @@ describe('chat controller', () => {
       reason: '500 · boom',
       modelGone: false,
     });
+    // ... and stored with it, so a reload still says why.
+    expect(activePath(await stored(tab)).at(-1)).toMatchObject({ role: 'user', error: '500 · boom' });
     tab.provider.next('Hi');
     await tab.chat.retry(active(tab).id);
     expect(shown(tab)).toEqual(['user: Hello?', 'assistant: Hi']);
+    expect(tab.chat.store.getState().failedTurn).toBeNull();
+    expect(activePath(await stored(tab)).at(-2)?.error).toBeUndefined();
+  });
+
+  it('a model gone upstream: switching to another pins it to the conversation and asks again', async () => {
+    tab.provider.next().push(
+      new ProviderError({
+        provider: 'openai',
+        kind: 'not-found',
+        status: 404,
+        message: 'The model `gpt-4` does not exist',
+        modelGone: true,
+      }),
+    );
+    await tab.chat.send('Hello?');
+    await idle(tab);
+    const id = active(tab).id;
+    expect(tab.chat.store.getState().failedTurn).toMatchObject({
+      modelGone: true,
+      pin: { model: 'gpt-4o-mini' },
+    });
+    tab.provider.next('Hi from 5');
+    await tab.chat.switchModelAndRetry(id, { provider: 'openai', model: 'gpt-5.1' });
+    expect(shown(tab)).toEqual(['user: Hello?', 'assistant: Hi from 5']);
+    expect(tab.provider.settings.at(-1)).toMatchObject({ model: 'gpt-5.1' });
+    expect(active(tab).pin).toEqual({ provider: 'openai', model: 'gpt-5.1' });
+    expect(activePath(active(tab)).at(-1)).toMatchObject({ model: 'gpt-5.1' });
     expect(tab.chat.store.getState().failedTurn).toBeNull();
   });
 
@@ -1078,14 +1118,14 @@ describe('keys protected with a passphrase', () => {
     // A new browser session: no session key, no other tab; what the last one kept is cleared.
     const session = newSession();
     const later = await openTab(`${databaseName}-later`, 'later');
-    await vi.waitFor(() => expect(later.chat.store.getState().overlay).toBe('unlock-keys'));
+    await vi.waitFor(() => expect(later.chat.view.getState().overlay).toBe('unlock-keys'));
     expect(later.chat.store.getState()).toMatchObject({ keyLock: 'locked', config: { apiKey: '' } });
     await vi.waitFor(async () => expect(await keptKeys()).toEqual([]));
     later.chat.setOverlay(null);
     await later.chat.newConversation();
     // A message asks for the passphrase; 'Not now' keeps it unsent.
     const refused = later.chat.send('Locked');
-    expect(later.chat.store.getState().overlay).toBe('unlock-keys');
+    expect(later.chat.view.getState().overlay).toBe('unlock-keys');
     later.chat.setOverlay(null);
     expect(await refused).toBe(false);
     expect(later.provider.sent).toHaveLength(0);
@@ -1129,7 +1169,7 @@ describe('keys protected with a passphrase', () => {
     );
     // Past the wait before the passphrase is asked.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(second.chat.store.getState().overlay).toBeNull();
+    expect(second.chat.view.getState().overlay).toBeNull();
     // Each tab keeps its copy for its reloads: the one handed over cannot be read out either.
     const kept = await keptKeys();
     expect(kept).toHaveLength(2);
@@ -1204,7 +1244,8 @@ describe('keys protected with a passphrase', () => {
 
     const cleared = later.calls.find((call) => call.message === 'API keys cleared');
     cleared?.action?.onClick();
-    expect(later.chat.store.getState()).toMatchObject({ keyLock: 'locked', overlay: 'unlock-keys' });
+    expect(later.chat.store.getState().keyLock).toBe('locked');
+    expect(later.chat.view.getState().overlay).toBe('unlock-keys');
     expect(await later.chat.unlockKeys('passphrase')).toBe(true);
     expect(later.chat.store.getState().config.apiKey).toBe('sk-test');
   }, 20_000);

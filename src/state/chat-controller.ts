@@ -1,36 +1,90 @@
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { findMessage } from '../domain/message-tree.ts';
-import {
-  hasLegacyConversations,
-  loadActiveId,
-  loadAutoTitle,
-  loadConfig,
-  loadConnections,
-  loadDraft,
-  loadTheme,
-  readSavedConfig,
-  saveAutoTitle,
-  saveDraft,
-  saveTheme,
-} from '../storage/local-settings.ts';
 import type { ConversationStore } from '../storage/conversation-store.ts';
-import type { BackupInfo } from '../storage/backup-db.ts';
+import type { BackupInfo, backupPolicy } from '../storage/backup-db.ts';
+import type { BackupWorkerReply } from './backup.worker.ts';
+import type { LocalSettings } from '../storage/local-settings.ts';
 import { askToPersist, storageFigures, type StorageFigures } from '../storage/persistence.ts';
-import { subscribeToStorageEvents, type TabSyncMessage } from '../storage/tab-sync.ts';
+import type { TabSyncMessage } from '../storage/tab-sync.ts';
 import type { ChatContext, ChatDependencies } from './chat-context.ts';
-import { prepareFile } from './attachment-files.ts';
 import type { Backups } from './backups.ts';
-import type { DataCommands } from './data-commands.ts';
-import { createChatStore, listItemOf, type ChatState, type Overlay, type Theme } from './chat-store.ts';
-import { createConfigCommands } from './config-commands.ts';
+import type { ExportImport } from './data-commands.ts';
+import { createChatStore, listItemOf, type ChatStore } from './chat-store.ts';
+import { createConfigCommands, type SettingsCommands } from './config-commands.ts';
 import { createKeyLock } from './key-lock.ts';
-import { createConversationCommands } from './conversation-commands.ts';
+import { createConversationCommands, type ConversationCommands } from './conversation-commands.ts';
 import { createConversationSync } from './conversation-sync.ts';
-import { createMessageCommands } from './message-commands.ts';
+import { createMessageCommands, type MessageCommands } from './message-commands.ts';
+import { createOpenConversations } from './open-conversations.ts';
 import { createReplyRunner } from './reply-runner.ts';
+import {
+  createFocusRequests,
+  createViewStore,
+  type FocusRequests,
+  type FocusTarget,
+  type Overlay,
+  type ViewState,
+  type ViewStore,
+} from './view-store.ts';
 
-export type ChatController = ReturnType<typeof createChatController>;
+/** Commands whose code loads on first use: each resolves once it has loaded and run. */
+type Loaded<Commands> = {
+  [Name in keyof Commands]: Commands[Name] extends (...args: infer Args) => infer Result
+    ? (...args: Args) => Promise<Awaited<Result>>
+    : never;
+};
+
+/** Export, import, backups and what storage holds (their code loads on first use). */
+export interface DataCommands extends Loaded<Omit<ExportImport, 'restoreBackup'>> {
+  /** The automatic backups, newest first, and the policy they are kept by. */
+  listBackups(): Promise<{ backups: BackupInfo[]; policy: typeof backupPolicy }>;
+  backUpNow(): Promise<BackupWorkerReply>;
+  /** A backup as an export file. */
+  downloadBackup(info: BackupInfo): Promise<void>;
+  /** 'Restore': the backup replaces everything, as an import does, with Undo. True when restored. */
+  restoreBackup(id: string): Promise<boolean>;
+  /** 'Storage': the browser's figures and the five largest conversations. */
+  storageReport(): Promise<StorageReport>;
+}
+
+/** 'Protect keys with a passphrase' and its dialogs (key-lock.ts). */
+export interface KeyCommands {
+  protectKeys(passphrase: string): Promise<boolean>;
+  unlockKeys(passphrase: string): Promise<boolean>;
+  unprotectKeys(): Promise<boolean>;
+  /** 'Forgot passphrase': clears the keys and nothing else. */
+  forgetKeys(): Promise<void>;
+}
+
+/** The screen's chrome: what is open, folded or asked to take the focus (view-store.ts). */
+export interface ViewCommands {
+  setImportExportOpen(open: boolean): void;
+  setSheet(sheet: ViewState['sheet']): void;
+  /** Opens one overlay (closing any other), or closes it with null. */
+  setOverlay(overlay: Overlay | null): void;
+  setSettingsCollapsed(collapsed: boolean): void;
+  /** Asks the composer or the sidebar's search to take the focus. */
+  focus(target: FocusTarget): void;
+  /** The message list has scrolled to the revealed message. */
+  revealDone(): void;
+}
+
+/**
+ * The chat application without React, as the UI sees it: the product's data (`store`), the
+ * screen's chrome (`view`), and every command, grouped by what it is about.
+ */
+export interface ChatController
+  extends ConversationCommands, MessageCommands, SettingsCommands, DataCommands, KeyCommands, ViewCommands {
+  readonly store: ChatStore;
+  readonly view: ViewStore;
+  /** Requests for a field to take the focus, which the fields listen to. */
+  readonly focusRequests: FocusRequests;
+  /** Restores everything from storage: configuration, theme, conversation list, the active one. */
+  boot(): Promise<void>;
+  /** Other tabs' settings, and the page going away (what streams is saved). */
+  watchBrowser(): void;
+}
 
 export interface StorageReport extends StorageFigures {
   /** By size, largest first (conversations last written by an earlier release are not sized). */
@@ -41,8 +95,8 @@ export interface StorageReport extends StorageFigures {
  * Each provider's remembered connection. A configuration saved before connections were kept (an
  * earlier release) counts as its provider's, so its key is remembered from the first start.
  */
-function rememberedConnections(saved: Config | null): Connections {
-  const connections = loadConnections();
+function rememberedConnections(settings: LocalSettings, saved: Config | null): Connections {
+  const connections = settings.loadConnections();
   if (saved && !connections[connectionIdOf(saved)]) connections[connectionIdOf(saved)] = saved;
   return connections;
 }
@@ -51,17 +105,23 @@ function rememberedConnections(saved: Config | null): Connections {
  * The chat application without React: its state, and every command the UI can run. Made with its
  * dependencies, so tests drive it with a fake provider and an in-memory database.
  */
-export function createChatController(deps: ChatDependencies) {
+export function createChatController(deps: ChatDependencies): ChatController {
   const store = createChatStore();
+  const view = createViewStore();
+  const focusRequests = createFocusRequests();
+  const { settings } = deps;
   let database: ConversationStore | null = null;
   const ctx: ChatContext = {
     createProvider: deps.createProvider,
+    settings,
     tabSync: deps.tabSync,
     notify: deps.notify,
     now: deps.now,
     newId: deps.newId,
     store,
     get: store.getState,
+    view,
+    focus: focusRequests,
     db() {
       if (!database) throw new Error('Conversation storage used before it was opened');
       return database;
@@ -70,15 +130,16 @@ export function createChatController(deps: ChatDependencies) {
   // Once something is worth keeping, the browser is asked not to evict it (once a session).
   const sync = createConversationSync(ctx, () => void askToPersist());
   const keyLock = createKeyLock(ctx);
-  const configs = createConfigCommands(ctx, sync, keyLock);
+  const configs = createConfigCommands({ ctx, sync, keyLock });
   const replies = createReplyRunner(ctx, sync);
-  const conversations = createConversationCommands(ctx, sync, replies);
-  const messages = createMessageCommands(ctx, sync, conversations, replies, configs.targetFor);
+  const open = createOpenConversations({ ctx, sync });
+  const conversations = createConversationCommands({ ctx, sync, open, replies });
+  const messages = createMessageCommands({ ctx, sync, open, replies, targetFor: configs.targetFor });
   // Export and import load when first used: the chat screen's first load carries neither.
-  let dataCommands: Promise<DataCommands> | null = null;
+  let exportImport: Promise<ExportImport> | null = null;
   const data = () =>
-    (dataCommands ??= import('./data-commands.ts').then(({ createDataCommands }) =>
-      createDataCommands(ctx, sync, configs, replies, deps.startImportWorker),
+    (exportImport ??= import('./data-commands.ts').then(({ createDataCommands }) =>
+      createDataCommands({ ctx, sync, configs, replies, startWorker: deps.startImportWorker }),
     ));
   let backupsModule: Promise<Backups> | null = null;
   const backups = () =>
@@ -114,12 +175,11 @@ export function createChatController(deps: ChatDependencies) {
     setTimeout(attempt, delayMs);
   }
 
-  /** Restores everything from storage: configuration, theme, conversation list, the active one. */
   async function boot(): Promise<void> {
-    const saved = readSavedConfig();
+    const saved = settings.readSavedConfig();
     configs.applyConfig(saved.config ?? defaultConfig);
-    configs.applyConnections(rememberedConnections(saved.config));
-    store.setState({ theme: loadTheme(), autoTitle: loadAutoTitle() });
+    configs.applyConnections(rememberedConnections(settings, saved.config));
+    store.setState({ theme: settings.loadTheme(), autoTitle: settings.loadAutoTitle() });
     await keyLock.load({ ask: true });
     if (saved.problem) {
       deps.notify.warning(
@@ -136,10 +196,10 @@ export function createChatController(deps: ChatDependencies) {
         'This browser does not allow storage here (private mode?). The app works, but closing the tab loses your chats.',
       );
     }
-    const migration = !hasLegacyConversations()
+    const migration = !settings.hasLegacyConversations()
       ? { migrated: 0 }
       : await import('../storage/legacy-migration.ts')
-          .then(({ migrateLegacyConversations }) => migrateLegacyConversations(db))
+          .then(({ migrateLegacyConversations }) => migrateLegacyConversations(db, settings.storage))
           .catch((error: unknown) => ({
             migrated: 0,
             problem: error instanceof Error ? error.message : String(error),
@@ -172,9 +232,9 @@ export function createChatController(deps: ChatDependencies) {
       );
     }
     const list = summaries.map(listItemOf);
-    const activeId = pickActiveId(list, loadActiveId());
+    const activeId = pickActiveId(list, settings.loadActiveId());
     store.setState({ list, activeId, persistent: db.persistent });
-    if (activeId) await conversations.ensureLoaded(activeId).catch((error: unknown) => console.error(error));
+    if (activeId) await open.ensureLoaded(activeId).catch((error: unknown) => console.error(error));
     store.setState({ ready: true });
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
     // The day's backup a minute after the start (not while the search index is first built, which
@@ -204,7 +264,7 @@ export function createChatController(deps: ChatDependencies) {
         if (store.getState().streaming?.conversationId === message.id) replies.stop();
         sync.forget(message.id);
         if (store.getState().activeId === message.id) {
-          conversations.setActive(pickActiveId(store.getState().list, null));
+          open.setActive(pickActiveId(store.getState().list, null));
         }
         return;
       }
@@ -223,7 +283,7 @@ export function createChatController(deps: ChatDependencies) {
         const list = summaries.map(listItemOf);
         const activeId = pickActiveId(list, store.getState().activeId);
         store.setState({ list, loaded: {}, activeId });
-        if (activeId) await conversations.ensureLoaded(activeId);
+        if (activeId) await open.ensureLoaded(activeId);
         return;
       }
       case 'config-saved':
@@ -236,25 +296,23 @@ export function createChatController(deps: ChatDependencies) {
     }
   }
 
-  /** Other tabs' settings (storage events) and the page going away (save what streams). */
   function watchBrowser(): void {
-    subscribeToStorageEvents(() => {
-      const saved = loadConfig();
-      const { config, connections } = keyLock.withHeldKeys(saved, rememberedConnections(saved));
+    deps.page.onSettingsChanged(() => {
+      const saved = settings.loadConfig();
+      const { config, connections } = keyLock.withHeldKeys(saved, rememberedConnections(settings, saved));
       if (config) configs.applyConfig(config);
       configs.applyConnections(connections);
-      store.setState({ theme: loadTheme(), autoTitle: loadAutoTitle() });
+      store.setState({ theme: settings.loadTheme(), autoTitle: settings.loadAutoTitle() });
       // Stored without keys while they are protected: the vault gives them back.
       void keyLock.load();
     });
     // Closing the tab mid-reply keeps what has arrived, and what is still to be written: plain
     // writes issued at once, which land as the page goes. A tab merely hidden saves as usual.
-    window.addEventListener('pagehide', () => {
+    deps.page.onClose(() => {
       replies.saveNow();
       sync.flushNow();
     });
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState !== 'hidden') return;
+    deps.page.onHidden(() => {
       replies.saveNow();
       void sync.saveBacklog();
     });
@@ -262,64 +320,31 @@ export function createChatController(deps: ChatDependencies) {
 
   return {
     store,
+    view,
+    focusRequests,
     boot,
     watchBrowser,
     ...conversations,
     ...messages,
-    saveConfiguration: configs.saveConfiguration,
-    checkConnection: configs.checkConnection,
-    keyWarning: configs.keyWarning,
-    confirmKey: configs.confirmKey,
-    forgetConnection: configs.forgetConnection,
-    newEndpointDraft: configs.newEndpointDraft,
-    refreshModelList: configs.refreshModelList,
-    /** The export text, exactly as downloaded. Null (with a toast) on failure. */
-    exportText: async (includeApiKey: boolean, includeAttachments = true) =>
+    ...configs.commands,
+    exportText: async (includeApiKey, includeAttachments) =>
       (await data()).exportText(includeApiKey, includeAttachments),
-    downloadExport: async (text: string) => (await data()).downloadExport(text),
-    /** 'Import Data' or a file chosen: our own export replaces everything, another app's is shown first. */
-    importFile: async (file: Blob) => (await data()).importFile(file),
+    downloadExport: async (text) => (await data()).downloadExport(text),
+    importFile: async (file) => (await data()).importFile(file),
     addImported: async () => (await data()).addImported(),
     cancelImport: async () => (await data()).cancelImport(),
-    setTheme(theme: Theme) {
-      store.setState({ theme });
-      saveTheme(theme);
-    },
-    setAutoTitle(autoTitle: boolean) {
-      store.setState({ autoTitle });
-      saveAutoTitle(autoTitle);
-    },
-    setImportExportOpen: (open: boolean) => store.setState({ importExportOpen: open }),
-    setSheet: (sheet: ChatState['sheet']) => store.setState({ sheet }),
-    /** Opens one overlay (closing any other), or closes it with null. */
-    setOverlay: (overlay: Overlay | null) => store.setState({ overlay }),
-    setSettingsCollapsed: (settingsCollapsed: boolean) => store.setState({ settingsCollapsed }),
-    focusComposer: () => store.setState((state) => ({ composerFocus: state.composerFocus + 1 })),
-    focusSearch: () => store.setState((state) => ({ searchFocus: state.searchFocus + 1 })),
-    /** The message list has scrolled to the revealed message. */
-    revealDone: () => store.setState({ revealed: null }),
-    /** The automatic backups, newest first, and the policy they are kept by. */
     listBackups: async () => (await backups()).list(),
     backUpNow: async () => (await backups()).takeNow(),
-    /** A backup as an export file. */
-    async downloadBackup(info: BackupInfo): Promise<void> {
+    async downloadBackup(info) {
       if (!(await (await backups()).download(info))) deps.notify.error('The backup could not be read');
     },
-    /** 'Restore': the backup replaces everything, as an import does, with Undo. True when restored. */
-    async restoreBackup(id: string): Promise<boolean> {
+    async restoreBackup(id) {
       const backup = await (await backups()).exportOf(id);
       if (backup !== null) return (await data()).restoreBackup(backup);
       deps.notify.error('The backup could not be read');
       return false;
     },
-    /** 'Protect keys with a passphrase' (see key-lock.ts). */
-    protectKeys: keyLock.protect,
-    unlockKeys: keyLock.unlock,
-    unprotectKeys: keyLock.unprotect,
-    /** 'Forgot passphrase': clears the keys and nothing else. */
-    forgetKeys: keyLock.forget,
-    /** 'Storage': the browser's figures and the five largest conversations. */
-    async storageReport(): Promise<StorageReport> {
+    async storageReport() {
       const [figures, { items }] = await Promise.all([storageFigures(), ctx.db().listSummaries()]);
       const largest = items
         .flatMap(({ id, name, bytes }) => (bytes === undefined ? [] : [{ id, name, bytes }]))
@@ -327,12 +352,15 @@ export function createChatController(deps: ChatDependencies) {
         .slice(0, 5);
       return { ...figures, largest };
     },
-    /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
-    prepareFile: (file: File) => prepareFile(file, deps.newId()),
-    /** A file's bytes, to show: undefined when they are gone. */
-    readAttachment: (id: string) => ctx.db().readAttachment(id),
-    /** Each conversation's unsent text survives a reload. */
-    readDraft: (conversationId: string) => loadDraft(conversationId),
-    writeDraft: (conversationId: string, text: string) => void saveDraft(conversationId, text),
+    protectKeys: keyLock.protect,
+    unlockKeys: keyLock.unlock,
+    unprotectKeys: keyLock.unprotect,
+    forgetKeys: keyLock.forget,
+    setImportExportOpen: (importExportOpen) => view.setState({ importExportOpen }),
+    setSheet: (sheet) => view.setState({ sheet }),
+    setOverlay: (overlay) => view.setState({ overlay }),
+    setSettingsCollapsed: (settingsCollapsed) => view.setState({ settingsCollapsed }),
+    focus: (target) => focusRequests.request(target),
+    revealDone: () => view.setState({ revealed: null }),
   };
 }

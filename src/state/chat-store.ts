@@ -7,7 +7,9 @@ import { capabilitiesOf, modelOf, providerDefaults, withModel } from '../domain/
 import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
 import { lastInputTokens } from '../domain/reply-stats.ts';
 
-export type Theme = 'light' | 'dark' | 'system';
+import type { Theme } from '../storage/local-settings.ts';
+
+export type { Theme };
 
 /** A sidebar row: what the list needs without loading the messages. */
 export interface ConversationListItem {
@@ -26,6 +28,7 @@ export interface StreamingReply {
   messageId: string;
 }
 
+/** The product's data as this tab holds it (the screen's chrome is in view-store.ts). */
 export interface ChatState {
   ready: boolean;
   /** The saved configuration (the panel edits a draft until 'Save Configuration'). */
@@ -45,21 +48,8 @@ export interface ChatState {
   connections: Connections;
   /** Providers' own model lists, by the connection they were fetched with (see modelListKey). */
   modelLists: Record<string, ListedModel[]>;
-  importExportOpen: boolean;
-  /** On phones, which side panel is open as a sheet. */
-  sheet: 'sidebar' | 'settings' | null;
-  /** The one overlay an action opened: they replace each other. */
-  overlay: Overlay | null;
-  /** On wider screens, the settings panel folded to a strip. */
-  settingsCollapsed: boolean;
-  /** Bumped to ask the composer to take the focus. */
-  composerFocus: number;
   /** 'Automatic titles': after the first reply, the model names the conversation. */
   autoTitle: boolean;
-  /** Bumped to ask the sidebar's search field to take the focus. */
-  searchFocus: number;
-  /** A message to scroll to and mark briefly (a search result), until the message list has. */
-  revealed: { conversationId: string; messageId: string } | null;
   /** 'Protect keys with a passphrase': off, on but not unlocked in this session, or unlocked. */
   keyLock: 'off' | 'locked' | 'unlocked';
   /** The last question whose request failed with nothing received, and why. */
@@ -77,16 +67,6 @@ export interface FailedTurn {
   modelGone: boolean;
 }
 
-export type Overlay =
-  | 'palette'
-  | 'shortcuts'
-  | 'model-picker'
-  | 'protect-keys'
-  | 'unlock-keys'
-  | 'conversation-settings'
-  | 'rename-conversation'
-  | 'delete-conversation';
-
 export type ChatStore = StoreApi<ChatState>;
 
 export function createChatStore(): ChatStore {
@@ -102,14 +82,7 @@ export function createChatStore(): ChatStore {
     storageProblem: null,
     connections: {},
     modelLists: {},
-    importExportOpen: false,
-    sheet: null,
-    overlay: null,
-    settingsCollapsed: false,
-    composerFocus: 0,
     autoTitle: true,
-    searchFocus: 0,
-    revealed: null,
     keyLock: 'off',
     failedTurn: null,
     confirmedKeys: [],

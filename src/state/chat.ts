@@ -1,22 +1,25 @@
 import { createChatProvider } from '../providers/registry.ts';
 import { openConversationDb, pendingUpgrade } from '../storage/conversation-db.ts';
-import { hasLegacyConversations } from '../storage/local-settings.ts';
+import { createLocalSettings } from '../storage/local-settings.ts';
 import { runBackupWorker } from './backup-runner.ts';
+import { browserPage } from './browser-page.ts';
 import { createTabSync } from '../storage/tab-sync.ts';
 import { createChatController } from './chat-controller.ts';
 import { notify } from './notify.ts';
+
+const settings = createLocalSettings();
 
 /** Opens the conversations; before an earlier release's data changes shape, a backup of it. */
 async function openWithBackup() {
   // Unsure (the check failed), a backup is taken all the same.
   const legacyToMove = () =>
-    hasLegacyConversations() &&
+    settings.hasLegacyConversations() &&
     import('../storage/legacy-migration.ts')
-      .then(({ legacyAwaitingMove }) => legacyAwaitingMove())
+      .then(({ legacyAwaitingMove }) => legacyAwaitingMove(globalThis.indexedDB, settings.storage ?? null))
       .catch(() => true);
   if ((await pendingUpgrade()) !== null || (await legacyToMove()))
     await import('./backups.ts')
-      .then(({ backUpBeforeUpgrade }) => backUpBeforeUpgrade(runBackupWorker, new Date()))
+      .then(({ backUpBeforeUpgrade }) => backUpBeforeUpgrade(runBackupWorker, settings, new Date()))
       .catch((error: unknown) => console.warn('No backup was taken before the upgrade', error));
   return openConversationDb();
 }
@@ -26,6 +29,8 @@ export const chat = createChatController({
   createProvider: createChatProvider,
   openConversationStore: openWithBackup,
   runBackup: runBackupWorker,
+  settings,
+  page: browserPage,
   tabSync: createTabSync(),
   notify,
   now: () => new Date(),
@@ -33,3 +38,4 @@ export const chat = createChatController({
 });
 
 export type { ChatState, ConversationListItem, Theme } from './chat-store.ts';
+export type { ViewState } from './view-store.ts';

@@ -9,7 +9,7 @@ import {
   saveProblem,
 } from '../domain/provider-catalog.ts';
 import type { ChatProvider } from '../providers/types.ts';
-import { saveConfig as storeConfig, saveConnections as storeConnections } from '../storage/local-settings.ts';
+import type { Theme } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import { connectionOf, modelListKey, targetConfig } from './chat-store.ts';
 import type { ConnectionCheck } from './connection-test.ts';
@@ -22,10 +22,65 @@ export interface ReplyTarget {
   service: ChatProvider | null;
 }
 
-export type ConfigCommands = ReturnType<typeof createConfigCommands>;
+export interface SettingsCommands {
+  /**
+   * 'Save Configuration': persist, remember it as its provider's connection, rebuild the service,
+   * tell other tabs. Returns why it refused instead (a held key, an endpoint without a model).
+   */
+  saveConfiguration(config: Config): string | null;
+  /**
+   * 'Test connection' for a configuration as drafted (not saved); loaded on first use. The models
+   * it lists become the drafted connection's live list.
+   */
+  checkConnection(config: Config): Promise<ConnectionCheck>;
+  /**
+   * 'This looks like an OpenAI key' while a key of another provider's shape is drafted for this
+   * connection; null once the user chose to send it anyway, or when it is the connection's saved key.
+   */
+  keyWarning(config: Config): string | null;
+  /** 'Use it anyway': the drafted key may go to its connection's provider. */
+  confirmKey(config: Config): void;
+  /** 'Remove endpoint': forgets a connection (never the saved configuration's). */
+  forgetConnection(connectionId: string): void;
+  /** A draft for 'Add OpenAI-compatible endpoint…', with a new id. */
+  newEndpointDraft(draft: Config): Config;
+  /**
+   * Fetches a provider's own model list with its connection (the saved configuration's provider by
+   * default), once per connection. Only a provider whose panel offers a model list needs one
+   * (Azure's model is its deployment).
+   */
+  refreshModelList(connectionId?: string): Promise<void>;
+  setTheme(theme: Theme): void;
+  /** 'Automatic titles': after the first reply, the model names the conversation. */
+  setAutoTitle(on: boolean): void;
+}
+
+/** The configuration as the other command modules use it; `commands` is what the UI may call. */
+export interface ConfigService {
+  commands: SettingsCommands;
+  /** The service for the saved configuration. */
+  service(): ChatProvider | null;
+  /** What a conversation's next reply uses: its pin, a one-off choice, or the saved configuration. */
+  targetFor(conversationId: string, override?: ModelPin): ReplyTarget;
+  /** Applies a configuration in memory (checked, service rebuilt) without saving it. */
+  applyConfig(config: Config): void;
+  applyConnections(connections: Connections): void;
+  /** Replaces the remembered connections, in memory and stored; false when storing failed. */
+  replaceConnections(connections: Connections): boolean;
+  /** Stores the saved configuration (without its key while keys are protected); false when storing failed. */
+  writeConfig(config: Config): boolean;
+}
 
 /** The saved configuration, each provider's remembered connection, and the services built from them (derived, never stored). */
-export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, keyLock: KeyLock) {
+export function createConfigCommands({
+  ctx,
+  sync,
+  keyLock,
+}: {
+  ctx: ChatContext;
+  sync: ConversationSync;
+  keyLock: KeyLock;
+}): ConfigService {
   /** One service per connection: a conversation that changes its model reuses it. */
   const services = new Map<string, ChatProvider | null>();
   /** Model lists in flight or fetched: each connection's list is asked for once. */
@@ -57,18 +112,15 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     }
   }
 
-  /** The service for the saved configuration (the spec's chat service). */
   function service(): ChatProvider | null {
     return serviceFor(ctx.get().config);
   }
 
-  /** What a conversation's next reply uses: its pin, a one-off choice, or the saved configuration. */
   function targetFor(conversationId: string, override?: ModelPin): ReplyTarget {
     const config = targetConfig(ctx.get(), conversationId, override);
     return { config, service: serviceFor(config) };
   }
 
-  /** Applies a configuration in memory (checked, service rebuilt) without saving it. */
   function applyConfig(config: Config): void {
     ctx.store.setState({ config });
     service();
@@ -78,18 +130,16 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     ctx.store.setState({ connections });
   }
 
-  /** Replaces the remembered connections, in memory and stored; false when storing failed. */
   function replaceConnections(connections: Connections): boolean {
     applyConnections(connections);
-    const stored = sync.reportWrite(storeConnections(keyLock.storableConnections(connections)));
+    const stored = sync.reportWrite(ctx.settings.saveConnections(keyLock.storableConnections(connections)));
     // With keys protected, they go to the vault rather than the connections.
     void keyLock.reseal();
     return stored;
   }
 
-  /** Stores the saved configuration (without its key while keys are protected); false when storing failed. */
   function writeConfig(config: Config): boolean {
-    return sync.reportWrite(storeConfig(keyLock.storable(config)));
+    return sync.reportWrite(ctx.settings.saveConfig(keyLock.storable(config)));
   }
 
   /** Keeps a configuration as its provider's connection (its key is then remembered), in memory and stored. */
@@ -97,7 +147,6 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     return replaceConnections({ ...ctx.get().connections, [connectionIdOf(config)]: config });
   }
 
-  /** 'Remove endpoint': forgets a connection (never the saved configuration's). */
   function forgetConnection(connectionId: string): void {
     if (connectionIdOf(ctx.get().config) === connectionId) return;
     const connections = Object.fromEntries(
@@ -106,7 +155,6 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     replaceConnections(connections);
   }
 
-  /** A draft for 'Add OpenAI-compatible endpoint…', with a new id. */
   function newEndpointDraft(draft: Config): Config {
     return newEndpoint(ctx.newId(), draft);
   }
@@ -116,10 +164,6 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     return `${connectionIdOf(config)}|${config.apiKey.trim()}`;
   }
 
-  /**
-   * 'This looks like an OpenAI key' while a key of another provider's shape is drafted for this
-   * connection; null once the user chose to send it anyway, or when it is the connection's saved key.
-   */
   function keyWarning(config: Config): string | null {
     const warning = foreignKeyWarning(config);
     if (!warning) return null;
@@ -128,7 +172,6 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     return state.confirmedKeys.includes(keyConfirmation(config)) ? null : warning;
   }
 
-  /** 'Use it anyway': the drafted key may go to its connection's provider. */
   function confirmKey(config: Config): void {
     ctx.store.setState((state) => ({ confirmedKeys: [...state.confirmedKeys, keyConfirmation(config)] }));
   }
@@ -141,10 +184,6 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
       : null;
   }
 
-  /**
-   * 'Save Configuration': persist, remember it as its provider's connection, rebuild the service,
-   * tell other tabs. Returns why it refused instead (a held key, an endpoint without a model).
-   */
   function saveConfiguration(config: Config): string | null {
     const refusal = heldKeyReason(config) ?? saveProblem(config);
     if (refusal) return refusal;
@@ -156,11 +195,6 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     return null;
   }
 
-  /**
-   * Fetches a provider's own model list with its connection (the saved configuration's provider by
-   * default), once per connection. Only a provider whose panel offers a model list needs one
-   * (Azure's model is its deployment).
-   */
   async function refreshModelList(connectionId = connectionIdOf(ctx.get().config)): Promise<void> {
     const connection = connectionOf(ctx.get(), connectionId);
     const offersModels =
@@ -180,10 +214,6 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
     }
   }
 
-  /**
-   * 'Test connection' for a configuration as drafted (not saved); loaded on first use. The models
-   * it lists become the drafted connection's live list.
-   */
   async function checkConnection(config: Config): Promise<ConnectionCheck> {
     const held = heldKeyReason(config);
     if (held) return { ok: false, message: held };
@@ -202,18 +232,28 @@ export function createConfigCommands(ctx: ChatContext, sync: ConversationSync, k
   }
 
   return {
-    forgetConnection,
-    newEndpointDraft,
-    checkConnection,
-    keyWarning,
-    confirmKey,
+    commands: {
+      saveConfiguration,
+      checkConnection,
+      keyWarning,
+      confirmKey,
+      forgetConnection,
+      newEndpointDraft,
+      refreshModelList,
+      setTheme(theme) {
+        ctx.store.setState({ theme });
+        ctx.settings.saveTheme(theme);
+      },
+      setAutoTitle(autoTitle) {
+        ctx.store.setState({ autoTitle });
+        ctx.settings.saveAutoTitle(autoTitle);
+      },
+    },
     service,
     targetFor,
     applyConfig,
     applyConnections,
     replaceConnections,
     writeConfig,
-    saveConfiguration,
-    refreshModelList,
   };
 }

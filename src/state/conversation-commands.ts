@@ -1,10 +1,4 @@
-import {
-  attachmentIds,
-  messageText,
-  type Conversation,
-  type ConversationPlace,
-  type ModelPin,
-} from '../domain/conversation.ts';
+import { attachmentIds, messageText, type ConversationPlace, type ModelPin } from '../domain/conversation.ts';
 import type { ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import {
   clearConversation as clearRule,
@@ -21,61 +15,59 @@ import {
   setModelPin,
 } from '../domain/conversation-rules.ts';
 import { downloadText } from '../lib/download.ts';
-import { saveActiveId } from '../storage/local-settings.ts';
 import { holdFiles, stageFiles } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
-import { commitConversation, forgetConversation, isStreamingIn } from './chat-store.ts';
+import { forgetConversation, isStreamingIn } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+import type { OpenConversations } from './open-conversations.ts';
 import type { ReplyRunner } from './reply-runner.ts';
 
-export type ConversationCommands = ReturnType<typeof createConversationCommands>;
+/** What is done to a whole conversation: make, open, rename, clear, set up, pin, delete, copy. */
+export interface ConversationCommands {
+  newConversation(): Promise<void>;
+  selectConversation(id: string): void;
+  renameConversation(id: string, name: string): Promise<void>;
+  /** Back to the default system message, with Undo (messages, prompt and files). */
+  clearConversation(id: string): Promise<void>;
+  /** An empty prompt sends no system message. */
+  setSystemPrompt(id: string, prompt: string): Promise<void>;
+  /** 'Reasoning effort' in 'Conversation settings'; null: the model's own default. */
+  setReasoningEffort(id: string, effort: ReasoningEffort | null): Promise<void>;
+  /** The model picker: pins a provider and model to the conversation; null follows the saved configuration again. */
+  pinModel(id: string, pin: ModelPin | null): Promise<void>;
+  /** 'Pin' / 'Archive' and back (null), from the row's menu or the palette. */
+  placeConversation(id: string, place: ConversationPlace | null): Promise<void>;
+  /** Final: a reply streaming into it stops. */
+  deleteConversation(id: string): Promise<void>;
+  copyConversation(id: string): Promise<void>;
+  /** 'Copy last reply': the answer of the reply ending the active path (its thinking left out). */
+  copyLastReply(id: string): Promise<void>;
+  /** 'Copy last code block': the last fenced block of that reply. */
+  copyLastCode(id: string): Promise<void>;
+  /** 'Download as Markdown': the shown path as a .md file (the writer loads on first use). */
+  downloadMarkdown(id: string): Promise<void>;
+  /** Each conversation's unsent text survives a reload. */
+  readDraft(conversationId: string): string;
+  writeDraft(conversationId: string, text: string): void;
+}
 
-export function createConversationCommands(ctx: ChatContext, sync: ConversationSync, replies: ReplyRunner) {
+export function createConversationCommands({
+  ctx,
+  sync,
+  open,
+  replies,
+}: {
+  ctx: ChatContext;
+  sync: ConversationSync;
+  open: OpenConversations;
+  replies: ReplyRunner;
+}): ConversationCommands {
   const { store } = ctx;
-
-  function setActive(id: string | null): void {
-    store.setState({ activeId: id });
-    saveActiveId(id);
-    ctx.tabSync.post({ type: 'active-changed', id });
-    if (id) void ensureLoaded(id);
-  }
-
-  /** The conversation's messages, loading them from storage the first time it is opened. */
-  async function ensureLoaded(id: string): Promise<Conversation | undefined> {
-    const cached = ctx.get().loaded[id];
-    if (cached) return cached;
-    const stored = await ctx.db().read(id);
-    if (ctx.get().loaded[id]) return ctx.get().loaded[id];
-    if (stored.status === 'ok') {
-      commitConversation(store, stored.conversation);
-      return stored.conversation;
-    }
-    // Listed (its summary reads fine) but its record is gone or damaged: skip it, never a blank screen.
-    const row = ctx.get().list.find((item) => item.id === id);
-    if (!row) return undefined;
-    forgetConversation(store, id);
-    if (ctx.get().activeId === id) setActive(pickActiveId(ctx.get().list, null));
-    if (stored.status === 'unreadable') {
-      // Later starts then count it as skipped instead of listing it; the record itself is kept.
-      void ctx.db().dropSummary(id);
-      ctx.notify.warning(
-        '1 saved conversation could not be read and was skipped',
-        `"${row.name}" is damaged in this browser's storage; your other conversations are fine.`,
-      );
-    }
-    return undefined;
-  }
-
-  /** Adds a conversation made elsewhere (new, a branch) to the list, selects it and stores it. */
-  async function addConversation(conversation: Conversation): Promise<void> {
-    commitConversation(store, conversation);
-    setActive(conversation.id);
-    await sync.save(conversation.id, { create: true });
-  }
+  const { setActive, ensureLoaded, change } = open;
 
   async function newConversation(): Promise<void> {
     const { list, config } = ctx.get();
-    await addConversation(
+    await open.add(
       createConversation({
         existingCount: list.length,
         provider: config.provider,
@@ -90,30 +82,10 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     if (ctx.get().activeId !== id) setActive(id);
   }
 
-  /**
-   * Changes a conversation in memory, then saves it merged with the stored copy, so what another
-   * tab wrote meanwhile is kept. Returns false when nothing changed.
-   */
-  async function change(
-    id: string,
-    apply: (conversation: Conversation) => Conversation,
-    { saveWhenIdle = false } = {},
-  ): Promise<boolean> {
-    const loaded = ctx.get().loaded[id] ?? (await ensureLoaded(id));
-    if (!loaded) return false;
-    const changed = apply(loaded);
-    if (changed === loaded) return false;
-    commitConversation(store, changed);
-    if (saveWhenIdle) sync.saveSoon(id);
-    else await sync.save(id);
-    return true;
-  }
-
   async function renameConversation(id: string, name: string): Promise<void> {
     await change(id, (conversation) => renameRule(conversation, name, ctx.now()));
   }
 
-  /** Back to the default system message, with Undo (messages, prompt and files). */
   async function clearConversation(id: string): Promise<void> {
     if (isStreamingIn(ctx.get(), id)) return;
     const loaded = await ensureLoaded(id);
@@ -140,17 +112,14 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     });
   }
 
-  /** The model picker: pins a provider and model to the conversation; null follows the saved configuration again. */
   async function pinModel(id: string, pin: ModelPin | null): Promise<void> {
     await change(id, (conversation) => setModelPin(conversation, pin, ctx.now()));
   }
 
-  /** 'Pin' / 'Archive' and back (null), from the row's menu or the palette. */
   async function placeConversation(id: string, place: ConversationPlace | null): Promise<void> {
     await change(id, (conversation) => placeRule(conversation, place, ctx.now()));
   }
 
-  /** 'Reasoning effort' in 'Conversation settings'; null: the model's own default. */
   async function setReasoningEffort(id: string, effort: ReasoningEffort | null): Promise<void> {
     await change(id, (conversation) => setEffort(conversation, effort, ctx.now()));
   }
@@ -182,7 +151,6 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     if (conversation) await toClipboard(conversationAsText(conversation), 'Conversation copied to clipboard');
   }
 
-  /** 'Copy last reply': the answer of the reply ending the active path (its thinking left out). */
   async function copyLastReply(id: string): Promise<void> {
     const conversation = await ensureLoaded(id);
     const reply = conversation && lastReply(conversation);
@@ -190,7 +158,6 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     await toClipboard(messageText(reply), 'Message copied to clipboard');
   }
 
-  /** 'Copy last code block': the last fenced block of that reply. */
   async function copyLastCode(id: string): Promise<void> {
     const conversation = await ensureLoaded(id);
     const reply = conversation && lastReply(conversation);
@@ -199,7 +166,6 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     await toClipboard(code, 'Code copied to clipboard');
   }
 
-  /** 'Download as Markdown': the shown path as a .md file (the writer loads on first use). */
   async function downloadMarkdown(id: string): Promise<void> {
     const conversation = await ensureLoaded(id);
     if (!conversation) return;
@@ -217,10 +183,6 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
   }
 
   return {
-    setActive,
-    ensureLoaded,
-    addConversation,
-    change,
     newConversation,
     selectConversation,
     renameConversation,
@@ -234,5 +196,7 @@ export function createConversationCommands(ctx: ChatContext, sync: ConversationS
     copyLastReply,
     copyLastCode,
     downloadMarkdown,
+    readDraft: (conversationId) => ctx.settings.loadDraft(conversationId),
+    writeDraft: (conversationId, text) => void ctx.settings.saveDraft(conversationId, text),
   };
 }

@@ -48,7 +48,7 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
       ctx.notify.warning(
         title,
         `${result.message} Nothing is lost while this tab stays open; export a copy to be safe.`,
-        { label: 'Export', onClick: () => store.setState({ importExportOpen: true }) },
+        { label: 'Export', onClick: () => ctx.view.setState({ importExportOpen: true }) },
       );
     }
     return false;

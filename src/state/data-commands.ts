@@ -8,10 +8,9 @@ import { pickActiveId } from '../domain/conversation-rules.ts';
 import { buildExport, conversationFileIds, exportFileName } from '../domain/export-format.ts';
 import { base64Of } from '../lib/base64.ts';
 import { holdFiles, stageFiles } from './attachment-files.ts';
-import { saveActiveId } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import { listItemOf } from './chat-store.ts';
-import type { ConfigCommands } from './config-commands.ts';
+import type { ConfigService } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { ReplyRunner } from './reply-runner.ts';
 
@@ -68,17 +67,39 @@ export type ImportOutcome =
   /** Our own export: true when it replaced everything (a bad one gets its toast). */
   | { replaced: boolean };
 
+export interface ExportImport {
+  /** The export text, exactly as downloaded. Null (with a toast) on failure. */
+  exportText(includeApiKey: boolean, includeAttachments?: boolean): Promise<string | null>;
+  downloadExport(text: string): void;
+  /**
+   * 'Import Data', or a file chosen: our own export replaces everything (the spec's import),
+   * another app's is named and counted first.
+   */
+  importFile(file: Blob): Promise<ImportOutcome>;
+  /** 'Restore': a backup's export (decompressed) replaces everything, as an import does. */
+  restoreBackup(backup: Blob): Promise<boolean>;
+  /** Adds the conversations of the export just inspected; the configuration stays. */
+  addImported(): Promise<boolean>;
+  cancelImport(): void;
+}
+
 /**
- * Export and import of everything (the spec's Import / Export dialog). Every file is read in the
- * import worker (`startWorker`; tests run its work on their own thread).
+ * Export and import of everything (the Import / Export dialog, docs/behaviour.md#import-export-dialog).
+ * Every file is read in the import worker (`startWorker`; tests run its work on their own thread).
  */
-export function createDataCommands(
-  ctx: ChatContext,
-  sync: ConversationSync,
-  configs: ConfigCommands,
-  replies: ReplyRunner,
-  startWorker?: () => ImportWorker,
-) {
+export function createDataCommands({
+  ctx,
+  sync,
+  configs,
+  replies,
+  startWorker,
+}: {
+  ctx: ChatContext;
+  sync: ConversationSync;
+  configs: ConfigService;
+  replies: ReplyRunner;
+  startWorker?: (() => ImportWorker) | undefined;
+}): ExportImport {
   /** Every conversation, with the in-memory copy where it is newer than storage, in list order. */
   async function allConversations(): Promise<Conversation[]> {
     const { items: stored } = await ctx.db().getAll();
@@ -99,7 +120,6 @@ export function createDataCommands(
     return data;
   }
 
-  /** The export text, exactly as downloaded. Null (with a toast) on failure. */
   async function exportText(includeApiKey: boolean, includeAttachments = true): Promise<string | null> {
     try {
       const { config, activeId, keyLock } = ctx.get();
@@ -147,7 +167,7 @@ export function createDataCommands(
     configs.replaceConnections(connections);
     const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));
     ctx.store.setState({ list: conversations.map(listItemOf), loaded, activeId });
-    saveActiveId(activeId);
+    ctx.settings.saveActiveId(activeId);
     ctx.tabSync.post({ type: 'conversations-replaced' });
     return true;
   }
@@ -170,7 +190,7 @@ export function createDataCommands(
         'Unlock your API keys first',
         'This file carries a key, which is kept with the others.',
       );
-      ctx.store.setState({ overlay: 'unlock-keys' });
+      ctx.view.setState({ overlay: 'unlock-keys' });
       return false;
     }
     try {
@@ -220,17 +240,12 @@ export function createDataCommands(
 
   const importer = createImportRunner(ctx, sync, startWorker);
 
-  /**
-   * 'Import Data', or a file chosen: our own export replaces everything (the spec's import),
-   * another app's is named and counted first.
-   */
   async function importFile(file: Blob): Promise<ImportOutcome> {
     const inspection = await importer.inspect(file);
     if ('export' in inspection) return { replaced: await replaceWith(inspection.export, 'import') };
     return inspection;
   }
 
-  /** 'Restore': a backup's export (decompressed) replaces everything, as an import does. */
   async function restoreBackup(backup: Blob): Promise<boolean> {
     return replaceWith(await importer.readExport(backup), 'restore');
   }
@@ -240,10 +255,7 @@ export function createDataCommands(
     downloadExport,
     importFile,
     restoreBackup,
-    /** Adds the conversations of the export just inspected; the configuration stays. */
     addImported: importer.add,
     cancelImport: importer.cancel,
   };
 }
-
-export type DataCommands = ReturnType<typeof createDataCommands>;

@@ -1,5 +1,4 @@
 import { connectionsWithKeys, keysOf, withKeyFrom, type Config, type Connections } from '../domain/config.ts';
-import { loadKeyVault } from '../storage/local-settings.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { KeyVaultOps } from './key-vault.ts';
 
@@ -33,7 +32,7 @@ export function createKeyLock(ctx: ChatContext) {
     /** Settings read back from storage, with the keys this tab holds while they are protected. */
     withHeldKeys(config: Config | null, connections: Connections) {
       // No vault any more: another tab turned protection off or forgot the keys (load() follows).
-      if (status() !== 'unlocked' || !loadKeyVault()) return { config, connections };
+      if (status() !== 'unlocked' || !ctx.settings.loadKeyVault()) return { config, connections };
       const keys = keysOf(store.getState().config, store.getState().connections);
       return {
         config: config && withKeyFrom(config, keys),
@@ -51,7 +50,7 @@ export function createKeyLock(ctx: ChatContext) {
      * a vault (see KeyVaultOps.load).
      */
     async load(options: { ask?: boolean } = {}): Promise<void> {
-      if (status() === 'off' && !loadKeyVault()) return;
+      if (status() === 'off' && !ctx.settings.loadKeyVault()) return;
       try {
         await (await ops()).load(options);
       } catch (error) {

@@ -9,15 +9,7 @@ import {
   saltBytes,
 } from '../lib/passphrase-crypto.ts';
 import { createKeySession } from '../storage/key-session.ts';
-import {
-  loadConfig,
-  loadConnections,
-  loadKeyVault,
-  saveConfig,
-  saveConnections,
-  saveKeyVault,
-  type KeyVault,
-} from '../storage/local-settings.ts';
+import type { KeyVault } from '../storage/local-settings.ts';
 import type { StorageResult } from '../storage/result.ts';
 import type { ChatContext } from './chat-context.ts';
 
@@ -70,7 +62,8 @@ export function createKeyVault(ctx: ChatContext) {
   /** Another tab's key: used when it opens this vault. */
   async function receive(key: CryptoKey): Promise<void> {
     if (status() !== 'locked') return;
-    if ((await tryKey(key)) && store.getState().overlay === 'unlock-keys') store.setState({ overlay: null });
+    if ((await tryKey(key)) && ctx.view.getState().overlay === 'unlock-keys')
+      ctx.view.setState({ overlay: null });
   }
 
   /** Puts the vault's keys into the configuration and connections in memory. */
@@ -93,7 +86,7 @@ export function createKeyVault(ctx: ChatContext) {
 
   /** Tries a key on the stored vault; true (and unlocked) when it opens it. */
   async function tryKey(key: CryptoKey): Promise<boolean> {
-    const vault = loadKeyVault();
+    const vault = ctx.settings.loadKeyVault();
     const keys = vault && (await openVault(vault, key));
     if (!vault || !keys) return false;
     const kept = hold(key, vault);
@@ -106,8 +99,8 @@ export function createKeyVault(ctx: ChatContext) {
   function writeSettings(withKeys: boolean): StorageResult {
     const { config, connections } = store.getState();
     const keys = withKeys ? keysOf(config, connections) : {};
-    const configWritten = saveConfig(withKeyFrom(config, keys));
-    const connectionsWritten = saveConnections(connectionsWithKeys(connections, keys));
+    const configWritten = ctx.settings.saveConfig(withKeyFrom(config, keys));
+    const connectionsWritten = ctx.settings.saveConnections(connectionsWithKeys(connections, keys));
     return configWritten.ok ? connectionsWritten : configWritten;
   }
 
@@ -133,7 +126,7 @@ export function createKeyVault(ctx: ChatContext) {
       if (status() !== 'unlocked' || !held) return;
       const { config, connections } = store.getState();
       const vault = await sealVault(keysOf(config, connections), held.key, held.salt, held.iterations);
-      const written = saveKeyVault(vault);
+      const written = ctx.settings.saveKeyVault(vault);
       if (!written.ok) ctx.notify.error('Could not save the protected keys', written.message);
     },
 
@@ -143,17 +136,17 @@ export function createKeyVault(ctx: ChatContext) {
      * the user.
      */
     async load({ ask = false } = {}): Promise<void> {
-      const vault = loadKeyVault();
+      const vault = ctx.settings.loadKeyVault();
       if (!vault) {
         if (status() === 'off') return;
         // Another tab stopped protecting them, or forgot them: the stored settings are the truth
         // (plain keys again, or none), never the keys this tab held.
         dropKey();
-        const config = loadConfig();
+        const config = ctx.settings.loadConfig();
         store.setState((state) => ({
           keyLock: 'off',
           config: config ?? withKeyFrom(state.config, {}),
-          connections: { ...connectionsWithKeys(state.connections, {}), ...loadConnections() },
+          connections: { ...connectionsWithKeys(state.connections, {}), ...ctx.settings.loadConnections() },
         }));
         return;
       }
@@ -163,8 +156,8 @@ export function createKeyVault(ctx: ChatContext) {
       ctx.tabSync.post({ type: 'key-request' });
       if (ask)
         setTimeout(() => {
-          if (status() === 'locked' && store.getState().overlay === null)
-            store.setState({ overlay: 'unlock-keys' });
+          if (status() === 'locked' && ctx.view.getState().overlay === null)
+            ctx.view.setState({ overlay: 'unlock-keys' });
         }, shareWaitMs);
       // Cleared when no tab holds the key any more, not waited for: the app starts meanwhile.
       void dropped.then(() => session.sweep());
@@ -176,7 +169,7 @@ export function createKeyVault(ctx: ChatContext) {
       const key = await deriveKey(passphrase, bytesOfBase64(salt), passphraseIterations);
       const { config, connections } = store.getState();
       const vault = await sealVault(keysOf(config, connections), key, salt, passphraseIterations);
-      const written = saveKeyVault(vault);
+      const written = ctx.settings.saveKeyVault(vault);
       if (!written.ok) {
         ctx.notify.error('Could not protect the keys', written.message);
         return false;
@@ -186,7 +179,7 @@ export function createKeyVault(ctx: ChatContext) {
       if (!stripped.ok) {
         // The keys would stay in the clear beside the vault: nothing is protected, and it says so.
         store.setState({ keyLock: 'off' });
-        saveKeyVault(null);
+        ctx.settings.saveKeyVault(null);
         writeSettings(true);
         ctx.notify.error('Could not protect the keys', stripped.message);
         return false;
@@ -198,7 +191,7 @@ export function createKeyVault(ctx: ChatContext) {
 
     /** The passphrase asked once per session; false when it is not the right one. */
     async unlock(passphrase: string): Promise<boolean> {
-      const vault = loadKeyVault();
+      const vault = ctx.settings.loadKeyVault();
       if (!vault) return true;
       try {
         return await tryKey(await deriveKey(passphrase, bytesOfBase64(vault.salt), vault.iterations));
@@ -218,7 +211,7 @@ export function createKeyVault(ctx: ChatContext) {
         ctx.notify.error('Could not store the keys', written.message);
         return false;
       }
-      saveKeyVault(null);
+      ctx.settings.saveKeyVault(null);
       dropKey();
       ctx.notify.success('Keys are no longer protected');
       return true;
@@ -226,12 +219,12 @@ export function createKeyVault(ctx: ChatContext) {
 
     /** 'Forgot passphrase': the keys are cleared, nothing else; Undo brings the vault back. */
     forget(): void {
-      const vault = loadKeyVault();
-      saveKeyVault(null);
+      const vault = ctx.settings.loadKeyVault();
+      ctx.settings.saveKeyVault(null);
       dropKey();
+      ctx.view.setState(({ overlay }) => ({ overlay: overlay === 'unlock-keys' ? null : overlay }));
       store.setState((state) => ({
         keyLock: 'off',
-        overlay: state.overlay === 'unlock-keys' ? null : state.overlay,
         config: withKeyFrom(state.config, {}),
         connections: connectionsWithKeys(state.connections, {}),
       }));
@@ -242,9 +235,9 @@ export function createKeyVault(ctx: ChatContext) {
           action: {
             label: 'Undo',
             onClick: () => {
-              saveKeyVault(vault);
+              ctx.settings.saveKeyVault(vault);
               void lock();
-              store.setState({ overlay: 'unlock-keys' });
+              ctx.view.setState({ overlay: 'unlock-keys' });
             },
           },
         }),

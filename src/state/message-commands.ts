@@ -1,4 +1,4 @@
-import { addMessage, newMessage } from '../domain/conversation-rules.ts';
+import { addMessage, newMessage, setModelPin } from '../domain/conversation-rules.ts';
 import {
   activePath,
   deleteSubtree,
@@ -19,12 +19,12 @@ import {
 } from '../domain/conversation.ts';
 import { sendProblem, type AttachmentPart } from '../domain/attachments.ts';
 import { connectionLabel, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
-import { holdFiles, stageFiles, type PreparedFile } from './attachment-files.ts';
+import { holdFiles, prepareFile, stageFiles, type PreparedFile } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, isStreamingIn, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
-import type { ConversationCommands } from './conversation-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+import type { OpenConversations } from './open-conversations.ts';
 import type { ReplyRunner } from './reply-runner.ts';
 import { createAutoTitles } from './auto-title.ts';
 
@@ -32,15 +32,67 @@ import { createAutoTitles } from './auto-title.ts';
  * What the user does to messages: send, edit, regenerate, retry, switch versions, delete and
  * branch. Each is a small change to the tree followed by one reply run where a reply is asked for.
  */
-export function createMessageCommands(
-  ctx: ChatContext,
-  sync: ConversationSync,
-  conversations: ConversationCommands,
-  replies: ReplyRunner,
-  targetFor: (conversationId: string, override?: ModelPin) => ReplyTarget,
-) {
+export interface MessageCommands {
+  /**
+   * Sends the composer's text and files. Resolves true when the message was taken (the composer
+   * then clears); false leaves the draft and the files where they are. With the keys locked, the
+   * passphrase is asked first and the message goes once they are unlocked.
+   */
+  send(text: string, files?: readonly PreparedFile[]): Promise<boolean>;
+  /** 'Save and send': the edited text as a new version of a user message, with a new reply. */
+  edit(conversationId: string, messageId: string, text: string): Promise<boolean>;
+  /**
+   * Asks again from the same question; the new reply is a new version beside the old one.
+   * 'Regenerate with…' passes another model for this reply only.
+   */
+  regenerate(conversationId: string, messageId: string, model?: ModelPin): Promise<void>;
+  /**
+   * Retry after a failure: the last reply on the path, if it was interrupted, is replaced by a new
+   * one; a question left without a reply gets one.
+   */
+  retry(conversationId: string): Promise<void>;
+  /** 'Switch to {model} and retry', after the model was gone: pins `pin` to the conversation, then retries. */
+  switchModelAndRetry(conversationId: string, pin: ModelPin): Promise<void>;
+  /**
+   * 'Continue' under a reply cut off at the token limit: the model is asked to go on, and what it
+   * writes extends the same reply (the request's 'continue' turn is not kept).
+   */
+  continueReply(conversationId: string, replyId: string): Promise<void>;
+  /** 'Previous version' (-1) and 'Next version' (+1): shows that version with its own path below it. */
+  showVersion(conversationId: string, messageId: string, step: -1 | 1): Promise<void>;
+  /**
+   * Opens a conversation at a message (a search result): on the branch that holds it, when it is
+   * off the path shown, then asks the list to scroll to it and mark it.
+   */
+  revealMessage(conversationId: string, messageId: string): Promise<void>;
+  /** Deletes a message and everything below it on its branch, with Undo. */
+  deleteMessage(conversationId: string, messageId: string): Promise<void>;
+  /** A new conversation '{name} (branch)' holding the path up to a message, selected. */
+  branchFrom(conversationId: string, messageId: string): Promise<void>;
+  /** Stop: the reply streaming stops; what had arrived is kept. */
+  stop(): void;
+  /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
+  prepareFile(file: File): Promise<PreparedFile>;
+  /** A file's bytes, to show: undefined when they are gone. */
+  readAttachment(id: string): Promise<Blob | undefined>;
+}
+
+export function createMessageCommands({
+  ctx,
+  sync,
+  open,
+  replies,
+  targetFor,
+}: {
+  ctx: ChatContext;
+  sync: ConversationSync;
+  open: OpenConversations;
+  replies: ReplyRunner;
+  /** What a reply in a conversation is asked with (config-commands.ts). */
+  targetFor: (conversationId: string, override?: ModelPin) => ReplyTarget;
+}): MessageCommands {
   const { store } = ctx;
-  const nameAfterFirstReply = createAutoTitles(ctx, conversations);
+  const nameAfterFirstReply = createAutoTitles(ctx, open);
 
   /**
    * What a reply in this conversation is asked with, when one may be asked for now; otherwise
@@ -50,7 +102,7 @@ export function createMessageCommands(
     if (ctx.get().streaming) return null;
     if (ctx.get().keyLock === 'locked') {
       // The keys are protected and not unlocked yet in this session: the passphrase first.
-      ctx.store.setState({ overlay: 'unlock-keys' });
+      ctx.view.setState({ overlay: 'unlock-keys' });
       return null;
     }
     const target = targetFor(conversationId, override);
@@ -121,7 +173,7 @@ export function createMessageCommands(
    * reply only). A reply to it that was interrupted and is shown is replaced, not kept beside.
    */
   async function askAgain(conversationId: string, questionId: string, model?: ModelPin): Promise<void> {
-    const conversation = await conversations.ensureLoaded(conversationId);
+    const conversation = await open.ensureLoaded(conversationId);
     if (!conversation || !findMessage(conversation, questionId)) return;
     const target = readyTarget(conversationId, model);
     if (!target || !filesFit(conversationId, questionId, [], target)) return;
@@ -136,28 +188,27 @@ export function createMessageCommands(
    * dialog closes without (Not now) or the keys are forgotten instead.
    */
   function unlockFirst(): Promise<boolean> {
-    store.setState({ overlay: 'unlock-keys' });
+    ctx.view.setState({ overlay: 'unlock-keys' });
     return new Promise((resolve) => {
-      const stop = store.subscribe(({ keyLock, overlay }) => {
-        if (keyLock === 'locked' && overlay === 'unlock-keys') return;
-        stop();
+      const settle = () => {
+        const { keyLock } = ctx.get();
+        if (keyLock === 'locked' && ctx.view.getState().overlay === 'unlock-keys') return;
+        stopData();
+        stopView();
         resolve(keyLock === 'unlocked');
-      });
+      };
+      const stopData = store.subscribe(settle);
+      const stopView = ctx.view.subscribe(settle);
     });
   }
 
-  /**
-   * Sends the composer's text and files. Resolves true when the message was taken (the composer
-   * then clears); false leaves the draft and the files where they are. With the keys locked, the
-   * passphrase is asked first and the message goes once they are unlocked.
-   */
   async function send(text: string, files: readonly PreparedFile[] = []): Promise<boolean> {
     const content = text.trim();
     if ((!content && files.length === 0) || !ctx.get().activeId) return false;
     if (ctx.get().keyLock === 'locked' && !(await unlockFirst())) return false;
     const { activeId } = ctx.get();
     if (!activeId) return false;
-    const conversation = await conversations.ensureLoaded(activeId);
+    const conversation = await open.ensureLoaded(activeId);
     if (!conversation) return false;
     const target = readyTarget(activeId);
     if (!target) return false;
@@ -169,7 +220,6 @@ export function createMessageCommands(
     return true;
   }
 
-  /** 'Save and send': the edited text as a new version of a user message, with a new reply. */
   async function edit(conversationId: string, messageId: string, text: string): Promise<boolean> {
     const content = text.trim();
     const conversation = ctx.get().loaded[conversationId];
@@ -184,10 +234,6 @@ export function createMessageCommands(
     return true;
   }
 
-  /**
-   * Asks again from the same question; the new reply is a new version beside the old one.
-   * 'Regenerate with…' passes another model for this reply only.
-   */
   async function regenerate(conversationId: string, messageId: string, model?: ModelPin): Promise<void> {
     const conversation = ctx.get().loaded[conversationId];
     const message = conversation && findMessage(conversation, messageId);
@@ -195,12 +241,8 @@ export function createMessageCommands(
     await askAgain(conversationId, message.parentId, model);
   }
 
-  /**
-   * Retry after a failure: the last reply on the path, if it was interrupted, is replaced by a new
-   * one; a question left without a reply gets one.
-   */
   async function retry(conversationId: string): Promise<void> {
-    const conversation = await conversations.ensureLoaded(conversationId);
+    const conversation = await open.ensureLoaded(conversationId);
     const last = conversation && activePath(conversation).at(-1);
     if (!last) return;
     if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null)
@@ -208,18 +250,13 @@ export function createMessageCommands(
     else if (last.role === 'user') await askAgain(conversationId, last.id);
   }
 
-  /** 'Switch to {model} and retry', after the model was gone: pins `pin` to the conversation, then retries. */
   async function switchModelAndRetry(conversationId: string, pin: ModelPin): Promise<void> {
-    await conversations.pinModel(conversationId, pin);
+    await open.change(conversationId, (conversation) => setModelPin(conversation, pin, ctx.now()));
     await retry(conversationId);
   }
 
-  /**
-   * 'Continue' under a reply cut off at the token limit: the model is asked to go on, and what it
-   * writes extends the same reply (the request's 'continue' turn is not kept).
-   */
   async function continueReply(conversationId: string, replyId: string): Promise<void> {
-    const conversation = await conversations.ensureLoaded(conversationId);
+    const conversation = await open.ensureLoaded(conversationId);
     const reply = conversation && activePath(conversation).at(-1);
     if (reply?.id !== replyId || reply.role !== 'assistant' || reply.parentId === null) return;
     const target = readyTarget(conversationId);
@@ -233,10 +270,9 @@ export function createMessageCommands(
     );
   }
 
-  /** 'Previous version' (-1) and 'Next version' (+1): shows that version with its own path below it. */
   async function showVersion(conversationId: string, messageId: string, step: -1 | 1): Promise<void> {
     if (isStreamingIn(ctx.get(), conversationId)) return;
-    await conversations.change(
+    await open.change(
       conversationId,
       (conversation) => {
         const { siblings, index } = siblingsOf(conversation, messageId);
@@ -248,24 +284,19 @@ export function createMessageCommands(
     );
   }
 
-  /**
-   * Opens a conversation at a message (a search result): on the branch that holds it, when it is
-   * off the path shown, then asks the list to scroll to it and mark it.
-   */
   async function revealMessage(conversationId: string, messageId: string): Promise<void> {
-    conversations.selectConversation(conversationId);
-    const conversation = await conversations.ensureLoaded(conversationId);
+    if (ctx.get().activeId !== conversationId) open.setActive(conversationId);
+    const conversation = await open.ensureLoaded(conversationId);
     if (!conversation || !findMessage(conversation, messageId)) return;
     if (!activePath(conversation).some((message) => message.id === messageId)) {
       if (isStreamingIn(ctx.get(), conversationId)) return;
-      await conversations.change(conversationId, (current) => switchToMessage(current, messageId), {
+      await open.change(conversationId, (current) => switchToMessage(current, messageId), {
         saveWhenIdle: true,
       });
     }
-    store.setState({ revealed: { conversationId, messageId } });
+    ctx.view.setState({ revealed: { conversationId, messageId } });
   }
 
-  /** Deletes a message and everything below it on its branch, with Undo. */
   async function deleteMessage(conversationId: string, messageId: string): Promise<void> {
     if (isStreamingIn(ctx.get(), conversationId)) return;
     const before = ctx.get().loaded[conversationId];
@@ -274,7 +305,7 @@ export function createMessageCommands(
     const shownLeaf = before.activeLeafId;
     // Their files go with them; Undo stores them again.
     const files = await holdFiles(attachmentIds({ messages: removed }), ctx.db());
-    const deleted = await conversations.change(conversationId, (conversation) =>
+    const deleted = await open.change(conversationId, (conversation) =>
       deleteSubtree(conversation, messageId),
     );
     if (!deleted) return;
@@ -283,7 +314,7 @@ export function createMessageCommands(
         label: 'Undo',
         onClick: () => {
           stageFiles(files, ctx.db());
-          void conversations.change(conversationId, (conversation) =>
+          void open.change(conversationId, (conversation) =>
             // While a reply streams into the branch shown, the restored one waits as a version.
             restoreSubtree(
               conversation,
@@ -297,9 +328,8 @@ export function createMessageCommands(
     });
   }
 
-  /** A new conversation '{name} (branch)' holding the path up to a message, selected. */
   async function branchFrom(conversationId: string, messageId: string): Promise<void> {
-    const conversation = await conversations.ensureLoaded(conversationId);
+    const conversation = await open.ensureLoaded(conversationId);
     if (!conversation) return;
     const fork = forkPath(conversation, messageId, {
       id: ctx.newId(),
@@ -307,7 +337,7 @@ export function createMessageCommands(
       now: ctx.now(),
       order: ctx.now().getTime(),
     });
-    if (fork) await conversations.addConversation(await withOwnFiles(fork));
+    if (fork) await open.add(await withOwnFiles(fork));
   }
 
   /**
@@ -347,5 +377,7 @@ export function createMessageCommands(
     deleteMessage,
     branchFrom,
     stop: replies.stop,
+    prepareFile: (file) => prepareFile(file, ctx.newId()),
+    readAttachment: (id) => ctx.db().readAttachment(id),
   };
 }

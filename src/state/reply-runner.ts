@@ -150,6 +150,18 @@ function createReplyDraft(startedAt: number) {
   };
 }
 
+/**
+ * The question with the reason its request failed (kept with it, so a reload still says why), or
+ * without one.
+ */
+function withFailure(conversation: Conversation, questionId: string, reason?: string): Conversation {
+  const question = findMessage(conversation, questionId);
+  if (!question || question.error === reason) return conversation;
+  const updated: Message = { ...question, error: reason };
+  if (reason === undefined) delete updated.error;
+  return replaceMessage(conversation, updated);
+}
+
 export interface ReplyRunner {
   /**
    * Streams a new reply under `questionId` (a user message) as its newest child: send, edit,
@@ -216,13 +228,17 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const periodicSave = createThrottle(() => void sync.save(conversationId), streamingSaveIntervalMs);
 
     active = { conversationId, controller };
-    if (!continuing) commitConversation(ctx.store, addMessage(start, reply, config.provider));
+    // Asked again: the reason an earlier request failed no longer stands.
+    if (!continuing)
+      commitConversation(ctx.store, addMessage(withFailure(start, questionId), reply, config.provider));
     ctx.store.setState((state) => ({
       streaming: { conversationId, messageId: reply.id },
       failedTurn: state.failedTurn?.conversationId === conversationId ? null : state.failedTurn,
     }));
 
     let final: Message | null;
+    /** Why the question is left unanswered, when the request failed with nothing received. */
+    let unanswered: string | undefined;
     const noFailure = Symbol('no failure');
     let failure: unknown = noFailure;
     const providerName = connectionLabel(config);
@@ -280,6 +296,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
         final = kept({ status: 'interrupted', error: description });
         // Nothing received: the question stays unanswered (spec), with the reason shown under it.
         if (!final && !continuing) {
+          unanswered = description;
           const pin = {
             provider: config.provider,
             model,
@@ -301,7 +318,9 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
       const result = final ?? continuing;
       commitConversation(
         ctx.store,
-        result ? markWritten(replaceMessage(latest, result), ctx.now()) : deleteSubtree(latest, reply.id),
+        result
+          ? markWritten(replaceMessage(latest, result), ctx.now())
+          : withFailure(deleteSubtree(latest, reply.id), questionId, unanswered),
       );
     }
     ctx.store.setState({ streaming: null });

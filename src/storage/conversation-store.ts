@@ -16,7 +16,7 @@ export interface Listing<T> {
 
 /**
  * Where conversations live: IndexedDB, or memory when IndexedDB is unavailable. Lists come in
- * creation order (createdAt ascending, then id), the spec's list order. Writes report failures as
+ * creation order (createdAt ascending, then id), the stored list order. Writes report failures as
  * a StorageResult and never throw; reads reject only if the database itself fails.
  */
 export interface ConversationStore {

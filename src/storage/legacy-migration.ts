@@ -47,7 +47,7 @@ function readLegacy(parsed: unknown, now: Date, storage: StorageLike | undefined
       return;
     }
     const earlier = valid.get(result.value.id);
-    // The list keeps the legacy order (the spec's "first one" is the first stored).
+    // The list keeps the legacy order (the first release's "first one" is the first stored).
     const order = earlier?.order ?? index;
     if (!earlier || isNewer(result.value, earlier)) valid.set(result.value.id, { ...result.value, order });
   });

@@ -227,3 +227,33 @@ export function takeLegacySessionKey(storage: StorageLike | undefined = sessionS
   if (raw !== null) write(storageKeys.legacyKeySession, null, storage);
   return raw;
 }
+
+/**
+ * The settings of one browser profile, bound to where they are kept: the browser's localStorage
+ * in the app, a Map-backed fake in tests (test-storage.ts). What the chat controller is given.
+ */
+export function createLocalSettings(local: StorageLike | null = browserStorage()) {
+  const storage = local ?? undefined;
+  return {
+    storage,
+    hasLegacyConversations: () => hasLegacyConversations(storage),
+    readLegacyList: () => readLegacyList(local),
+    readSavedConfig: () => readSavedConfig(storage),
+    loadConfig: () => loadConfig(storage),
+    saveConfig: (config: Config) => saveConfig(config, storage),
+    loadConnections: () => loadConnections(storage),
+    saveConnections: (connections: Connections) => saveConnections(connections, storage),
+    loadActiveId: () => loadActiveId(storage),
+    saveActiveId: (id: string | null) => saveActiveId(id, storage),
+    loadTheme: () => loadTheme(storage),
+    saveTheme: (theme: Theme) => saveTheme(theme, storage),
+    loadAutoTitle: () => loadAutoTitle(storage),
+    saveAutoTitle: (on: boolean) => saveAutoTitle(on, storage),
+    loadDraft: (conversationId: string) => loadDraft(conversationId, storage),
+    saveDraft: (conversationId: string, text: string) => saveDraft(conversationId, text, storage),
+    loadKeyVault: () => loadKeyVault(storage),
+    saveKeyVault: (vault: KeyVault | null) => saveKeyVault(vault, storage),
+  };
+}
+
+export type LocalSettings = ReturnType<typeof createLocalSettings>;

@@ -54,7 +54,7 @@ const invalid = (message) => anthropicError(400, 'invalid_request_error', messag
 export const thinkingOn = (body) =>
   isRecord(body.thinking) && (body.thinking.type === 'enabled' || body.thinking.type === 'adaptive');
 
-/** Models released after Opus 4.6: fixed sampling, adaptive thinking only (PROVIDER-FACTS 2026 A4). @param {unknown} model */
+/** Models released after Opus 4.6: fixed sampling, adaptive thinking only (docs/providers.md#anthropic-thinking). @param {unknown} model */
 const isLatestModel = (model) => /^claude-(opus-4-[7-9]|opus-5|sonnet-5|fable|mythos)/.test(String(model));
 
 /** The thinking settings (A4). @param {Record<string, unknown>} body @returns {Reply | undefined} */
@@ -100,7 +100,7 @@ function thinkingSamplingError(body) {
 }
 
 /**
- * Thinking blocks sent back in assistant turns (PROVIDER-FACTS 2026 C): each must be one the mock
+ * Thinking blocks sent back in assistant turns (docs/providers.md#sending-reasoning-back): each must be one the mock
  * issued for this model, unchanged; none may end a message; none may sit in the final message when
  * thinking is off.
  * @param {Record<string, unknown>} body @param {unknown[]} messages @returns {Reply | undefined}
@@ -133,7 +133,7 @@ function thinkingBlocksError(body, messages) {
   return undefined;
 }
 
-/** Top-level cache_control (PROVIDER-FACTS 2026 G). @param {unknown} control @returns {Reply | undefined} */
+/** Top-level cache_control (docs/providers.md#anthropic-prompt-caching). @param {unknown} control @returns {Reply | undefined} */
 function cacheControlError(control) {
   if (control === undefined) return undefined;
   if (!isRecord(control) || control.type !== 'ephemeral')
@@ -144,7 +144,7 @@ function cacheControlError(control) {
 }
 
 /**
- * Images and documents (PROVIDER-FACTS 2026 D). Wording: [V]/[R] `…image.source.base64: image exceeds
+ * Images and documents (docs/providers.md#attachments). Wording: [V]/[R] `…image.source.base64: image exceeds
  * 5 MB maximum: X bytes > 5242880 bytes` (X counts the base64 text); [R] `…image.source.base64.media_type:
  * Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'` (anthropics/claude-code#8184),
  * `…image.source.base64: image cannot be empty` (#12750), `…image.source.base64: invalid base64 data`
@@ -154,7 +154,7 @@ function cacheControlError(control) {
  * appears to be a image/jpeg image` (home-assistant/core#167208, BerriAI/litellm#24900); `…image.source
  * .base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels` and `… for
  * many-image requests: 2000 pixels` (code corpus); `…pdf.source.base64.data: The PDF specified was not
- * valid.` (claude-code#5174); `A maximum of 100 PDF pages may be provided.` (facts D). [A]: the document
+ * valid.` (claude-code#5174); `A maximum of 100 PDF pages may be provided.` (docs/providers.md#attachments). [A]: the document
  * media_type wording, and a bad PDF's base64 getting the not-valid PDF message.
  * The per-request image count (100, or 600 with more than 200k context) is not checked.
  */
@@ -350,7 +350,7 @@ export function validate(body, _request, scenario) {
   const settingsError = thinkingError(body) ?? cacheControlError(body.cache_control);
   if (settingsError) return settingsError;
   const temperature = body.temperature;
-  // Models released after Opus 4.6 take no sampling settings (PROVIDER-FACTS 2026 A4).
+  // Models released after Opus 4.6 take no sampling settings (docs/providers.md#anthropic-thinking).
   const fixedSampling = scenario === 'reasoning-model' || isLatestModel(body.model);
   if (fixedSampling && temperature !== undefined && temperature !== 1)
     return invalid('`temperature` is deprecated for this model.');

@@ -66,7 +66,7 @@ function conversationOf(body) {
 }
 
 /**
- * Prompt caching (PROVIDER-FACTS 2026 G). A top-level cache_control puts the breakpoint on the last
+ * Prompt caching (docs/providers.md#anthropic-prompt-caching). A top-level cache_control puts the breakpoint on the last
  * block, so the whole prompt is written to the cache, less the longest prefix that an earlier cached
  * request with the same key wrote, which is read instead. Unlike the real API there is no minimum
  * cacheable length and nothing expires; `ttl` only picks the bucket the written tokens count in.
@@ -259,7 +259,7 @@ export const anthropicMock = {
   streamFrames,
   reply,
   midStreamErrorStatus: 529,
-  // Items as /v1/models returns them, limits and capabilities included (PROVIDER-FACTS 2026 F).
+  // Items as /v1/models returns them, limits and capabilities included (docs/providers.md#model-lists).
   models: () => {
     const data = [
       ['claude-opus-4-8', 'Claude Opus 4.8', 1_000_000, 128_000, true],

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Images and files in requests (PROVIDER-FACTS 2026 D): data URLs, base64, magic numbers, image
+ * Images and files in requests (docs/providers.md#attachments): data URLs, base64, magic numbers, image
  * sizes read from the file headers, what each wire format's user message carried, and the reply of
  * the `attachments` scenario.
  */

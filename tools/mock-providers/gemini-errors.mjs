@@ -54,7 +54,7 @@ function googleError(status, rpcStatus, message, details) {
 const invalid = (message) => googleError(400, 'INVALID_ARGUMENT', message);
 
 /**
- * generationConfig.thinkingConfig (PROVIDER-FACTS 2026 A5): a level or a budget, not both; levels
+ * generationConfig.thinkingConfig (docs/providers.md#gemini-thinking): a level or a budget, not both; levels
  * only on Gemini 3 and later; no budget 0 where thinking cannot be switched off. The level is taken
  * in either case, since the genai SDK sends its upper-case enum names.
  * @param {Record<string, unknown>} thinking @param {string} model @returns {Reply | undefined}
@@ -77,7 +77,7 @@ function thinkingConfigError(thinking, model) {
 }
 
 /**
- * Inline data (PROVIDER-FACTS 2026 D): raw base64 bytes, no `data:` prefix. Wording: [R] `Invalid
+ * Inline data (docs/providers.md#attachments): raw base64 bytes, no `data:` prefix. Wording: [R] `Invalid
  * value at 'contents[0].parts[2].inline_data.data' (TYPE_BYTES), Base64 decoding failed for
  * "data:image/png;base64"` with a BadRequest field violation (musistudio/claude-code-router#845,
  * danny-avila/LibreChat#6593; the value is echoed up to its first comma there, and the mock cuts
@@ -127,8 +127,8 @@ function inlineDataError(inline, where) {
 }
 
 /**
- * Google's front end refuses a body over the inline limit (facts D: 20 MB, from older doc copies) in
- * its own words: `Request payload size exceeds the limit: 20971520 bytes.`, INVALID_ARGUMENT. The
+ * Google's front end refuses a body over the inline limit (docs/providers.md#attachments; older doc
+ * copies said 20 MB) in its own words: `Request payload size exceeds the limit: 20971520 bytes.`, INVALID_ARGUMENT. The
  * wording is [R] for other Google APIs (10485760 and 4194304 bytes, googleworkspace/dotnet-samples#23,
  * google-gemini/deprecated-generative-ai-android#26); for Gemini at 20 MiB it is [A].
  * @param {import('./wire.mjs').MockRequest} request @returns {Reply | undefined}

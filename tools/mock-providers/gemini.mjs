@@ -50,7 +50,7 @@ const safetyRatings = [
 
 /**
  * candidatesTokenCount counts the answer only and thoughtsTokenCount the thoughts; the total adds
- * both to the prompt (PROVIDER-FACTS 2026 E).
+ * both to the prompt (docs/providers.md#usage).
  * @param {ChatPlan} plan @param {number} [outputTokens] @param {number} [thoughtTokens]
  */
 function usageOf(plan, outputTokens, thoughtTokens) {

@@ -1,9 +1,9 @@
 // @ts-check
 /**
- * A local OpenAI-compatible server as Ollama runs one (PROVIDER-FACTS 2026 F): /v1/chat/completions
- * and /v1/models, no key needed (any key is accepted), CORS only for allowed origins (loopback by
- * default, more through OLLAMA_ORIGINS); any other origin gets 403. Served under
- * /local/<scenario>.<id>/v1: with no key to carry it, the scenario rides in the base URL.
+ * A local OpenAI-compatible server as Ollama runs one (docs/providers.md#openai-compatible-servers):
+ * /v1/chat/completions and /v1/models, no key needed (any key is accepted), CORS only for allowed
+ * origins (loopback by default, more through OLLAMA_ORIGINS); any other origin gets 403. Served
+ * under /local/<scenario>.<id>/v1: with no key to carry it, the scenario rides in the base URL.
  */
 
 import { conversationOf } from './openai-family.mjs';
@@ -47,8 +47,9 @@ function apiError(status, message) {
 }
 
 /**
- * What to send: `thinking` streams reasoning_content first, DeepSeek style (PROVIDER-FACTS 2026
- * B4); `think-tags` puts the reasoning in a leading <think>…</think> in the content.
+ * What to send: `thinking` streams reasoning_content first, DeepSeek style
+ * (docs/providers.md#openai-compatible-servers); `think-tags` puts the reasoning in a leading
+ * <think>…</think> in the content.
  * @param {ChatPlan} plan
  */
 function scriptOf(plan) {

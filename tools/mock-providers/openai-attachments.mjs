@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Images and PDFs in Chat Completions (OpenAI, Azure, Groq) and Responses requests (PROVIDER-FACTS
- * 2026 D), checked as the real APIs check them, each with its own error wording.
+ * Images and PDFs in Chat Completions (OpenAI, Azure, Groq) and Responses requests
+ * (docs/providers.md#attachments), checked as the real APIs check them, each with its own error wording.
  *
  * Wording sources, [R] as reported verbatim in public issue threads, [A] plausible only:
  * - [R] `Invalid value: 'thinking'. Supported values are: 'text', 'image_url', 'input_audio', 'refusal',

@@ -63,7 +63,7 @@ const promptFilterResults = [
 ];
 
 /**
- * OpenAI's and Azure's usage: completion_tokens includes the reasoning tokens (PROVIDER-FACTS 2026 E).
+ * OpenAI's and Azure's usage: completion_tokens includes the reasoning tokens (docs/providers.md#usage).
  * @param {ChatPlan} plan @param {{ tokens: string[], reasoning: string[] }} script
  */
 function usageOf(plan, { tokens, reasoning }) {
@@ -113,7 +113,7 @@ function scriptOf(plan) {
 }
 
 /**
- * How Groq returns reasoning (PROVIDER-FACTS 2026 A6): `parsed` in a `reasoning` field, `raw` inside
+ * How Groq returns reasoning (docs/providers.md#groq): `parsed` in a `reasoning` field, `raw` inside
  * <think> tags in the content, `hidden` not at all. The default is raw, but parsed with tools or JSON
  * mode, and for gpt-oss, which has no raw form.
  * @param {ChatPlan} plan

@@ -19,7 +19,7 @@ import { isRecord, mockId, unixNow } from './wire.mjs';
  * @typedef {'openai' | 'azure'} Variant
  */
 
-/** ResponseCreateParams (PROVIDER-FACTS 2026 A3); anything else is an unknown parameter. */
+/** ResponseCreateParams (docs/providers.md#openai-responses-api); anything else is an unknown parameter. */
 const responsesKeys = [
   'background',
   'conversation',
@@ -61,7 +61,7 @@ function quotedList(values) {
 }
 
 /**
- * The reasoning efforts a model accepts (PROVIDER-FACTS 2026 A1); undefined for models the table
+ * The reasoning efforts a model accepts (docs/providers.md#openai-reasoning-models); undefined for models the table
  * does not know, which are not checked.
  * @param {string} model
  */
@@ -391,7 +391,7 @@ function streamFrames(variant, plan) {
 function responsesMock(variant, legacy) {
   return {
     ...legacy,
-    // Azure's v1 API needs no monthly api-version (PROVIDER-FACTS 2026 H).
+    // Azure's v1 API needs no monthly api-version (docs/providers.md#azure-openai).
     gate: () => undefined,
     validate: (body, _request, scenario) =>
       validate(body, scenario, isReasoningModel(body.model) || scenario === 'reasoning-model'),

@@ -96,7 +96,7 @@ const openaiMessageKeys = {
 
 /**
  * Groq documents `name` as unsupported; the mock holds to that. Reasoning sent back in assistant
- * history (`reasoning`, `reasoning_content`) is refused as any other extra key (PROVIDER-FACTS 2026 A6).
+ * history (`reasoning`, `reasoning_content`) is refused as any other extra key (docs/providers.md#groq).
  * @type {Record<string, string[]>}
  */
 const groqMessageKeys = {
@@ -147,7 +147,7 @@ const ranges = [
 
 /**
  * OpenAI reasoning models (o-series, gpt-5 and later except the `gpt-N-chat` variants) refuse
- * `max_tokens` and any sampling setting, each with its own 400 (PROVIDER-FACTS 2026 A2).
+ * `max_tokens` and any sampling setting, each with its own 400 (docs/providers.md#openai-reasoning-models).
  * @param {unknown} model
  */
 export function isReasoningModel(model) {

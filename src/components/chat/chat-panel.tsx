@@ -6,6 +6,7 @@ import { providerCatalog } from '../../domain/provider-catalog.ts';
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
+import { LockedKeysHint } from '../ui/locked-keys-hint.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { Composer } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
@@ -19,16 +20,7 @@ function ConfigNotice() {
       className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-200"
     >
       {locked ? (
-        <>
-          Your API keys are locked with a passphrase.{' '}
-          <button
-            type="button"
-            className="font-medium underline"
-            onClick={() => chat.setOverlay('unlock-keys')}
-          >
-            Unlock keys
-          </button>
-        </>
+        <LockedKeysHint onUnlock={() => chat.setOverlay('unlock-keys')} />
       ) : (
         'Please configure your AI provider settings in the panel on the right to start using the application.'
       )}
@@ -41,7 +33,7 @@ function EmptyState({ firstRun }: { firstRun: ReactNode }) {
     <div className="flex min-h-0 flex-1 flex-col items-center overflow-y-auto p-6 text-center">
       <div className="my-auto flex w-full flex-col items-center gap-3">
         <h2 className="text-xl font-semibold">No Conversation Selected</h2>
-        <p className="max-w-sm text-sm text-gray-600 dark:text-gray-400">
+        <p className="max-w-sm text-sm text-muted-foreground">
           Create a new conversation or select an existing one to get started.
         </p>
         <Button onClick={() => void chat.newConversation()}>

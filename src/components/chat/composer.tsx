@@ -5,7 +5,7 @@ import type { ModelCapabilities } from '../../domain/provider-definitions/capabi
 import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
 import type { PendingFiles } from '../../hooks/use-pending-files.ts';
 import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useChatState, useFocusRequest } from '../../hooks/use-chat-state.ts';
 import { useOnline } from '../../hooks/use-online.ts';
 import { isStreamingIn, modelCapabilities, targetConfig } from '../../state/chat-store.ts';
 import { FileChip } from './file-chip.tsx';
@@ -96,10 +96,10 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
   }, [conversationId]);
 
   // Focus returns to the input when a reply finishes, and when 'Focus the message box' asks.
-  const focusRequest = useChatState((state) => state.composerFocus);
   useEffect(() => {
     if (!isLoading) textarea.current?.focus();
-  }, [isLoading, textarea, focusRequest]);
+  }, [isLoading, textarea]);
+  useFocusRequest('composer', textarea);
 
   const online = useOnline();
   const hasSomething = text.trim() !== '' || files.list.length > 0;

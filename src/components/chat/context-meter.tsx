@@ -28,7 +28,7 @@ export function ContextMeter({ conversationId }: { conversationId: string }) {
         // On a phone only the warning takes header room.
         warn
           ? 'bg-amber-100 font-medium text-amber-900 dark:bg-amber-900/50 dark:text-amber-200'
-          : 'hidden text-gray-500 sm:inline dark:text-gray-400',
+          : 'hidden text-faint-foreground sm:inline',
       )}
     >
       {text}

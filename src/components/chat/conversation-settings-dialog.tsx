@@ -1,6 +1,6 @@
 import { SlidersHorizontal } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Dialog, DialogContent, DialogTrigger } from '../ui/dialog.tsx';
@@ -12,7 +12,7 @@ const SettingsForm = lazy(() =>
 /** 'Conversation settings': the conversation's own system prompt and, for a reasoning model, its effort. */
 export function ConversationSettingsDialog({ conversationId }: { conversationId: string }) {
   // An overlay, so the palette opens it too.
-  const open = useChatState((state) => state.overlay === 'conversation-settings');
+  const open = useViewState((state) => state.overlay === 'conversation-settings');
   const setOpen = (next: boolean) => chat.setOverlay(next ? 'conversation-settings' : null);
   return (
     <Dialog open={open} onOpenChange={setOpen}>

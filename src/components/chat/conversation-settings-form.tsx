@@ -61,7 +61,7 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
         onChange={(event) => setPrompt(event.target.value)}
         className="h-40 text-sm"
       />
-      <p className="text-xs text-gray-600 dark:text-gray-400">
+      <p className="text-xs text-muted-foreground">
         The assistant&apos;s instructions for this conversation. Leave it empty to send none.
       </p>
       {efforts.offered.length > 0 && (
@@ -82,7 +82,7 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
               </option>
             ))}
           </select>
-          <p className="text-xs text-gray-600 dark:text-gray-400">
+          <p className="text-xs text-muted-foreground">
             How long the model thinks before it answers; only the values this model accepts.
           </p>
         </>

@@ -42,9 +42,7 @@ export function FileChip({ name, size, kind, image, note, busy = false, onRemove
         <span className="block truncate font-medium text-gray-800 dark:text-gray-200" title={name}>
           {name}
         </span>
-        <span className="block text-gray-500 dark:text-gray-400">
-          {busy ? 'Preparing…' : formatBytes(size)}
-        </span>
+        <span className="block text-faint-foreground">{busy ? 'Preparing…' : formatBytes(size)}</span>
         {note && (
           <span role="note" className={cn('block text-amber-700 dark:text-amber-400')}>
             {note}

@@ -20,16 +20,14 @@ export default function HeaderMenuItems({ run }: { run: (id: ActionId) => void }
     const shortcut = actions.find((action) => action.id === id)?.shortcut;
     return (
       shortcut && (
-        <span className="ml-auto text-xs text-gray-600 dark:text-gray-400">
-          {shortcutLabel(shortcut, isMac)}
-        </span>
+        <span className="ml-auto text-xs text-muted-foreground">{shortcutLabel(shortcut, isMac)}</span>
       )
     );
   };
   return (
     <>
       <fieldset className="mb-2">
-        <legend className="px-2 pb-1 text-xs font-medium text-gray-600 dark:text-gray-400">Theme</legend>
+        <legend className="px-2 pb-1 text-xs font-medium text-muted-foreground">Theme</legend>
         {themes.map(({ value, label }) => (
           <label key={value} className={`${menuItemClass} cursor-pointer`}>
             <input

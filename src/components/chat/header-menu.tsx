@@ -7,7 +7,7 @@ import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
 
 const HeaderMenuItems = lazyPart(
   () => import('./header-menu-items.tsx'),
-  <p className="px-2 py-1.5 text-sm text-gray-600 dark:text-gray-400">Loading…</p>,
+  <p className="px-2 py-1.5 text-sm text-muted-foreground">Loading…</p>,
 );
 
 /** 'More': the theme, three ways (the toggle beside it only flips light and dark), and the palette. */

@@ -91,10 +91,10 @@ export const MessageItem = memo(function MessageItem({
       )}
     >
       <div className="mb-1 flex items-center justify-between gap-2">
-        <span className="text-xs font-semibold text-gray-600 dark:text-gray-400">
+        <span className="text-xs font-semibold text-muted-foreground">
           {isUser ? 'You' : 'Assistant'}
           {message.model && (
-            <span data-testid="message-model" className="ml-1.5 font-normal text-gray-500 dark:text-gray-400">
+            <span data-testid="message-model" className="ml-1.5 font-normal text-faint-foreground">
               {message.model}
             </span>
           )}
@@ -187,7 +187,7 @@ export const MessageItem = memo(function MessageItem({
         />
       )}
       {message.notices?.map((notice) => (
-        <p key={notice} className="mt-2 text-xs text-gray-500 dark:text-gray-400">
+        <p key={notice} className="mt-2 text-xs text-faint-foreground">
           {notice}
         </p>
       ))}

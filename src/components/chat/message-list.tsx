@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, RotateCcw } from 'lucide-react';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useChatState, useViewState } from '../../hooks/use-chat-state.ts';
 import { useStickToBottom } from '../../hooks/use-stick-to-bottom.ts';
 import { messageText } from '../../domain/conversation.ts';
 import { isMarkdownLike, visibleMessages } from '../../domain/conversation-rules.ts';
@@ -31,7 +31,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   );
   const isLoading = useChatState((state) => state.streaming !== null);
   const { ref, atBottom, scrollToBottom, release } = useStickToBottom<HTMLDivElement>(conversationId);
-  const revealed = useChatState((state) =>
+  const revealed = useViewState((state) =>
     state.revealed?.conversationId === conversationId ? state.revealed : null,
   );
 
@@ -90,10 +90,12 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   const last = shown.at(-1);
   const unanswered = !isLoading && last?.role === 'user';
   // Why the last request failed, kept beside its question rather than only in a fading toast.
-  const failure = useChatState((state) => {
+  // This session's failure knows whether the model is gone; after a reload the question keeps the reason.
+  const failedTurn = useChatState((state) => {
     const turn = state.failedTurn;
     return turn?.conversationId === conversationId && turn.questionId === last?.id ? turn : null;
   });
+  const failure = failedTurn ?? (last?.error ? { reason: last.error, modelGone: false } : null);
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -136,7 +138,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
             })}
           </div>
           {unanswered && (
-            <div className="flex flex-wrap items-center gap-2 py-2 text-xs text-gray-600 dark:text-gray-400">
+            <div className="flex flex-wrap items-center gap-2 py-2 text-xs text-muted-foreground">
               <span>No reply was received.</span>
               {failure && (
                 <span data-testid="failure-reason" className="text-red-700 dark:text-red-400">

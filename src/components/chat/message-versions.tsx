@@ -14,7 +14,7 @@ const stepButton =
 /** 'Previous version', 'n / m', 'Next version': for a message that has other versions. */
 export function MessageVersions({ version, count, disabled, onStep }: MessageVersionsProps) {
   return (
-    <div className="flex items-center gap-0.5 text-xs text-gray-600 tabular-nums dark:text-gray-400">
+    <div className="flex items-center gap-0.5 text-xs text-muted-foreground tabular-nums">
       <button
         type="button"
         aria-label="Previous version"

@@ -109,19 +109,16 @@ export function ModelList({ current, onChoose }: ModelListProps) {
       />
       <div className="max-h-72 overflow-y-auto">
         {groups.length === 0 && (
-          <p className="p-2 text-xs text-gray-600 dark:text-gray-400">
+          <p className="p-2 text-xs text-muted-foreground">
             Save a key for a provider in the settings panel to choose its models here.
           </p>
         )}
         {groups.length > 0 && shown.length === 0 && (
-          <p className="p-2 text-xs text-gray-600 dark:text-gray-400">No model matches “{query}”.</p>
+          <p className="p-2 text-xs text-muted-foreground">No model matches “{query}”.</p>
         )}
         {shown.map((group, index) => (
           <div key={group.connectionId} role="group" aria-labelledby={`${baseId}-${index}`} className="mb-2">
-            <div
-              id={`${baseId}-${index}`}
-              className="px-2 py-1 text-xs font-semibold text-gray-600 dark:text-gray-400"
-            >
+            <div id={`${baseId}-${index}`} className="px-2 py-1 text-xs font-semibold text-muted-foreground">
               {group.label}
             </div>
             {group.models.map(({ id: model, retired, summary }, modelIndex) => {
@@ -134,7 +131,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
               return (
                 <Fragment key={model}>
                   {firstRetired && (
-                    <div className="mt-1 border-t border-gray-200 px-2 pt-1 text-xs text-gray-500 dark:border-gray-700 dark:text-gray-400">
+                    <div className="mt-1 border-t border-gray-200 px-2 pt-1 text-xs text-faint-foreground dark:border-gray-700">
                       Retired upstream
                     </div>
                   )}
@@ -149,7 +146,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
                     <span className="flex min-w-0 flex-col">
                       <span className="truncate">{model}</span>
                       {summary && (
-                        <span id={summaryId} className="truncate text-xs text-gray-500 dark:text-gray-400">
+                        <span id={summaryId} className="truncate text-xs text-faint-foreground">
                           {summary}
                         </span>
                       )}

@@ -1,6 +1,6 @@
 import { ChevronDown } from 'lucide-react';
 import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
-import { useChatState, useChatStateShallow } from '../../hooks/use-chat-state.ts';
+import { useChatState, useChatStateShallow, useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
 import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
@@ -19,7 +19,7 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
   const pin = useChatState((state) => state.loaded[conversationId]?.pin);
   const saved = useChatState((state) => `${connectionLabel(state.config)} · ${modelOf(state.config)}`);
   // Opened by its button or by the 'Choose a model' action.
-  const open = useChatState((state) => state.overlay === 'model-picker');
+  const open = useViewState((state) => state.overlay === 'model-picker');
   const setOpen = (next: boolean) => chat.setOverlay(next ? 'model-picker' : null);
 
   return (

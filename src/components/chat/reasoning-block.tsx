@@ -41,7 +41,7 @@ export const ReasoningBlock = memo(function ReasoningBlock({
         aria-expanded={open}
         aria-controls={regionId}
         onClick={() => setChosen(!open)}
-        className="inline-flex items-center gap-1 rounded text-xs font-medium text-gray-600 hover:text-gray-900 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-gray-400 dark:hover:text-gray-100"
+        className="inline-flex items-center gap-1 rounded text-xs font-medium text-muted-foreground hover:text-gray-900 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:text-gray-100"
       >
         <ChevronRight aria-hidden className={cn('size-3.5 transition-transform', open && 'rotate-90')} />
         <span className={cn(thinking && 'motion-safe:animate-pulse')}>{label}</span>
@@ -51,7 +51,7 @@ export const ReasoningBlock = memo(function ReasoningBlock({
         role="region"
         aria-labelledby={toggleId}
         hidden={!open}
-        className="reasoning mt-1 border-l-2 border-gray-300 pl-3 text-xs leading-relaxed text-gray-600 dark:border-gray-700 dark:text-gray-400"
+        className="reasoning mt-1 border-l-2 border-gray-300 pl-3 text-xs leading-relaxed text-muted-foreground dark:border-gray-700"
       >
         {open && text && <Markdown text={text} live={thinking} />}
         {open && redacted && <p className="italic">Part of this thinking was redacted by the provider.</p>}

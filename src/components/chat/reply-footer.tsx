@@ -17,7 +17,7 @@ export function ReplyFooter({ stats, conversationId, messageId, canContinue }: R
   return (
     <div
       data-testid="reply-stats"
-      className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-gray-500 dark:text-gray-400"
+      className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-faint-foreground"
     >
       {phrases.length > 0 && <span>{phrases.join(' · ')}</span>}
       {finish && <span className="text-amber-700 dark:text-amber-400">{finishReasonText[finish]}</span>}

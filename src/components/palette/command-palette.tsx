@@ -149,13 +149,11 @@ export default function CommandPalette() {
               >
                 {entry.conversation && <MessageSquare className="size-4 shrink-0 opacity-70" aria-hidden />}
                 <span className="min-w-0 flex-1 truncate">{entry.title}</span>
-                {entry.hint && (
-                  <span className="shrink-0 text-xs text-gray-600 dark:text-gray-400">{entry.hint}</span>
-                )}
+                {entry.hint && <span className="shrink-0 text-xs text-muted-foreground">{entry.hint}</span>}
               </li>
             ))}
             {entries.length === 0 && (
-              <li role="presentation" className="px-3 py-2 text-sm text-gray-600 dark:text-gray-400">
+              <li role="presentation" className="px-3 py-2 text-sm text-muted-foreground">
                 Nothing matches.
               </li>
             )}

@@ -14,6 +14,7 @@ import { modelListKey, type ChatState } from '../../state/chat-store.ts';
 import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label } from '../ui/input.tsx';
+import { LockedKeysHint } from '../ui/locked-keys-hint.tsx';
 import { SliderField } from '../ui/slider.tsx';
 import { ModelField } from './model-field.tsx';
 
@@ -45,7 +46,7 @@ export function TextField(props: {
         disabled={props.disabled}
         onChange={(event) => props.onChange(event.target.value)}
       />
-      {props.hint && <div className="text-xs text-gray-500 dark:text-gray-400">{props.hint}</div>}
+      {props.hint && <div className="text-xs text-faint-foreground">{props.hint}</div>}
     </div>
   );
 }
@@ -68,14 +69,10 @@ export function ApiKeyField({ draft, update }: { draft: Config; update(patch: Pa
         <>
           {locked ? (
             <p>
-              Your keys are protected with a passphrase.{' '}
-              <button
-                type="button"
-                className="font-medium text-indigo-700 underline dark:text-indigo-300"
-                onClick={() => chat.setOverlay('unlock-keys')}
-              >
-                Unlock keys
-              </button>
+              <LockedKeysHint
+                onUnlock={() => chat.setOverlay('unlock-keys')}
+                buttonClassName="text-indigo-700 dark:text-indigo-300"
+              />
             </p>
           ) : definition.keyOptional ? (
             <p>Kept only in this browser. Optional: {definition.keyHint}.</p>

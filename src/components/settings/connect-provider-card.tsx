@@ -47,7 +47,7 @@ export default function ConnectProviderCard() {
       <h2 id={headingId} className="flex items-center gap-2 text-base font-semibold">
         <PlugZap className="size-4" aria-hidden /> Connect a provider
       </h2>
-      <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+      <p className="mt-1 text-sm text-muted-foreground">
         Your key stays in this browser; messages go straight to the provider.
       </p>
       <form
@@ -56,7 +56,7 @@ export default function ConnectProviderCard() {
           event.preventDefault();
           const reason = chat.saveConfiguration(draft);
           setRefused(reason ? { for: draft, reason } : null);
-          if (!reason) void chat.newConversation().then(chat.focusComposer);
+          if (!reason) void chat.newConversation().then(() => chat.focus('composer'));
         }}
       >
         <div className="flex flex-col gap-1.5">

@@ -83,7 +83,7 @@ export function ProtectKeysDialog() {
         <form className="flex flex-col gap-3" onSubmit={submit}>
           <PassphraseField label="Passphrase" value={passphrase} onChange={setPassphrase} autoFocus />
           <PassphraseField label="Repeat passphrase" value={repeated} onChange={setRepeated} />
-          <p className="text-xs text-gray-600 dark:text-gray-400">
+          <p className="text-xs text-muted-foreground">
             Encrypted with AES-GCM under a key derived from the passphrase (PBKDF2-SHA-256, 600,000
             iterations). Nobody can recover a forgotten passphrase: you would enter your keys again, and
             nothing else is lost.

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useChatState, useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { lazyPart } from '../ui/lazy-part.tsx';
 
@@ -40,7 +40,7 @@ export function Preferences() {
         />
         Automatic titles
       </label>
-      <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
+      <p id={hintId} className="text-xs text-faint-foreground">
         After a conversation's first reply, its model is asked for a title of a few words. A name you give it
         yourself is kept.
       </p>
@@ -54,7 +54,7 @@ export function Preferences() {
 function KeyProtection() {
   const keyLock = useChatState((state) => state.keyLock);
   // Shown on while its dialog asks for the passphrase; Cancel there turns it back off.
-  const asking = useChatState((state) => state.overlay === 'protect-keys');
+  const asking = useViewState((state) => state.overlay === 'protect-keys');
   const hintId = useId();
   return (
     <>
@@ -73,7 +73,7 @@ function KeyProtection() {
         />
         Protect keys with a passphrase
       </label>
-      <p id={hintId} className="text-xs text-gray-500 dark:text-gray-400">
+      <p id={hintId} className="text-xs text-faint-foreground">
         {keyLock === 'off'
           ? 'When on, your API keys are stored encrypted, and the passphrase is asked once per browser session.'
           : keyLock === 'locked'

@@ -2,7 +2,7 @@ import { ChevronRight, Settings } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { connectionIdOf, isProviderId, providerIds, type Config } from '../../domain/config.ts';
 import { connectionLabel, providerCatalog, switchProvider } from '../../domain/provider-catalog.ts';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useChatState, useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { connectionsOf } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
@@ -144,7 +144,7 @@ function ConfigForm() {
 /** The right panel: collapsible on desktop, a sheet on phones (the app shell decides). */
 export function SettingsPanel({ collapsible = true }: { collapsible?: boolean }) {
   // Folded by its buttons or by the 'Toggle the settings panel' action.
-  const collapsed = useChatState((state) => state.settingsCollapsed);
+  const collapsed = useViewState((state) => state.settingsCollapsed);
   const setCollapsed = chat.setSettingsCollapsed;
 
   if (collapsible && collapsed) {

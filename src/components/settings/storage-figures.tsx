@@ -16,7 +16,7 @@ export default function StorageFigures() {
       current = false;
     };
   }, []);
-  if (!report) return <p className="text-xs text-gray-600 dark:text-gray-400">Measuring…</p>;
+  if (!report) return <p className="text-xs text-muted-foreground">Measuring…</p>;
   return (
     <div className="flex flex-col gap-2 text-sm">
       {report.usage !== null && report.quota !== null && (
@@ -25,9 +25,7 @@ export default function StorageFigures() {
         </p>
       )}
       {report.persisted === true && (
-        <p className="text-xs text-gray-600 dark:text-gray-400">
-          Kept: the browser will not clear it to make room.
-        </p>
+        <p className="text-xs text-muted-foreground">Kept: the browser will not clear it to make room.</p>
       )}
       {report.persisted === false && (
         <p className="text-xs text-amber-800 dark:text-amber-300">
@@ -41,9 +39,7 @@ export default function StorageFigures() {
             {report.largest.map((item) => (
               <li key={item.id} className="flex justify-between gap-2">
                 <span className="truncate">{item.name}</span>
-                <span className="shrink-0 text-gray-600 tabular-nums dark:text-gray-400">
-                  {formatBytes(item.bytes)}
-                </span>
+                <span className="shrink-0 text-muted-foreground tabular-nums">{formatBytes(item.bytes)}</span>
               </li>
             ))}
           </ol>

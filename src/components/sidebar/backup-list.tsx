@@ -42,7 +42,7 @@ function BackupRow({ info, onRestored }: { info: BackupInfo; onRestored: () => v
     <li className="flex flex-wrap items-center justify-between gap-2 py-1.5">
       <span id={describedBy} className="text-sm">
         <span className="font-medium">{taken}</span>
-        <span className="text-gray-600 dark:text-gray-400">
+        <span className="text-muted-foreground">
           {' '}
           · {info.conversations} {info.conversations === 1 ? 'conversation' : 'conversations'} ·{' '}
           {formatBytes(info.bytes)}
@@ -132,7 +132,7 @@ export function BackupList({ onRestored }: { onRestored: () => void }) {
         <p className="text-sm">Loading backups…</p>
       ) : (
         <>
-          <p className="text-xs text-gray-600 dark:text-gray-400">
+          <p className="text-xs text-muted-foreground">
             Each day you use the app, a copy of your conversations and settings (never your API key) is kept
             in this browser: the last {listing.policy.keep}, up to {formatBytes(listing.policy.maxBytes)}.
             Restoring one replaces everything, and can be undone.

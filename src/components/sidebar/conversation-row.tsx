@@ -92,7 +92,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
           {item.place === 'pinned' && <Pin className="size-3 shrink-0" aria-label="Pinned" />}
           <span className="truncate">{item.name}</span>
         </span>
-        <span className="text-xs text-gray-600 dark:text-gray-400">{timeAgo(item.updatedAt, now)}</span>
+        <span className="text-xs text-muted-foreground">{timeAgo(item.updatedAt, now)}</span>
       </button>
       <div className="absolute right-1 flex gap-0.5 rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
         <button
@@ -112,7 +112,7 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
           </PopoverTrigger>
           <PopoverContent align="end">
             <p className="font-semibold">Delete conversation?</p>
-            <p className="mt-1 text-gray-600 dark:text-gray-400">This action cannot be undone.</p>
+            <p className="mt-1 text-muted-foreground">This action cannot be undone.</p>
             <div className="mt-3 flex justify-end gap-2">
               <PopoverClose asChild>
                 <Button variant="outline" size="sm">

@@ -1,6 +1,6 @@
 import { ArrowDownUp, ChevronDown, ChevronRight, Plus, Search } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useChatState, useFocusRequest } from '../../hooks/use-chat-state.ts';
 import { rowTops, useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { groupConversations, orderConversations } from '../../domain/conversation-order.ts';
@@ -10,9 +10,6 @@ import { lazyPart } from '../ui/lazy-part.tsx';
 import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
 
 const SearchResults = lazyPart(() => import('./search-results.tsx'));
-
-/** The last 'Search conversations' request the field took the focus for. */
-let focusedForRequest = 0;
 
 /** A line of the virtualized list: a group's heading, or a conversation. */
 type Line = { heading: string } | { item: ConversationListItem };
@@ -40,13 +37,7 @@ export function ConversationSidebar() {
   const searching = query.trim() !== '';
   const searchField = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLDivElement>(null);
-  const searchFocus = useChatState((state) => state.searchFocus);
-  useEffect(() => {
-    // Once per request: on a phone the sidebar is mounted anew each time its sheet opens.
-    if (searchFocus <= focusedForRequest) return;
-    focusedForRequest = searchFocus;
-    searchField.current?.focus();
-  }, [searchFocus]);
+  useFocusRequest('search', searchField);
   const onSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'ArrowDown') {
       const first = results.current?.querySelector('button');
@@ -107,9 +98,7 @@ export function ConversationSidebar() {
       )}
       <div ref={scroller} hidden={searching} className="min-h-0 flex-1 overflow-y-auto px-2">
         {lines.length === 0 ? (
-          <p className="px-2 py-6 text-center text-sm text-gray-500 dark:text-gray-400">
-            No conversations yet
-          </p>
+          <p className="px-2 py-6 text-center text-sm text-faint-foreground">No conversations yet</p>
         ) : (
           <ul className="flex flex-col" style={{ paddingTop, paddingBottom }}>
             {lines.slice(start, end).map((line) =>
@@ -122,7 +111,7 @@ export function ConversationSidebar() {
                 />
               ) : (
                 <li key={`heading:${line.heading}`} className="flex h-8 items-end px-3 pb-1">
-                  <h3 className="text-xs font-medium text-gray-600 dark:text-gray-400">{line.heading}</h3>
+                  <h3 className="text-xs font-medium text-muted-foreground">{line.heading}</h3>
                 </li>
               ),
             )}
@@ -135,7 +124,7 @@ export function ConversationSidebar() {
             type="button"
             aria-expanded={showArchived}
             onClick={() => setShowArchived(!showArchived)}
-            className="flex w-full items-center gap-1 rounded px-2 py-1.5 text-left text-xs font-medium text-gray-600 hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:text-gray-400 dark:hover:bg-gray-800"
+            className="flex w-full items-center gap-1 rounded px-2 py-1.5 text-left text-xs font-medium text-muted-foreground hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:hover:bg-gray-800"
           >
             {showArchived ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />}
             Archived ({archived.length})

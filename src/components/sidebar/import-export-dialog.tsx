@@ -1,7 +1,7 @@
 import { Download, FileUp, TriangleAlert, Upload } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { exportPreview } from '../../domain/export-format.ts';
-import { useChatState } from '../../hooks/use-chat-state.ts';
+import { useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { imagesLeftOutNotes } from '../../state/import-limits.ts';
 import type { FoundExport } from '../../state/import-runner.ts';
@@ -116,7 +116,7 @@ function ImportTab() {
           Warning: Importing data will overwrite your existing configuration and conversations.
         </p>
       )}
-      <p className="text-xs text-gray-600 dark:text-gray-400">
+      <p className="text-xs text-muted-foreground">
         Exports of ChatGPT and Claude.ai (the ZIP or its conversations.json), BetterChatGPT and NextChat are
         added to your conversations instead; your configuration is not touched.
       </p>
@@ -198,7 +198,7 @@ function ImportTab() {
 }
 
 export function ImportExportDialog() {
-  const open = useChatState((state) => state.importExportOpen);
+  const open = useViewState((state) => state.importExportOpen);
   return (
     <Dialog open={open} onOpenChange={setImportExportOpen}>
       <DialogContent title="Import / Export Data">

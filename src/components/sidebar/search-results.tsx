@@ -65,11 +65,7 @@ export default function SearchResults({ query, onChoose }: { query: string; onCh
   const now = useNow();
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <p
-        role="status"
-        data-index-state={status.state}
-        className="px-3 pb-1 text-xs text-gray-600 dark:text-gray-400"
-      >
+      <p role="status" data-index-state={status.state} className="px-3 pb-1 text-xs text-muted-foreground">
         {describe(answer, status, persistent)}
       </p>
       <ul
@@ -94,7 +90,7 @@ export default function SearchResults({ query, onChoose }: { query: string; onCh
                   <Marked segments={result.name} />
                 </span>
                 {result.place === 'archived' && (
-                  <span className="ml-auto inline-flex shrink-0 items-center gap-0.5 text-xs font-normal text-gray-600 dark:text-gray-400">
+                  <span className="ml-auto inline-flex shrink-0 items-center gap-0.5 text-xs font-normal text-muted-foreground">
                     <Archive className="size-3" aria-hidden /> Archived
                   </span>
                 )}
@@ -104,7 +100,7 @@ export default function SearchResults({ query, onChoose }: { query: string; onCh
                   <Marked segments={result.snippet} />
                 </span>
               )}
-              <span className="text-xs text-gray-600 dark:text-gray-400">{timeAgo(result.at, now)}</span>
+              <span className="text-xs text-muted-foreground">{timeAgo(result.at, now)}</span>
             </button>
           </li>
         ))}

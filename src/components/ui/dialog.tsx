@@ -50,7 +50,7 @@ export function DialogContent({
       >
         <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
         {description ? (
-          <DialogPrimitive.Description className="text-sm text-gray-500 dark:text-gray-400">
+          <DialogPrimitive.Description className="text-sm text-faint-foreground">
             {description}
           </DialogPrimitive.Description>
         ) : (

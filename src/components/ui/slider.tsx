@@ -21,7 +21,7 @@ export function SliderField({ label, value, min, max, step, onChange, disabledRe
     <div className="flex flex-col gap-2">
       <div className="flex items-center justify-between">
         <Label id={id}>{label}</Label>
-        <span className="text-xs text-gray-500 tabular-nums dark:text-gray-400">{value}</span>
+        <span className="text-xs text-faint-foreground tabular-nums">{value}</span>
       </div>
       <SliderPrimitive.Root
         // Only the track fades when disabled: the label, value and reason keep their contrast.
@@ -47,7 +47,7 @@ export function SliderField({ label, value, min, max, step, onChange, disabledRe
         />
       </SliderPrimitive.Root>
       {disabledReason && (
-        <p id={reasonId} className="text-xs text-gray-600 dark:text-gray-400">
+        <p id={reasonId} className="text-xs text-muted-foreground">
           {disabledReason}
         </p>
       )}

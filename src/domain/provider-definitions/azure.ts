@@ -1,7 +1,7 @@
 import { openaiCapabilities } from './openai.ts';
 import { fields, requireKey, type ProviderDefinition } from './definition.ts';
 
-export const azure: ProviderDefinition = {
+export const azure: ProviderDefinition<'azure'> = {
   id: 'azure',
   label: 'Azure OpenAI',
   keyHint: 'Keys and Endpoint page of your Azure OpenAI resource',

@@ -38,7 +38,7 @@ export interface ModelCapabilities {
   rejectsPrefill?: boolean;
 }
 
-/** For a model nobody told us about: send what the spec sends, claim nothing. */
+/** For a model nobody told us about: send the original payload, claim nothing. */
 export const unknownModel: ModelCapabilities = {
   reasoning: false,
   images: false,

@@ -21,9 +21,9 @@ const fixedSampling: Partial<ModelCapabilities> = {
   rejectsBecause: 'fixed sampling on this model',
 };
 
-/** Anthropic's /v1/models reports limits per key; this table covers the rest (PROVIDER-FACTS A1, A4). */
+/** Anthropic's /v1/models reports limits per key; this table covers the rest (docs/providers.md#anthropic-thinking). */
 const claudeCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 200_000 }, [
-  // Fable 5 and Mythos 5 always think: 'disabled' is a 400 (PROVIDER-FACTS 2026 A1).
+  // Fable 5 and Mythos 5 always think: 'disabled' is a 400 (docs/providers.md#anthropic-thinking).
   {
     match: /^claude-(fable|mythos)/,
     capabilities: {
@@ -47,12 +47,12 @@ const claudeCapabilities = capabilityTable({ images: true, pdfs: true, contextWi
   { match: /^claude-2/, capabilities: { images: false, pdfs: false, maxOutput: 4096 } },
 ]);
 
-export const claude: ProviderDefinition = {
+export const claude: ProviderDefinition<'claude'> = {
   id: 'claude',
   label: 'Claude',
   keyHint: 'console.anthropic.com/settings/keys',
   keyShape: /^sk-ant-/,
-  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // Current models first, the recommended one on top; then the original and other retired ids
   // (their days: claude-retirements.ts).
   models: [
     // Anthropic's named replacement for the retired Sonnet 4.
@@ -64,7 +64,7 @@ export const claude: ProviderDefinition = {
     'claude-sonnet-4-5',
     'claude-opus-4-6',
     'claude-opus-4-1',
-    // The spec's list, all retired since.
+    // The original list (docs/behaviour.md#built-in-model-lists), all retired since.
     'claude-3-opus-20240229',
     'claude-3-sonnet-20240229',
     'claude-3-haiku-20240307',

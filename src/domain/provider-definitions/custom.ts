@@ -6,7 +6,7 @@ import { fields, requireModel, type ProviderDefinition } from './definition.ts';
  * OpenRouter, a company proxy. The user gives it a name, a base URL (with its /v1) and, if it
  * needs one, a key; its models come from its own /models. Nothing is known about them.
  */
-export const custom: ProviderDefinition = {
+export const custom: ProviderDefinition<'custom'> = {
   id: 'custom',
   label: 'OpenAI-compatible',
   keyHint: 'most local servers need none',

@@ -63,8 +63,9 @@ export type ProviderDefaults = Omit<
   maxTokens?: number;
 };
 
-export interface ProviderDefinition {
-  id: ProviderId;
+/** `Id`: a definition's own id; the list of definitions (provider-catalog.ts) makes the ids `ProviderId`. */
+export interface ProviderDefinition<Id extends string = ProviderId> {
+  id: Id;
   /** Shown in toasts, the badge and the composer placeholder. */
   label: string;
   /** Where the user gets a key: shown beside the key field. */
@@ -80,7 +81,7 @@ export interface ProviderDefinition {
   multipleConnections?: boolean;
   /**
    * The built-in model list: current models first, the recommended one on top, then retired ones
-   * (the spec's among them, so its defaults stay choosable). Empty where the user names the models.
+   * (the original list among them, so its defaults stay choosable). Empty where the user names the models.
    */
   models: readonly string[];
   /**
@@ -98,8 +99,8 @@ export interface ProviderDefinition {
   /** What a model can do and which fields it takes; safe defaults for a model not in the table. */
   capabilities(model: string): ModelCapabilities;
   /**
-   * The most bytes of files one request may carry, base64-encoded as they are sent (PROVIDER-FACTS
-   * 2026 D): more is refused before sending, with this limit in the message.
+   * The most bytes of files one request may carry, base64-encoded as they are sent
+   * (docs/providers.md#attachments): more is refused before sending, with this limit in the message.
    */
   maxFileBytes: number;
   /** What to tell the user when a browser request fails with no answer at all (likely CORS). */
@@ -116,7 +117,7 @@ export const sliderBounds = {
   presencePenalty: { min: -2, max: 2, step: 0.01 },
 } as const satisfies Record<SliderKey, SliderBounds>;
 
-/** The panel's fields every provider shares, and the optional ones, with the spec's labels and bounds. */
+/** The panel's fields every provider shares, and the optional ones, with their labels and bounds (docs/behaviour.md#slider-bounds). */
 export const fields = {
   model: { kind: 'model', key: 'model' },
   temperature: { kind: 'slider', key: 'temperature', label: 'Temperature', bounds: sliderBounds.temperature },

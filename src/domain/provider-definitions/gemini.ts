@@ -8,7 +8,7 @@ function thinksBy(
   return { reasoning: true, thinking, efforts, maxOutput: 65_536 };
 }
 
-/** Google: keep Gemini 3 at its default temperature of 1.0; lower values may loop (PROVIDER-FACTS 2026 A5). */
+/** Google: keep Gemini 3 at its default temperature of 1.0; lower values may loop (docs/providers.md#gemini-request). */
 const gemini3: Partial<ModelCapabilities> = {
   rejects: ['temperature'],
   rejectsBecause: 'Google advises its default of 1.0',
@@ -26,7 +26,7 @@ const gemini36: Partial<ModelCapabilities> = {
 
 /** Gemini's models.list reports token limits per key; this table covers the rest. */
 const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 1_048_576 }, [
-  // PROVIDER-FACTS 2026 A5: Gemini 3 takes a thinking level (3 Pro only low and high), 2.5 a
+  // docs/providers.md#gemini-thinking: Gemini 3 takes a thinking level (3 Pro only low and high), 2.5 a
   // token budget (2.5 Pro cannot stop thinking).
   { match: /^gemini-3(\.\d+)?-pro/, capabilities: { ...thinksBy('level', ['low', 'high']), ...gemini3 } },
   {
@@ -52,12 +52,12 @@ const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWi
   },
 ]);
 
-export const gemini: ProviderDefinition = {
+export const gemini: ProviderDefinition<'gemini'> = {
   id: 'gemini',
   label: 'Gemini',
   keyHint: 'aistudio.google.com/apikey',
   keyShape: /^AIza/,
-  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // Current models first, the recommended one on top; then the original and other retired ids
   // (their days: gemini-retirements.ts).
   models: [
     'gemini-3.8-flash',
@@ -68,7 +68,7 @@ export const gemini: ProviderDefinition = {
     'gemini-3.1-pro-preview',
     'gemini-3.1-flash-lite',
     'gemini-2.5-flash-lite',
-    // The spec's list, and ids retired since.
+    // The original list (docs/behaviour.md#built-in-model-lists), and ids retired since.
     'gemini-pro',
     'gemini-pro-vision',
     'gemini-2.5-flash',

@@ -3,7 +3,7 @@ import { fields, requireKey, requireModel, type ProviderDefinition } from './def
 
 /** Groq's /models reports context and output limits per key; this table covers the rest. */
 const groqCapabilities = capabilityTable({ contextWindow: 131_072 }, [
-  // Efforts per PROVIDER-FACTS 2026 A6: gpt-oss low to high; qwen3 on (its default) or off.
+  // Efforts per docs/providers.md#groq: gpt-oss low to high; qwen3 on (its default) or off.
   {
     match: /^openai\/gpt-oss/,
     capabilities: {
@@ -27,18 +27,18 @@ const groqCapabilities = capabilityTable({ contextWindow: 131_072 }, [
   { match: /^llama-3\.3-70b/, capabilities: { maxOutput: 32_768 } },
 ]);
 
-export const groq: ProviderDefinition = {
+export const groq: ProviderDefinition<'groq'> = {
   id: 'groq',
   label: 'Groq',
   keyHint: 'console.groq.com/keys',
   keyShape: /^gsk_/,
-  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // Current models first, the recommended one on top; then the original and other retired ids
   // (their days: groq-retirements.ts).
   models: [
     'openai/gpt-oss-120b',
     'openai/gpt-oss-20b',
     'qwen/qwen3.6-27b',
-    // The spec's list, and ids retired since.
+    // The original list (docs/behaviour.md#built-in-model-lists), and ids retired since.
     'mixtral-8x7b-32768',
     'llama2-70b-4096',
     'gemma-7b-it',

@@ -13,11 +13,11 @@ const reasoningModel: Partial<ModelCapabilities> = {
 
 const gpt5: Partial<ModelCapabilities> = { ...reasoningModel, contextWindow: 400_000, maxOutput: 128_000 };
 
-/** OpenAI lists no capabilities: this table is from its model pages (PROVIDER-FACTS 2026 A1, A2). */
+/** OpenAI lists no capabilities: this table is from its model pages (docs/providers.md#openai-reasoning-models). */
 export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, [
   // gpt-5-chat-latest and the like: the chat variants without a minor version do not reason.
   { match: /^gpt-\d+-chat/, capabilities: { contextWindow: 128_000, maxOutput: 16_384 } },
-  // Efforts per model (PROVIDER-FACTS 2026 A1); 'off' is OpenAI's 'none'.
+  // Efforts per model (docs/providers.md#openai-reasoning-models); 'off' is OpenAI's 'none'.
   { match: /^gpt-\d+(\.\d+)?-pro/, capabilities: { ...gpt5, efforts: ['medium', 'high', 'xhigh'] } },
   { match: /^gpt-\d+(\.\d+)?-codex/, capabilities: { ...gpt5, efforts: ['low', 'medium', 'high', 'xhigh'] } },
   { match: /^gpt-5(-|$)/, capabilities: { ...gpt5, efforts: ['minimal', 'low', 'medium', 'high'] } },
@@ -55,13 +55,13 @@ export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, 
   },
 ]);
 
-export const openai: ProviderDefinition = {
+export const openai: ProviderDefinition<'openai'> = {
   id: 'openai',
   label: 'OpenAI',
   keyHint: 'platform.openai.com/api-keys',
   // sk-… and sk-proj-…; not Anthropic's sk-ant- nor OpenRouter's sk-or-.
   keyShape: /^sk-(?!ant-|or-)/,
-  // Current models first, the recommended one on top; then the spec's and other retired ids
+  // Current models first, the recommended one on top; then the original and other retired ids
   // (their days: openai-retirements.ts).
   models: [
     'gpt-5.5',
@@ -74,7 +74,7 @@ export const openai: ProviderDefinition = {
     'gpt-4o-mini',
     'gpt-5-mini',
     'o3',
-    // The spec's list, and ids retired since.
+    // The original list (docs/behaviour.md#built-in-model-lists), and ids retired since.
     'gpt-4-turbo-preview',
     'gpt-4',
     'gpt-3.5-turbo',

@@ -1,7 +1,7 @@
 import type { ProviderId } from '../../domain/config.ts';
 import type { ProviderErrorKind } from '../types.ts';
 
-/** Error responses as each provider sends them (PROVIDER-FACTS §3), and what they must map to. */
+/** Error responses as each provider sends them (docs/providers.md#error-shapes-and-kinds), and what they must map to. */
 
 export interface ErrorCase {
   status: number;

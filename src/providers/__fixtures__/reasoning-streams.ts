@@ -1,5 +1,5 @@
 /**
- * Reasoning streams in each provider's documented wire format (PROVIDER-FACTS 2026 B1–B4, E):
+ * Reasoning streams in each provider's documented wire format (docs/providers.md#reasoning):
  * OpenAI's Responses events, Groq `reasoning`, DeepSeek-style `reasoning_content`, `<think>` tags,
  * Claude redacted thinking, and a Gemini 3 thought with its trailing signature part.
  */

@@ -1,5 +1,5 @@
 /**
- * Streams in each provider's documented wire format (PROVIDER-FACTS §4), with their odd corners:
+ * Streams in each provider's documented wire format (docs/providers.md), with their odd corners:
  * keep-alive comments, empty-choice chunks, usage-only chunks, ping events, thinking blocks, CRLF.
  */
 

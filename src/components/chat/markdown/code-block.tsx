@@ -39,7 +39,7 @@ export const CodeBlock = memo(function CodeBlock({
 
   return (
     <div className="group/code my-3 overflow-hidden rounded-md border border-gray-200 bg-gray-50 dark:border-gray-700 dark:bg-gray-900">
-      <div className="flex items-center justify-between border-b border-gray-200 px-3 py-1 text-xs text-gray-500 dark:border-gray-700 dark:text-gray-400">
+      <div className="flex items-center justify-between border-b border-gray-200 px-3 py-1 text-xs text-faint-foreground dark:border-gray-700">
         <span>{language ?? 'text'}</span>
         <span className="flex items-center gap-1">
           {actions}
