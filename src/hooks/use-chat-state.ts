@@ -1,4 +1,4 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { chat, type ChatState, type ViewState } from '../state/chat.ts';
@@ -19,7 +19,15 @@ export function useViewState<T>(selector: (state: ViewState) => T): T {
   return useStore(chat.view, selector);
 }
 
-/** Focuses the element each time an action asks for `target` (and once for a request made before it mounted). */
+/**
+ * Focuses the element each time an action asks for `target` (and once for a request made before it
+ * mounted). The focus moves after the render the request came with: an overlay closed by the same
+ * action (the palette) has let go of the focus by then.
+ */
 export function useFocusRequest(target: FocusTarget, element: RefObject<HTMLElement | null>): void {
-  useEffect(() => chat.focusRequests.listen(target, () => element.current?.focus()), [target, element]);
+  const [requests, setRequests] = useState(0);
+  useEffect(() => chat.focusRequests.listen(target, () => setRequests((count) => count + 1)), [target]);
+  useEffect(() => {
+    if (requests > 0) element.current?.focus();
+  }, [requests, element]);
 }

@@ -189,7 +189,7 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       title: 'Delete conversation',
       keywords: 'remove trash',
       available: hasConversation,
-      // Asks first, with the spec's words, as the row's button does.
+      // Asks first, with the required words (docs/behaviour.md#sidebar), as the row's button does.
       run: () => chat.setOverlay('delete-conversation'),
     },
     {

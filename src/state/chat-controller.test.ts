@@ -683,7 +683,7 @@ describe('every provider at once', () => {
       new Blob([JSON.stringify({ version: '2.0', config: imported })]);
     const replaced = { replaced: true };
 
-    // The same connection as the current one keeps the current key (DECISIONS).
+    // The same connection as the current one keeps the current key (docs/decisions.md#key-left-out-of-exports).
     const withoutKey = (value: Config) =>
       Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'apiKey'));
     const openaiWithoutKey = withoutKey(config);

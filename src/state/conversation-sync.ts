@@ -81,7 +81,7 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
 
   /**
    * The copy to store: a reply still streaming is stored as interrupted, in case the tab dies;
-   * before anything arrived it is not stored at all (a question without a reply, as the spec keeps it).
+   * before anything arrived it is not stored at all (a question without a reply, as docs/behaviour.md#failures keeps it).
    */
   function storable(conversation: Conversation): Conversation {
     const streaming = ctx.get().streaming;

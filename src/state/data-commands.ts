@@ -24,7 +24,7 @@ interface Snapshot {
 }
 
 /**
- * An imported configuration that carries no key keeps the current key (DECISIONS), or better the
+ * An imported configuration that carries no key keeps the current key (docs/decisions.md#key-left-out-of-exports), or better the
  * key remembered for the same connection. Never for an address the file names itself (a base URL,
  * an endpoint) other than the current one: a file could otherwise send the user's key to its host.
  */
@@ -72,7 +72,7 @@ export interface ExportImport {
   exportText(includeApiKey: boolean, includeAttachments?: boolean): Promise<string | null>;
   downloadExport(text: string): void;
   /**
-   * 'Import Data', or a file chosen: our own export replaces everything (the spec's import),
+   * 'Import Data', or a file chosen: our own export replaces everything (docs/behaviour.md#import-format),
    * another app's is named and counted first.
    */
   importFile(file: Blob): Promise<ImportOutcome>;

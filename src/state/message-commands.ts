@@ -96,7 +96,7 @@ export function createMessageCommands({
 
   /**
    * What a reply in this conversation is asked with, when one may be asked for now; otherwise
-   * null, with the spec's toast when the provider it goes to is not configured.
+   * null, with the toast of docs/behaviour.md#sending-rules when the provider it goes to is not configured.
    */
   function readyTarget(conversationId: string, override?: ModelPin): ReplyTarget | null {
     if (ctx.get().streaming) return null;

@@ -1,4 +1,4 @@
-/** The one place toasts come from (DECISIONS: one mechanism, sonner, 4000 ms). */
+/** The one place toasts come from (one mechanism, sonner, 4000 ms: docs/decisions.md#one-toast-mechanism). */
 export const toastDurationMs = 4000;
 
 interface ToastAction {

@@ -37,7 +37,7 @@ const streamedTextIntervalMs = 25;
  * What is sent: the path up to the question, as role and content; an empty system prompt sends
  * none. A user's files go as the model takes them (see attachment-files.ts), read from storage.
  * A reply's reasoning goes along only to the provider and model that wrote it: signatures
- * belong to one vendor and model (DECISIONS, Reasoning; PROVIDER-FACTS 2026 C).
+ * belong to one vendor and model (docs/decisions.md#reasoning, docs/providers.md#sending-reasoning-back).
  */
 export async function historyFor(
   conversation: Conversation,
@@ -294,7 +294,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
           onClick: onRetry,
         });
         final = kept({ status: 'interrupted', error: description });
-        // Nothing received: the question stays unanswered (spec), with the reason shown under it.
+        // Nothing received: the question stays unanswered (docs/behaviour.md#failures), with the reason shown under it.
         if (!final && !continuing) {
           unanswered = description;
           const pin = {
@@ -313,7 +313,7 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     render.cancel();
     const latest = ctx.get().loaded[conversationId];
     if (latest) {
-      // Nothing arrived: the conversation keeps the question without a reply (spec), or the
+      // Nothing arrived: the conversation keeps the question without a reply (docs/behaviour.md#failures), or the
       // continued reply as it was.
       const result = final ?? continuing;
       commitConversation(

@@ -112,7 +112,7 @@ export function ChatPanel({ firstRun }: { firstRun: ReactNode }) {
   const activeId = useChatState((state) =>
     state.activeId && state.list.some((row) => row.id === state.activeId) ? state.activeId : null,
   );
-  // The spec's notice shows while no key is set for where the next message goes (a local endpoint needs none).
+  // The notice (docs/behaviour.md#notice-without-a-key) shows while no key is set for where the next message goes (a local endpoint needs none).
   const hasKey = useChatState((state) => {
     const { provider, apiKey } = targetConfig(state, state.activeId);
     return providerCatalog[provider].keyOptional === true || apiKey.trim() !== '';

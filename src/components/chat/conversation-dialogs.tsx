@@ -40,7 +40,7 @@ function RenameConversationDialog() {
   );
 }
 
-/** The spec's words and buttons, as the row's popover has them. */
+/** The required words and buttons (docs/behaviour.md#sidebar), as the row's popover has them. */
 function DeleteConversationDialog() {
   const id = useChatState((state) => state.activeId);
   return (

@@ -13,7 +13,7 @@ const endpointChoice = '__endpoint';
 
 /**
  * The draft for a provider: its remembered connection, or else its defaults with its recommended
- * model (first in its catalog) rather than the spec's stored default, retired upstream.
+ * model (first in its catalog) rather than the stored default (docs/behaviour.md#default-configuration), retired upstream.
  */
 function draftFor(config: Config, provider: ProviderId, remembered: Config | undefined): Config {
   const next = switchProvider(config, provider, remembered);

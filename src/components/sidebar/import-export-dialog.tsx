@@ -81,7 +81,7 @@ function ImportTab() {
     if (ok) setImportExportOpen(false);
   };
 
-  /** Our own format replaces everything (the spec's import); another app's is shown first. */
+  /** Our own format replaces everything (docs/behaviour.md#import-format); another app's is shown first. */
   const read = async (file: Blob) => {
     setBusy(true);
     setFound(null);

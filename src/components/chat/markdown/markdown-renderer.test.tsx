@@ -121,7 +121,7 @@ describe('bounded work on hostile replies', () => {
     expect(render('Just **bold** here.')).toContain('<strong>bold</strong>');
   });
 
-  it('keeps only the allowed schemes in addresses (the spec rule)', () => {
+  it('keeps only the allowed schemes in addresses (docs/behaviour.md#safe-rendering)', () => {
     expect(safeUrl('https://example.com/a:b')).toBe('https://example.com/a:b');
     expect(safeUrl('mailto:a@b.c')).toBe('mailto:a@b.c');
     expect(safeUrl('IRCS://x')).toBe('IRCS://x');

@@ -73,7 +73,7 @@ function isMath(className: unknown): boolean {
 const safeProtocol = /^(?:https?|ircs?|mailto|xmpp)$/i;
 
 /**
- * The spec's rule for links and image addresses: only http, https, irc, ircs, mailto and xmpp, or
+ * The rule for links (docs/behaviour.md#safe-rendering) and image addresses: only http, https, irc, ircs, mailto and xmpp, or
  * a relative address; any other is replaced with an empty value.
  */
 export function safeUrl(value: string): string {
