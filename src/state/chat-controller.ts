@@ -18,6 +18,7 @@ import { createConversationSync } from './conversation-sync.ts';
 import { createMessageCommands, type MessageCommands } from './message-commands.ts';
 import { createOpenConversations } from './open-conversations.ts';
 import { createReplyRunner } from './reply-runner.ts';
+import { createTreeCommands, type TreeCommands } from './tree-commands.ts';
 import {
   createFocusRequests,
   createViewStore,
@@ -75,7 +76,14 @@ export interface ViewCommands {
  * screen's chrome (`view`), and every command, grouped by what it is about.
  */
 export interface ChatController
-  extends ConversationCommands, MessageCommands, SettingsCommands, DataCommands, KeyCommands, ViewCommands {
+  extends
+    ConversationCommands,
+    MessageCommands,
+    TreeCommands,
+    SettingsCommands,
+    DataCommands,
+    KeyCommands,
+    ViewCommands {
   readonly store: ChatStore;
   readonly view: ViewStore;
   /** Requests for a field to take the focus, which the fields listen to. */
@@ -135,6 +143,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
   const open = createOpenConversations({ ctx, sync });
   const conversations = createConversationCommands({ ctx, sync, open, replies });
   const messages = createMessageCommands({ ctx, sync, open, replies, targetFor: configs.targetFor });
+  const tree = createTreeCommands({ ctx, open });
   // Export and import load when first used: the chat screen's first load carries neither.
   let exportImport: Promise<ExportImport> | null = null;
   const data = () =>
@@ -326,6 +335,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
     watchBrowser,
     ...conversations,
     ...messages,
+    ...tree,
     ...configs.commands,
     exportText: async (includeApiKey, includeAttachments) =>
       (await data()).exportText(includeApiKey, includeAttachments),

@@ -1,27 +1,11 @@
 import { addMessage, newMessage, setModelPin } from '../domain/conversation-rules.ts';
-import {
-  activePath,
-  deleteSubtree,
-  findMessage,
-  forkPath,
-  pathTo,
-  restoreSubtree,
-  siblingsOf,
-  subtreeOf,
-  switchToMessage,
-} from '../domain/message-tree.ts';
-import {
-  attachmentIds,
-  attachmentParts,
-  type Conversation,
-  type Message,
-  type ModelPin,
-} from '../domain/conversation.ts';
+import { activePath, deleteSubtree, findMessage, pathTo } from '../domain/message-tree.ts';
+import { attachmentParts, type Message, type ModelPin } from '../domain/conversation.ts';
 import { sendProblem, type AttachmentPart } from '../domain/attachments.ts';
 import { connectionLabel, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
-import { holdFiles, prepareFile, stageFiles, type PreparedFile } from './attachment-files.ts';
+import { prepareFile, type PreparedFile } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
-import { commitConversation, isStreamingIn, modelCapabilities } from './chat-store.ts';
+import { commitConversation, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { OpenConversations } from './open-conversations.ts';
@@ -29,8 +13,8 @@ import type { ReplyRunner } from './reply-runner.ts';
 import { createAutoTitles } from './auto-title.ts';
 
 /**
- * What the user does to messages: send, edit, regenerate, retry, switch versions, delete and
- * branch. Each is a small change to the tree followed by one reply run where a reply is asked for.
+ * Asking: send, edit, regenerate, retry, continue. Each is a small change to the tree followed by
+ * one reply run (moving about the tree is tree-commands.ts).
  */
 export interface MessageCommands {
   /**
@@ -58,17 +42,6 @@ export interface MessageCommands {
    * writes extends the same reply (the request's 'continue' turn is not kept).
    */
   continueReply(conversationId: string, replyId: string): Promise<void>;
-  /** 'Previous version' (-1) and 'Next version' (+1): shows that version with its own path below it. */
-  showVersion(conversationId: string, messageId: string, step: -1 | 1): Promise<void>;
-  /**
-   * Opens a conversation at a message (a search result): on the branch that holds it, when it is
-   * off the path shown, then asks the list to scroll to it and mark it.
-   */
-  revealMessage(conversationId: string, messageId: string): Promise<void>;
-  /** Deletes a message and everything below it on its branch, with Undo. */
-  deleteMessage(conversationId: string, messageId: string): Promise<void>;
-  /** A new conversation '{name} (branch)' holding the path up to a message, selected. */
-  branchFrom(conversationId: string, messageId: string): Promise<void>;
   /** Stop: the reply streaming stops; what had arrived is kept. */
   stop(): void;
   /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
@@ -270,101 +243,6 @@ export function createMessageCommands({
     );
   }
 
-  async function showVersion(conversationId: string, messageId: string, step: -1 | 1): Promise<void> {
-    if (isStreamingIn(ctx.get(), conversationId)) return;
-    await open.change(
-      conversationId,
-      (conversation) => {
-        const { siblings, index } = siblingsOf(conversation, messageId);
-        const target = siblings[index + step];
-        return target ? switchToMessage(conversation, target.id) : conversation;
-      },
-      // Shown at once; the large record is written after the new path has been painted.
-      { saveWhenIdle: true },
-    );
-  }
-
-  async function revealMessage(conversationId: string, messageId: string): Promise<void> {
-    if (ctx.get().activeId !== conversationId) open.setActive(conversationId);
-    const conversation = await open.ensureLoaded(conversationId);
-    if (!conversation || !findMessage(conversation, messageId)) return;
-    if (!activePath(conversation).some((message) => message.id === messageId)) {
-      if (isStreamingIn(ctx.get(), conversationId)) return;
-      await open.change(conversationId, (current) => switchToMessage(current, messageId), {
-        saveWhenIdle: true,
-      });
-    }
-    ctx.view.setState({ revealed: { conversationId, messageId } });
-  }
-
-  async function deleteMessage(conversationId: string, messageId: string): Promise<void> {
-    if (isStreamingIn(ctx.get(), conversationId)) return;
-    const before = ctx.get().loaded[conversationId];
-    if (!before || !findMessage(before, messageId)) return;
-    const removed = subtreeOf(before, messageId);
-    const shownLeaf = before.activeLeafId;
-    // Their files go with them; Undo stores them again.
-    const files = await holdFiles(attachmentIds({ messages: removed }), ctx.db());
-    const deleted = await open.change(conversationId, (conversation) =>
-      deleteSubtree(conversation, messageId),
-    );
-    if (!deleted) return;
-    ctx.notify.success('Message deleted', {
-      action: {
-        label: 'Undo',
-        onClick: () => {
-          stageFiles(files, ctx.db());
-          void open.change(conversationId, (conversation) =>
-            // While a reply streams into the branch shown, the restored one waits as a version.
-            restoreSubtree(
-              conversation,
-              removed,
-              isStreamingIn(ctx.get(), conversationId) ? null : shownLeaf,
-              ctx.newId,
-            ),
-          );
-        },
-      },
-    });
-  }
-
-  async function branchFrom(conversationId: string, messageId: string): Promise<void> {
-    const conversation = await open.ensureLoaded(conversationId);
-    if (!conversation) return;
-    const fork = forkPath(conversation, messageId, {
-      id: ctx.newId(),
-      name: `${conversation.name} (branch)`,
-      now: ctx.now(),
-      order: ctx.now().getTime(),
-    });
-    if (fork) await open.add(await withOwnFiles(fork));
-  }
-
-  /**
-   * The conversation with its own copy of every file its messages refer to: new ids, the same
-   * bytes staged under them. Files are stored per conversation, so a copy (a branch) must not
-   * share them: deleting one conversation would take the other's files.
-   */
-  async function withOwnFiles(conversation: Conversation): Promise<Conversation> {
-    const copies = new Map<string, string>();
-    for (const id of attachmentIds(conversation)) {
-      const copy = ctx.newId();
-      copies.set(id, copy);
-      const blob = await ctx.db().readAttachment(id);
-      if (blob) ctx.db().stageAttachment(copy, blob);
-    }
-    if (copies.size === 0) return conversation;
-    return {
-      ...conversation,
-      messages: conversation.messages.map((message) => ({
-        ...message,
-        parts: message.parts.map((part) =>
-          part.type === 'attachment' ? { ...part, id: copies.get(part.id) ?? part.id } : part,
-        ),
-      })),
-    };
-  }
-
   return {
     send,
     edit,
@@ -372,10 +250,6 @@ export function createMessageCommands({
     retry,
     switchModelAndRetry,
     continueReply,
-    showVersion,
-    revealMessage,
-    deleteMessage,
-    branchFrom,
     stop: replies.stop,
     prepareFile: (file) => prepareFile(file, ctx.newId()),
     readAttachment: (id) => ctx.db().readAttachment(id),
