@@ -4,10 +4,10 @@ import { startMockProviders } from './server.mjs';
 type MockServer = Awaited<ReturnType<typeof startMockProviders>>;
 
 /** The loopback mock of the provider APIs for one test file: started before its tests, stopped after. */
-export function mockProvidersForThisFile(): () => MockServer {
+export function mockProvidersForThisFile({ tokenDelayMs = 0 } = {}): () => MockServer {
   let server: MockServer | undefined;
   beforeAll(async () => {
-    server = await startMockProviders({ tokenDelayMs: 0 });
+    server = await startMockProviders({ tokenDelayMs });
   });
   afterAll(async () => {
     await server?.close();
