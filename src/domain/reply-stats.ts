@@ -15,7 +15,8 @@ export interface Usage {
   totalTokens?: number;
 }
 
-export const finishReasons = ['stop', 'length', 'content-filter', 'other'] as const;
+/** 'tool-calls': the model stopped to have tools run (the tool loop then asks it again). */
+export const finishReasons = ['stop', 'length', 'content-filter', 'tool-calls', 'other'] as const;
 export type FinishReason = (typeof finishReasons)[number];
 
 export const usageFields = [
@@ -87,6 +88,7 @@ export function statsPhrases(stats: ReplyStats): string[] {
 export const finishReasonText: Record<Exclude<FinishReason, 'stop'>, string> = {
   length: 'cut off at the token limit',
   'content-filter': 'stopped by the content filter',
+  'tool-calls': 'stopped to call tools',
   other: 'ended early',
 };
 

@@ -2,6 +2,7 @@ import type { Config, ProviderId, RequestSettings } from '../domain/config.ts';
 import type { ReasoningPart, Role } from '../domain/conversation.ts';
 import type { ModelCapabilities, ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+import type { ProviderData, ToolDefinition } from '../domain/tools.ts';
 
 /**
  * A file a model takes as itself, base64-encoded: an image, or a PDF. (Text files, and PDFs for a
@@ -14,9 +15,32 @@ export interface ChatFile {
   data: string;
 }
 
+/** A call an earlier assistant turn made, as sent back on the next request. */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  /** JSON text, as the model wrote it. */
+  arguments: string;
+  /** Sent back only by the client of `providerData.provider` (the caller checks the model too). */
+  providerData?: ProviderData;
+}
+
+/** What a call returned, as the next request carries it. */
+export interface ChatToolResult {
+  /** The call it answers (ChatToolCall.id). */
+  callId: string;
+  name: string;
+  /** The result as text (JSON stays JSON text). */
+  content: string;
+  /** Images the tool returned, where the API takes them in a result (else the client says they were left out). */
+  images?: ChatFile[];
+  isError?: boolean;
+}
+
 /** One message as sent to a provider. */
 export interface ChatMessage {
-  role: Role;
+  /** 'tool': the results of the previous assistant turn's calls. */
+  role: Role | 'tool';
   content: string;
   /** User turns: files sent before the text. */
   files?: ChatFile[];
@@ -25,6 +49,10 @@ export interface ChatMessage {
    * back what its API takes (Claude's signed blocks, OpenAI's encrypted items) and drops the rest.
    */
   reasoning?: ReasoningPart[];
+  /** Assistant turns: the calls it made, in order, after its text. */
+  toolCalls?: ChatToolCall[];
+  /** 'tool' turns: one result for each call of the assistant turn before, in the calls' order. */
+  toolResults?: ChatToolResult[];
 }
 
 /** What a provider yields while a reply arrives. */
@@ -38,6 +66,12 @@ export type StreamPart =
   | { type: 'reasoning-redacted'; data: string }
   /** Something the user should know about how the reply was obtained (a field left out and retried). */
   | { type: 'notice'; text: string }
+  /** A tool call begins (OpenAI and Claude then stream its arguments; Gemini sends a call whole). */
+  | { type: 'tool-call-start'; callId: string; name: string }
+  /** More of a call's arguments: partial JSON text. */
+  | { type: 'tool-call-delta'; callId: string; delta: string }
+  /** The call is complete: its whole arguments text, and what the provider needs back with it. */
+  | { type: 'tool-call-end'; callId: string; arguments: string; providerData?: ProviderData }
   | { type: 'finish'; reason: FinishReason; rawReason?: string; usage?: Usage };
 
 export interface ChatRequest {
@@ -50,6 +84,8 @@ export interface ChatRequest {
   signal?: AbortSignal;
   /** Default true. False makes one non-streamed call and yields the whole reply as one delta. */
   stream?: boolean;
+  /** Tools the model may call; absent or empty: none are sent (nor any tool field). */
+  tools?: ToolDefinition[];
 }
 
 /** A model as the provider's own list describes it: its id, and what the list says it can do. */

@@ -122,6 +122,11 @@ function createReplyDraft(startedAt: number) {
           return false;
         case 'notice':
           return false;
+        case 'tool-call-start':
+        case 'tool-call-delta':
+        case 'tool-call-end':
+          // Asked only with tools, which no request offers until the tool loop does.
+          return false;
       }
     },
     get text() {
