@@ -1,6 +1,7 @@
 // @ts-check
 /** Anthropic's error replies: the browser-access gate, pydantic-style validation, keys and statuses. */
 
+import { anthropicHistoryError, anthropicToolsError } from './anthropic-tools.mjs';
 import { MB, decodeBase64, imageSize, imageTypes, magicType, pdfPageCount } from './attachments.mjs';
 import { isRedactedThinking, thinkingSignature } from './signatures.mjs';
 import { isRecord, mockId } from './wire.mjs';
@@ -347,7 +348,8 @@ export function validate(body, _request, scenario) {
     return invalid('system: Input should be a valid string');
   const mediaError = attachmentsError(body.messages);
   if (mediaError) return mediaError;
-  const settingsError = thinkingError(body) ?? cacheControlError(body.cache_control);
+  const settingsError =
+    thinkingError(body) ?? cacheControlError(body.cache_control) ?? anthropicToolsError(body);
   if (settingsError) return settingsError;
   const temperature = body.temperature;
   // Models released after Opus 4.6 take no sampling settings (docs/providers.md#anthropic-thinking).
@@ -363,7 +365,7 @@ export function validate(body, _request, scenario) {
   if (temperature !== undefined && body.top_p !== undefined) {
     return invalid('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
   }
-  return thinkingBlocksError(body, body.messages);
+  return thinkingBlocksError(body, body.messages) ?? anthropicHistoryError(body, thinkingOn(body));
 }
 
 /** @param {number} status @param {string} model @returns {Reply} */

@@ -15,7 +15,9 @@ import {
 import { anthropicAttachments } from './attachments.mjs';
 import { thinks } from './scenarios.mjs';
 import { digest, redactedThinking, thinkingSignature } from './signatures.mjs';
+import { anthropicToolState } from './anthropic-tools.mjs';
 import { tokenize } from './tokens.mjs';
+import { argumentPieces, callsTools, randomId } from './tools.mjs';
 import { anyOriginCors, isRecord, mockId, preflightReply } from './wire.mjs';
 
 /**
@@ -113,7 +115,9 @@ const inputUsageOf = (plan, { read, written }) => ({
  * @param {ChatPlan} plan
  */
 function thinkingOf(plan) {
-  if (!thinks(plan.scenario) || !thinkingOn(plan.body)) return undefined;
+  // With thinking on, a turn that calls tools starts with thinking too, as the API requires it back (§C).
+  const reasons = thinks(plan.scenario) || callsTools(plan.scenario);
+  if (!reasons || !thinkingOn(plan.body)) return undefined;
   const omitted = isRecord(plan.body.thinking) && plan.body.thinking.display === 'omitted';
   const pieces = omitted ? [] : plan.reasoning;
   const text = pieces.join('');
@@ -126,20 +130,30 @@ function thinkingOf(plan) {
   };
 }
 
-/** @param {ChatPlan} plan */
+/**
+ * @typedef {object} Script
+ * @property {string[]} tokens
+ * @property {string} stopReason
+ * @property {ReturnType<typeof thinkingOf>} thinking
+ * @property {(import('./tools.mjs').ToolCall & { id: string })[]} calls The tool calls, with toolu_ ids.
+ */
+
+/** @param {ChatPlan} plan @returns {Script} */
 function scriptOf(plan) {
   const thinking = thinkingOf(plan);
   const cut = plan.tokens.slice(0, 3);
-  if (plan.scenario === 'error-event') return { tokens: cut, stopReason: 'error', thinking };
-  if (plan.scenario.startsWith('blocked')) return { tokens: cut, stopReason: 'refusal', thinking };
-  if (plan.scenario === 'length') return { tokens: cut, stopReason: 'max_tokens', thinking };
-  return { tokens: plan.tokens, stopReason: 'end_turn', thinking };
+  if (plan.scenario === 'error-event') return { tokens: cut, stopReason: 'error', thinking, calls: [] };
+  if (plan.scenario.startsWith('blocked')) return { tokens: cut, stopReason: 'refusal', thinking, calls: [] };
+  if (plan.scenario === 'length') return { tokens: cut, stopReason: 'max_tokens', thinking, calls: [] };
+  const calls = (plan.toolTurn?.calls ?? []).map((call) => ({ ...call, id: randomId('toolu_01', 22) }));
+  return { tokens: plan.tokens, stopReason: calls.length > 0 ? 'tool_use' : 'end_turn', thinking, calls };
 }
 
-/** Output usage: thinking counts in output_tokens, and on its own in output_tokens_details. @param {ReturnType<typeof scriptOf>} script */
-function outputUsageOf({ tokens, thinking }) {
+/** Output usage: thinking counts in output_tokens, and on its own in output_tokens_details. @param {Script} script */
+function outputUsageOf({ tokens, thinking, calls }) {
+  const callTokens = calls.reduce((sum, call) => sum + tokenize(call.arguments).length, 0);
   return {
-    output_tokens: tokens.length + (thinking?.tokens ?? 0),
+    output_tokens: tokens.length + (thinking?.tokens ?? 0) + callTokens,
     ...(thinking && { output_tokens_details: { thinking_tokens: thinking.tokens } }),
   };
 }
@@ -150,7 +164,7 @@ const event = (name, value) => `event: ${name}\ndata: ${JSON.stringify(value)}\n
 /** @param {ChatPlan} plan @returns {string[]} */
 function streamFrames(plan) {
   const script = scriptOf(plan);
-  const { tokens, stopReason, thinking } = script;
+  const { tokens, stopReason, thinking, calls } = script;
   const cache = cacheOf(plan);
   const inputUsage = inputUsageOf(plan, cache);
   const message = {
@@ -193,21 +207,42 @@ function streamFrames(plan) {
       ]
     : [];
   const textIndex = thinking ? 2 : 0;
+  // A turn that only calls tools has no text block.
+  const hasText = calls.length === 0 || tokens.length > 0;
   const frames = [
     event('message_start', { type: 'message_start', message }),
     ...thinkingFrames,
-    blockStart(textIndex, { type: 'text', text: '' }),
-    ...(thinking ? [] : [ping]),
-    ...tokens.map((text) => blockDelta(textIndex, { type: 'text_delta', text })),
+    ...(hasText
+      ? [
+          blockStart(textIndex, { type: 'text', text: '' }),
+          ...(thinking ? [] : [ping]),
+          ...tokens.map((text) => blockDelta(textIndex, { type: 'text_delta', text })),
+        ]
+      : []),
   ];
   if (stopReason === 'error')
     return [
       ...frames,
       event('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
     ];
+  const firstCallIndex = textIndex + (hasText ? 1 : 0);
+  // Each tool_use block starts with an empty input, then its JSON in pieces, the first one empty (T2).
+  const callFrames = calls.flatMap((call, offset) => {
+    const index = firstCallIndex + offset;
+    return [
+      blockStart(index, { type: 'tool_use', id: call.id, name: call.name, input: {} }),
+      ...(index === 0 ? [ping] : []),
+      // A call without arguments streams only the empty piece.
+      ...['', ...(call.arguments === '{}' ? [] : argumentPieces(call.arguments))].map((partial) =>
+        blockDelta(index, { type: 'input_json_delta', partial_json: partial }),
+      ),
+      blockStop(index),
+    ];
+  });
   return [
     ...frames,
-    blockStop(textIndex),
+    ...(hasText ? [blockStop(textIndex)] : []),
+    ...callFrames,
     // The usage here is cumulative and repeats the input side (B2).
     event('message_delta', {
       type: 'message_delta',
@@ -221,8 +256,9 @@ function streamFrames(plan) {
 /** @param {ChatPlan} plan @returns {Reply} */
 function reply(plan) {
   const script = scriptOf(plan);
-  const { tokens, stopReason, thinking } = script;
+  const { tokens, stopReason, thinking, calls } = script;
   const cache = cacheOf(plan);
+  const hasText = calls.length === 0 || tokens.length > 0;
   const thinkingBlocks = thinking
     ? [
         { type: 'thinking', thinking: thinking.text, signature: thinking.signature },
@@ -234,7 +270,11 @@ function reply(plan) {
     type: 'message',
     role: 'assistant',
     model: plan.model,
-    content: [...thinkingBlocks, { type: 'text', text: tokens.join('') }],
+    content: [
+      ...thinkingBlocks,
+      ...(hasText ? [{ type: 'text', text: tokens.join('') }] : []),
+      ...calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.args })),
+    ],
     stop_reason: stopReason,
     stop_sequence: null,
     usage: { ...inputUsageOf(plan, cache), ...outputUsageOf(script) },
@@ -255,6 +295,7 @@ export const anthropicMock = {
   httpError,
   retired: retiredError,
   conversation: conversationOf,
+  toolState: anthropicToolState,
   isStream: (body) => body.stream === true,
   streamFrames,
   reply,

@@ -13,7 +13,7 @@ const options = /** @type {const} */ ({
 });
 
 function scenarioLines() {
-  return Object.entries(scenarioHelp).map(([name, help]) => `  ${name.padEnd(16)} ${help}`);
+  return Object.entries(scenarioHelp).map(([name, help]) => `  ${name.padEnd(17)} ${help}`);
 }
 
 const usage = [

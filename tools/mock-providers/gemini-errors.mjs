@@ -2,6 +2,7 @@
 /** Gemini's error replies: proto-JSON validation, keys and statuses, as Google RPC errors. */
 
 import { MB, decodeBase64, isImageOf, magicType } from './attachments.mjs';
+import { geminiHistoryError, geminiToolsError } from './gemini-tools.mjs';
 import { isRecord } from './wire.mjs';
 
 /** @typedef {import('./wire.mjs').Reply} Reply */
@@ -189,7 +190,8 @@ export function validate(body, request) {
           `* GenerateContentRequest.contents[${index}].parts[${partIndex}].data: required oneof field 'data' must have one initialized field\n`,
         );
       }
-      if (part.text === '')
+      // The empty text part that only carries a thought signature goes back as it came (§C).
+      if (part.text === '' && part.thoughtSignature === undefined && part.thought_signature === undefined)
         return invalid(
           'Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.',
         );
@@ -202,7 +204,7 @@ export function validate(body, request) {
   }
   if (isRecord(contents[0]) && contents[0].role === 'model')
     return invalid('Please ensure that multiturn requests alternate between user and model.');
-  return undefined;
+  return geminiToolsError(body) ?? geminiHistoryError(body, request.params.model ?? '');
 }
 
 const errorInfo = (/** @type {string} */ reason) => ({

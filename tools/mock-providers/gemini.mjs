@@ -3,8 +3,11 @@
 
 import { geminiAttachments } from './attachments.mjs';
 import { gate, geminiKeyReplies, httpError, retiredError, validate } from './gemini-errors.mjs';
+import { checksSignatures, geminiToolState } from './gemini-tools.mjs';
 import { thinks } from './scenarios.mjs';
-import { thoughtSignature } from './signatures.mjs';
+import { callSignature, thoughtSignature } from './signatures.mjs';
+import { tokenize } from './tokens.mjs';
+import { randomId } from './tools.mjs';
 import { isRecord, mockId, preflightReply, reflectOriginCors } from './wire.mjs';
 
 /**
@@ -132,6 +135,54 @@ function thinkingFrames(plan) {
   return [...frames, chunk(plan, last, usageOf(plan, answer, allThoughts), 'STOP')];
 }
 
+/**
+ * A turn that calls tools: the functionCall parts, each whole with its id, and on a thinking model
+ * a thought signature on the first one only (T2). Gemini 3 always thinks; other models sign under
+ * tools-thinking.
+ * @param {ChatPlan} plan
+ */
+function callPartsOf(plan) {
+  const signed = thinks(plan.scenario) || checksSignatures(plan.model);
+  return (plan.toolTurn?.calls ?? []).map((call, index) => {
+    const id = randomId('', 8).toLowerCase();
+    return {
+      functionCall: { name: call.name, args: call.args, id },
+      ...(index === 0 && signed && { thoughtSignature: callSignature(plan.model, `${id}\n${call.name}`) }),
+    };
+  });
+}
+
+/** The tokens of a tool turn's output: its text and its calls' arguments. @param {ChatPlan} plan */
+const callTokensOf = (plan) =>
+  (plan.toolTurn?.calls ?? []).reduce((sum, call) => sum + tokenize(call.arguments).length, 0);
+
+/**
+ * A streamed tool turn (T2): thought parts (tools-thinking, includeThoughts), the text before the
+ * calls, every call in one chunk, then a last chunk with an empty text part and STOP: Gemini has no
+ * finish reason of its own for tool calls.
+ * @param {ChatPlan} plan @returns {string[]}
+ */
+function toolFrames(plan) {
+  const thinking = thinks(plan.scenario);
+  const allThoughts = thinking ? plan.reasoning.length : undefined;
+  const frames = [];
+  let thoughts = 0;
+  if (thinking && includeThoughts(plan.body)) {
+    for (const group of groups(plan.reasoning)) {
+      thoughts += group.length;
+      frames.push(chunk(plan, [{ text: group.join(''), thought: true }], usageOf(plan, undefined, thoughts)));
+    }
+  }
+  let answer = 0;
+  for (const group of groups(plan.tokens)) {
+    answer += group.length;
+    frames.push(chunk(plan, [{ text: group.join('') }], usageOf(plan, answer, allThoughts)));
+  }
+  const output = answer + callTokensOf(plan);
+  frames.push(chunk(plan, callPartsOf(plan), usageOf(plan, output, allThoughts)));
+  return [...frames, chunk(plan, [{ text: '' }], usageOf(plan, output, allThoughts), 'STOP')];
+}
+
 const overloadedJson = JSON.stringify(
   {
     error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
@@ -151,6 +202,7 @@ function streamFrames(plan) {
       }),
     ];
   }
+  if (plan.toolTurn && plan.toolTurn.calls.length > 0) return toolFrames(plan);
   if (thinks(plan.scenario)) return thinkingFrames(plan);
   const late = plan.scenario === 'blocked-late' || plan.scenario === 'error-event';
   const length = plan.scenario === 'length';
@@ -191,6 +243,21 @@ function reply(plan) {
       },
     };
   }
+  if (plan.toolTurn && plan.toolTurn.calls.length > 0) {
+    const thinking = thinks(plan.scenario);
+    const parts = [
+      ...(thinking && includeThoughts(plan.body) ? [{ text: plan.reasoning.join(''), thought: true }] : []),
+      ...(plan.tokens.length > 0 ? [{ text: plan.tokens.join('') }] : []),
+      ...callPartsOf(plan),
+    ];
+    const usage = usageOf(
+      plan,
+      plan.tokens.length + callTokensOf(plan),
+      thinking ? plan.reasoning.length : undefined,
+    );
+    const candidate = { content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 };
+    return { status: 200, body: { candidates: [candidate], usageMetadata: usage, ...envelope(plan) } };
+  }
   const late = plan.scenario === 'blocked-late';
   const length = plan.scenario === 'length';
   const thinking = thinks(plan.scenario);
@@ -225,6 +292,7 @@ export const geminiMock = {
   httpError,
   retired: retiredError,
   conversation: conversationOf,
+  toolState: geminiToolState,
   isStream: (_body, request) => request.params.method === 'streamGenerateContent',
   streamFrames,
   reply,

@@ -16,8 +16,11 @@ import {
 } from './openai-errors.mjs';
 import { chatAttachments } from './attachments.mjs';
 import { chatAttachmentsError, groqAttachmentsError } from './openai-attachments.mjs';
+import { chatHistoryError, chatToolState, chatToolsError, groqToolsError } from './openai-tools.mjs';
 import { isReasoningModel, validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
 import { inThinkTags, thinks } from './scenarios.mjs';
+import { tokenize } from './tokens.mjs';
+import { argumentPieces, randomId } from './tools.mjs';
 import { anyOriginCors, isRecord, mockId, preflightReply, reflectOriginCors, unixNow } from './wire.mjs';
 
 /**
@@ -63,11 +66,24 @@ const promptFilterResults = [
 ];
 
 /**
- * OpenAI's and Azure's usage: completion_tokens includes the reasoning tokens (docs/providers.md#usage).
- * @param {ChatPlan} plan @param {{ tokens: string[], reasoning: string[] }} script
+ * @typedef {object} Script
+ * @property {string[]} tokens
+ * @property {string[]} reasoning
+ * @property {'error' | 'content_filter' | 'length' | 'stop' | 'tool_calls'} ending
+ * @property {(import('./tools.mjs').ToolCall & { id: string })[]} calls The tool calls, with their ids.
  */
-function usageOf(plan, { tokens, reasoning }) {
-  const completion = tokens.length + reasoning.length;
+
+/** Output tokens: the text, the reasoning and the tool calls' arguments. @param {Script} script */
+const completionTokens = ({ tokens, reasoning, calls }) =>
+  tokens.length + reasoning.length + calls.reduce((sum, call) => sum + tokenize(call.arguments).length, 0);
+
+/**
+ * OpenAI's and Azure's usage: completion_tokens includes the reasoning tokens (docs/providers.md#usage).
+ * @param {ChatPlan} plan @param {Script} script
+ */
+function usageOf(plan, script) {
+  const { reasoning } = script;
+  const completion = completionTokens(script);
   return {
     prompt_tokens: plan.inputTokens,
     completion_tokens: completion,
@@ -82,9 +98,10 @@ function usageOf(plan, { tokens, reasoning }) {
   };
 }
 
-/** Groq's usage, with the token details when the model reasoned. @param {ChatPlan} plan @param {{ tokens: string[], reasoning: string[] }} script */
-function groqUsageOf(plan, { tokens, reasoning }) {
-  const completion = tokens.length + reasoning.length;
+/** Groq's usage, with the token details when the model reasoned. @param {ChatPlan} plan @param {Script} script */
+function groqUsageOf(plan, script) {
+  const { reasoning } = script;
+  const completion = completionTokens(script);
   return {
     queue_time: 0.0121,
     prompt_tokens: plan.inputTokens,
@@ -100,16 +117,29 @@ function groqUsageOf(plan, { tokens, reasoning }) {
   };
 }
 
-/** The tokens to send, the reasoning before them and how the reply ends, for a scenario. @param {ChatPlan} plan */
-function scriptOf(plan) {
+/**
+ * The ids of a tool turn's calls: OpenAI's `call_` and 24 characters; Groq's 9 lower-case ones (T2).
+ * @param {Variant} variant @param {ChatPlan} plan
+ */
+const callsOf = (variant, plan) =>
+  (plan.toolTurn?.calls ?? []).map((call) => ({
+    ...call,
+    id: variant === 'groq' ? randomId('', 9).toLowerCase() : randomId('call_'),
+  }));
+
+/**
+ * The tokens to send, the reasoning before them and how the reply ends, for a scenario.
+ * @param {Variant} variant @param {ChatPlan} plan @returns {Script}
+ */
+function scriptOf(variant, plan) {
   const reasoning = thinks(plan.scenario) ? plan.reasoning : [];
   const cut = plan.tokens.slice(0, 3);
-  if (plan.scenario === 'error-event')
-    return { tokens: cut, reasoning, ending: /** @type {const} */ ('error') };
+  if (plan.scenario === 'error-event') return { tokens: cut, reasoning, ending: 'error', calls: [] };
   if (plan.scenario.startsWith('blocked'))
-    return { tokens: cut, reasoning, ending: /** @type {const} */ ('content_filter') };
-  if (plan.scenario === 'length') return { tokens: cut, reasoning, ending: /** @type {const} */ ('length') };
-  return { tokens: plan.tokens, reasoning, ending: /** @type {const} */ ('stop') };
+    return { tokens: cut, reasoning, ending: 'content_filter', calls: [] };
+  if (plan.scenario === 'length') return { tokens: cut, reasoning, ending: 'length', calls: [] };
+  const calls = callsOf(variant, plan);
+  return { tokens: plan.tokens, reasoning, ending: calls.length > 0 ? 'tool_calls' : 'stop', calls };
 }
 
 /**
@@ -146,8 +176,10 @@ const data = (value) => `data: ${JSON.stringify(value)}\n\n`;
 
 /** @param {Variant} variant @param {ChatPlan} plan @returns {string[]} */
 function streamFrames(variant, plan) {
-  const script = scriptOf(plan);
-  const { ending } = script;
+  const script = scriptOf(variant, plan);
+  const { ending, calls } = script;
+  if (variant === 'groq' && calls.length > 0 && plan.scenario === 'tools-failed-late')
+    return [groqToolFailedEvent];
   const shown = shownOf(variant, plan, script);
   const id = mockId('chatcmpl-');
   const requestId = mockId('req_');
@@ -202,18 +234,41 @@ function streamFrames(variant, plan) {
         prompt_filter_results: promptFilterResults,
       }),
     );
+  // A turn that only calls tools has null content; OpenAI sends the first call's first fragment
+  // along with the role (T2).
+  const content = calls.length > 0 && shown.content.length === 0 ? null : '';
+  const firstCall = variant !== 'groq' && content === null ? calls[0] : undefined;
+  const firstFragments = firstCall ? { tool_calls: [callStart(firstCall, 0)] } : {};
   const roleDelta =
     variant === 'groq'
-      ? { role: 'assistant', content: '' }
+      ? { role: 'assistant', content }
       : variant === 'azure'
-        ? { content: '', refusal: null, role: 'assistant' }
-        : { role: 'assistant', content: '', refusal: null };
+        ? { content, refusal: null, role: 'assistant', ...firstFragments }
+        : { role: 'assistant', content, ...firstFragments, refusal: null };
   frames.push(
     data(chunk(roleDelta, null, variant === 'groq' ? { x_groq: { id: requestId, seed: 1234567 } } : {})),
   );
   if (variant === 'openai') frames.push(': keep-alive\n\n');
   for (const piece of shown.reasoning) frames.push(data(chunk({ reasoning: piece }, null)));
   for (const token of shown.content) frames.push(data(chunk({ content: token }, null)));
+  if (variant === 'groq') {
+    // Groq sends each call whole, its arguments in one piece (T2).
+    for (const [index, call] of calls.entries()) {
+      const whole = {
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      };
+      frames.push(data(chunk({ tool_calls: [{ ...whole, index }] }, null)));
+    }
+  } else {
+    // OpenAI: id, type and name in the first fragment only, the arguments in pieces after it (T2).
+    for (const [index, call] of calls.entries()) {
+      if (index > 0 || !firstCall) frames.push(data(chunk({ tool_calls: [callStart(call, index)] }, null)));
+      for (const piece of argumentPieces(call.arguments))
+        frames.push(data(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null)));
+    }
+  }
   if (ending === 'error') {
     return [
       ...frames,
@@ -239,12 +294,85 @@ function streamFrames(variant, plan) {
   return [...frames, 'data: [DONE]\n\n'];
 }
 
+const groqToolFailedMessage =
+  "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.";
+
+/**
+ * Groq's failed tool call inside a 200 stream: the whole body is one `event: error` (T2, as a
+ * client dumped it).
+ */
+const groqToolFailedEvent = `event: error\ndata: ${JSON.stringify({
+  error: {
+    message: groqToolFailedMessage,
+    type: 'invalid_request_error',
+    code: 'tool_use_failed',
+    failed_generation: 'Tool use failed: JSON does not match the expected schema for tool calls',
+    status_code: 400,
+  },
+})}\n\n`;
+
+/**
+ * Groq refuses the model's tool calls with a 400 (T2): under `tools-failed` (and `tools-failed-late`
+ * when not streamed) with the model's raw text in failed_generation; otherwise when a call lacks a
+ * required parameter of its tool, unless the request sets disable_tool_validation.
+ * @param {ChatPlan} plan @returns {Reply | undefined}
+ */
+function groqToolRefusal(plan) {
+  const calls = plan.toolTurn?.calls ?? [];
+  if (calls.length === 0) return undefined;
+  /** @param {string} message @param {Record<string, unknown>} [fields] @returns {Reply} */
+  const refusal = (message, fields = {}) => ({
+    status: 400,
+    body: { error: { message, type: 'invalid_request_error', code: 'tool_use_failed', ...fields } },
+  });
+  if (
+    plan.scenario === 'tools-failed' ||
+    (plan.scenario === 'tools-failed-late' && plan.body.stream !== true)
+  ) {
+    // Llama-style raw text, as reported in failed_generation.
+    const generated = calls.map((call) => `<function=${call.name}${call.arguments}</function>`).join('\n');
+    return refusal(groqToolFailedMessage, { failed_generation: generated });
+  }
+  if (plan.body.disable_tool_validation === true) return undefined;
+  const declared = chatToolState(plan.body).tools;
+  for (const call of calls) {
+    const schema = declared.find((tool) => tool.name === call.name)?.parameters;
+    const required = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
+    const lacking = required.filter((name) => typeof name === 'string' && !(name in call.args));
+    if (lacking.length > 0) {
+      const list = lacking.map((name) => `'${String(name)}'`).join(', ');
+      return refusal(
+        `tool call validation failed: parameters for tool ${call.name} did not match schema: errors: [missing properties: ${list}]`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The first fragment of a streamed call: its id, type and name, and no arguments yet. @param {{ id: string, name: string }} call @param {number} index */
+const callStart = (call, index) => ({
+  index,
+  id: call.id,
+  type: 'function',
+  function: { name: call.name, arguments: '' },
+});
+
+/** A message's tool_calls. @param {Script['calls']} calls */
+const toolCallsOf = (calls) =>
+  calls.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
+
 /** @param {Variant} variant @param {ChatPlan} plan @returns {Reply} */
 function reply(variant, plan) {
-  const script = scriptOf(plan);
-  const { ending } = script;
+  const script = scriptOf(variant, plan);
+  const { ending, calls } = script;
   const shown = shownOf(variant, plan, script);
-  const content = shown.content.join('');
+  const text = shown.content.join('');
+  const content = calls.length > 0 && text === '' ? null : text;
+  const toolCalls = calls.length > 0 ? { tool_calls: toolCallsOf(calls) } : {};
   const common = {
     id: mockId('chatcmpl-'),
     object: 'chat.completion',
@@ -257,7 +385,7 @@ function reply(variant, plan) {
       finish_reason: ending,
       index: 0,
       logprobs: null,
-      message: { annotations: [], content, refusal: null, role: 'assistant' },
+      message: { annotations: [], content, refusal: null, role: 'assistant', ...toolCalls },
     };
     return {
       status: 200,
@@ -277,7 +405,7 @@ function reply(variant, plan) {
     const reasoning = shown.reasoning.length > 0 ? { reasoning: shown.reasoning.join('') } : {};
     const choice = {
       index: 0,
-      message: { role: 'assistant', content, ...reasoning },
+      message: { role: 'assistant', ...(content !== null && { content }), ...reasoning, ...toolCalls },
       logprobs: null,
       finish_reason: ending,
     };
@@ -294,7 +422,7 @@ function reply(variant, plan) {
   }
   const choice = {
     index: 0,
-    message: { role: 'assistant', content, refusal: null, annotations: [] },
+    message: { role: 'assistant', content, refusal: null, annotations: [], ...toolCalls },
     logprobs: null,
     finish_reason: ending,
   };
@@ -347,9 +475,13 @@ export const openaiMock = {
       requireModel: true,
       allowStreamOptions: true,
       reasoning: isReasoningModel(body.model) || scenario === 'reasoning-model',
-    }) ?? chatAttachmentsError(body),
+    }) ??
+    chatToolsError(body) ??
+    chatHistoryError(body) ??
+    chatAttachmentsError(body),
   httpError: openaiHttpError,
   conversation: conversationOf,
+  toolState: chatToolState,
   isStream: (body) => body.stream === true,
   streamFrames: (plan) => streamFrames('openai', plan),
   reply: (plan) => reply('openai', plan),
@@ -365,10 +497,12 @@ export const groqMock = {
   corsHeaders: reflectOriginCors,
   preflight: (request) => preflightReply(request, reflectOriginCors(request)),
   ...groqKeyReplies,
-  validate: (body) => validateGroqBody(body) ?? groqAttachmentsError(body),
+  validate: (body) => validateGroqBody(body) ?? groqToolsError(body) ?? groqAttachmentsError(body),
   httpError: groqHttpError,
   retired: groqRetiredError,
   conversation: conversationOf,
+  toolState: chatToolState,
+  toolRefusal: groqToolRefusal,
   isStream: (body) => body.stream === true,
   streamFrames: (plan) => streamFrames('groq', plan),
   reply: (plan) => reply('groq', plan),
@@ -413,9 +547,13 @@ export const azureMock = {
       requireModel: false,
       allowStreamOptions: apiVersionOf(request) >= '2024',
       reasoning: isReasoningModel(request.params.deployment) || scenario === 'reasoning-model',
-    }) ?? chatAttachmentsError(body),
+    }) ??
+    chatToolsError(body) ??
+    chatHistoryError(body) ??
+    chatAttachmentsError(body),
   httpError: (status, model) => azureHttpError(status, model),
   conversation: (body, request) => ({ ...conversationOf(body), model: request.params.deployment ?? '' }),
+  toolState: chatToolState,
   isStream: (body) => body.stream === true,
   streamFrames: (plan) => streamFrames('azure', plan),
   reply: (plan) => reply('azure', plan),

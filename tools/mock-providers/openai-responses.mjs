@@ -8,8 +8,11 @@
 import { responsesAttachments } from './attachments.mjs';
 import { responsesAttachmentsError } from './openai-attachments.mjs';
 import { azureMock, openaiMock } from './openai-family.mjs';
+import { responsesHistoryError, responsesToolState, responsesToolsError } from './openai-tools.mjs';
 import { isReasoningModel, openaiInvalid } from './openai-validation.mjs';
 import { encryptedReasoning, isEncryptedReasoning } from './signatures.mjs';
+import { tokenize } from './tokens.mjs';
+import { argumentPieces, hexId, randomId } from './tools.mjs';
 import { isRecord, mockId, unixNow } from './wire.mjs';
 
 /**
@@ -171,7 +174,7 @@ function validate(body, scenario, reasoningModel) {
       return openaiInvalid(message, { param: `input[${index}]`, code: 'invalid_type' });
     }
     const type = item.type ?? 'message';
-    // Other item types (function calls and their outputs) are taken as they come.
+    // Function calls and their outputs are checked by responsesHistoryError; other items pass.
     const error =
       type === 'message'
         ? messageItemError(item, index)
@@ -180,6 +183,8 @@ function validate(body, scenario, reasoningModel) {
           : undefined;
     if (error) return error;
   }
+  const toolsError = responsesToolsError(body) ?? responsesHistoryError(body);
+  if (toolsError) return toolsError;
   const attachmentsError = responsesAttachmentsError(Array.isArray(input) ? input : []);
   if (attachmentsError) return attachmentsError;
   const sampling = ['temperature', 'top_p'].find((name) => body[name] !== undefined);
@@ -248,6 +253,26 @@ function scriptOf(plan) {
 }
 
 /**
+ * The request's tools as the response echoes them: function tools with `strict` (true unless sent
+ * false) and, when strict, `additionalProperties: false` added to their parameters (T1).
+ * @param {Record<string, unknown>} body
+ */
+function echoedTools(body) {
+  return (Array.isArray(body.tools) ? body.tools : []).map((tool) => {
+    if (!isRecord(tool) || tool.type !== 'function') return tool;
+    const strict = tool.strict !== false;
+    const parameters = isRecord(tool.parameters) ? tool.parameters : { type: 'object', properties: {} };
+    return {
+      type: 'function',
+      description: tool.description ?? null,
+      name: tool.name,
+      parameters: strict ? { ...parameters, additionalProperties: false } : parameters,
+      strict,
+    };
+  });
+}
+
+/**
  * Everything one response needs, made once so streamed events and the final object agree.
  * @param {Variant} variant @param {ChatPlan} plan
  */
@@ -256,6 +281,17 @@ function responseParts(variant, plan) {
   const script = scriptOf(plan);
   const reasoningText = plan.reasoning.join('');
   const text = script.tokens.join('');
+  // A function call item per tool call: its own fc_ id, and the call_id outputs answer to (T2).
+  const callItems = (plan.toolTurn?.calls ?? []).map((call) => ({
+    id: hexId('fc_'),
+    type: 'function_call',
+    status: 'completed',
+    arguments: call.arguments,
+    call_id: randomId('call_'),
+    name: call.name,
+  }));
+  // A turn that only calls tools has no message.
+  const hasMessage = callItems.length === 0 || text !== '';
   const reasoningItem = {
     id: mockId('rs_'),
     type: 'reasoning',
@@ -282,14 +318,14 @@ function responseParts(variant, plan) {
     max_output_tokens: body.max_output_tokens ?? null,
     model: plan.model,
     output: /** @type {unknown[]} */ ([]),
-    parallel_tool_calls: true,
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
     previous_response_id: body.previous_response_id ?? null,
     reasoning: { effort: reasoning.effort ?? 'medium', summary: reasoning.summary ?? null },
     store: body.store ?? true,
     temperature: 1,
     text: { format: { type: 'text' }, verbosity: 'medium' },
-    tool_choice: 'auto',
-    tools: [],
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: echoedTools(body),
     top_p: 1,
     truncation: 'disabled',
     usage: /** @type {unknown} */ (null),
@@ -299,7 +335,8 @@ function responseParts(variant, plan) {
     ...(variant === 'azure' && { content_filters: null }),
   };
   // output_tokens includes the reasoning; input_tokens includes the cached part (E).
-  const outputTokens = script.tokens.length + plan.reasoning.length;
+  const callTokens = callItems.reduce((sum, item) => sum + tokenize(item.arguments).length, 0);
+  const outputTokens = script.tokens.length + plan.reasoning.length + callTokens;
   const usage = {
     input_tokens: plan.inputTokens,
     input_tokens_details: { cached_tokens: 0 },
@@ -311,10 +348,10 @@ function responseParts(variant, plan) {
     ...base,
     status: script.status,
     incomplete_details: script.reason ? { reason: script.reason } : null,
-    output: [reasoningItem, messageItem],
+    output: [reasoningItem, ...(hasMessage ? [messageItem] : []), ...callItems],
     usage,
   };
-  return { script, reasoningText, text, reasoningItem, messageItem, base, final };
+  return { script, reasoningText, text, reasoningItem, messageItem, hasMessage, callItems, base, final };
 }
 
 const serverErrorMessage = 'The server had an error while processing your request. Sorry about that!';
@@ -325,10 +362,8 @@ const serverErrorMessage = 'The server had an error while processing your reques
  * @param {Variant} variant @param {ChatPlan} plan @returns {string[]}
  */
 function streamFrames(variant, plan) {
-  const { script, reasoningText, text, reasoningItem, messageItem, base, final } = responseParts(
-    variant,
-    plan,
-  );
+  const { script, reasoningText, text, reasoningItem, messageItem, hasMessage, callItems, base, final } =
+    responseParts(variant, plan);
   let sequence = 0;
   /** @param {string} type @param {Record<string, unknown>} fields */
   const event = (type, fields) =>
@@ -351,10 +386,12 @@ function streamFrames(variant, plan) {
       event('response.reasoning_summary_part.done', { ...at, part }),
     );
   }
+  frames.push(event('response.output_item.done', { output_index: 0, item: reasoningItem }));
+  if (!hasMessage)
+    return [...frames, ...callFrames(event, callItems, 1), event('response.completed', { response: final })];
   const at = { item_id: messageItem.id, output_index: 1, content_index: 0 };
   const part = { type: 'output_text', annotations: [], logprobs: [], text };
   frames.push(
-    event('response.output_item.done', { output_index: 0, item: reasoningItem }),
     event('response.output_item.added', {
       output_index: 1,
       item: { ...messageItem, status: 'in_progress', content: [] },
@@ -379,8 +416,33 @@ function streamFrames(variant, plan) {
     event('response.output_text.done', { ...at, text, logprobs: [] }),
     event('response.content_part.done', { ...at, part }),
     event('response.output_item.done', { output_index: 1, item: messageItem }),
+    ...callFrames(event, callItems, 2),
     event(`response.${script.status}`, { response: final }),
   ];
+}
+
+/**
+ * The events of function call items (T2): added with empty arguments, the arguments in deltas,
+ * their done event, then the item done.
+ * @param {(type: string, fields: Record<string, unknown>) => string} event
+ * @param {{ id: string, arguments: string }[]} items @param {number} firstIndex the first item's output_index
+ */
+function callFrames(event, items, firstIndex) {
+  return items.flatMap((item, offset) => {
+    const outputIndex = firstIndex + offset;
+    const at = { item_id: item.id, output_index: outputIndex };
+    return [
+      event('response.output_item.added', {
+        output_index: outputIndex,
+        item: { ...item, status: 'in_progress', arguments: '' },
+      }),
+      ...argumentPieces(item.arguments).map((delta) =>
+        event('response.function_call_arguments.delta', { ...at, delta, obfuscation: 'm0ck' }),
+      ),
+      event('response.function_call_arguments.done', { ...at, arguments: item.arguments }),
+      event('response.output_item.done', { output_index: outputIndex, item }),
+    ];
+  });
 }
 
 /**
@@ -396,6 +458,7 @@ function responsesMock(variant, legacy) {
     validate: (body, _request, scenario) =>
       validate(body, scenario, isReasoningModel(body.model) || scenario === 'reasoning-model'),
     conversation: conversationOf,
+    toolState: responsesToolState,
     isStream: (body) => body.stream === true,
     streamFrames: (plan) => streamFrames(variant, plan),
     reply: (plan) => ({ status: 200, body: responseParts(variant, plan).final }),

@@ -231,6 +231,10 @@ export function validateOpenAIBody(body, { requireModel, allowStreamOptions, rea
       return openaiInvalid(
         `Additional properties are not allowed ('${extra}' was unexpected) - 'messages.${index}'`,
       );
+    // An assistant message that calls tools may leave its content out or null (T2).
+    const callsTools =
+      role === 'assistant' && (Array.isArray(entry.tool_calls) || isRecord(entry.function_call));
+    if (callsTools && (entry.content === null || entry.content === undefined)) continue;
     if (typeof entry.content !== 'string' && !Array.isArray(entry.content)) {
       const message = `Invalid type for 'messages[${index}].content': expected one of a string or array of objects, but got ${typeof entry.content} instead.`;
       return openaiInvalid(message, { param: `messages[${index}].content`, code: 'invalid_type' });

@@ -47,6 +47,14 @@ export const scenarioHelp = {
   'stream-only': "Echo when streamed; a call with streaming off gets a 500 in the provider's error form",
   repeat:
     'the last user message is a recipe, {"repeat": TEXT, "times": N, "then": TEXT} (TEXT repeated N times, then the rest) or {"line": TEXT, "lines": N, "indent": K} (N lines of TEXT, line i indented by i×K spaces): the reply, streamed in 100 pieces (hostile-input tests)',
+  tools:
+    'tool calling (tools offered, last turn the user\'s text): the model calls the first tool offered with its first string parameter set to the user\'s text, or as a recipe in the user\'s text says, {"call": NAME (no arguments) | {"name": NAME, "arguments": {…} | "<raw JSON>"} | [several, in parallel], "text": TEXT said first, "rounds": N}; once tool results follow, it answers "Tool results: NAME: CONTENT; …" (after N rounds of results). Claude with thinking on sends signed thinking first; Gemini 3 signs the first functionCall. No tools, or tool_choice none: Echo',
+  'tools-thinking':
+    'as tools, reasoning first as in thinking: Claude a signed thinking block before tool_use (when the request turns thinking on), Gemini thought parts and a thoughtSignature on the first functionCall, Responses reasoning items',
+  'tools-failed':
+    "Groq: the model's tool call fails, 400 tool_use_failed with failed_generation, streamed or not; others as tools",
+  'tools-failed-late':
+    'Groq: the tool call fails inside a 200 stream, as event: error with tool_use_failed (not streamed: the 400); others as tools',
   attachments:
     'what the last user message carried: "Received:", then per item "- image image/png 640×480", "- pdf report.pdf 12345 bytes", "- text NAME" (each <file name="NAME"> block), then "- message: <the rest of the text>"',
 };
@@ -67,7 +75,10 @@ export const thinks = (scenario) => thinksApart(scenario) || scenario === 'think
 
 /** Reasoning in its own field (not in tags). @param {string} scenario */
 export const thinksApart = (scenario) =>
-  scenario === 'thinking' || scenario === 'slow-thinking' || scenario === 'long-thinking';
+  scenario === 'thinking' ||
+  scenario === 'slow-thinking' ||
+  scenario === 'long-thinking' ||
+  scenario === 'tools-thinking';
 
 /**
  * The reasoning streamed before the reply: a few sentences of markdown, the same for the same question.

@@ -12,6 +12,7 @@ import { azureMock, groqMock, openaiMock } from './openai-family.mjs';
 import { azureResponsesMock, openaiResponsesMock } from './openai-responses.mjs';
 import { httpStatusOf, reasoningText, replyPieces, replyText, scenarioOf } from './scenarios.mjs';
 import { tokenize } from './tokens.mjs';
+import { callsTools, toolTurnOf } from './tools.mjs';
 import { anyOriginCors, dropJson, isRecord, parseJson, sendReply, writeStream } from './wire.mjs';
 
 export { markdownReply } from './markdown.mjs';
@@ -137,16 +138,26 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   if (status) return sendReply(res, provider.httpError(status, conversation.model), cors);
   const retired = scenario === 'retired' ? provider.retired?.(conversation.model) : undefined;
   if (retired) return sendReply(res, retired, cors);
+  // Under a tool scenario the prompt is the user's last text, not the tool results after it.
+  const toolState = callsTools(scenario) ? provider.toolState?.(body, request) : undefined;
+  const toolTurn = toolTurnOf(scenario, toolState);
   const plan = {
     scenario,
     model: conversation.model,
-    tokens: replyPieces(scenario, replyText(scenario, conversation, callNumber)),
-    reasoning: tokenize(reasoningText(conversation, scenario)),
+    tokens: toolTurn
+      ? tokenize(toolTurn.text)
+      : replyPieces(scenario, replyText(scenario, conversation, callNumber)),
+    reasoning: tokenize(
+      reasoningText(toolState ? { ...conversation, lastUserText: toolState.prompt } : conversation, scenario),
+    ),
     inputTokens: tokenize(conversation.promptText).length,
     memory,
     body,
     request,
+    ...(toolTurn && { toolTurn }),
   };
+  const refusal = provider.toolRefusal?.(plan);
+  if (refusal) return sendReply(res, refusal, cors);
   if (!provider.isStream(body, request)) {
     if (scenario === 'error-event')
       return sendReply(res, provider.httpError(provider.midStreamErrorStatus, plan.model), cors);

@@ -49,3 +49,13 @@ export const encryptedReasoning = (/** @type {string} */ reasoning) =>
 
 export const isEncryptedReasoning = (/** @type {unknown} */ value) =>
   isSealed('gAAAA', 'openai-reasoning', value);
+
+/**
+ * Gemini's thought signature on a functionCall part: sealed like encrypted reasoning, bound to the
+ * model, so a changed one or one from another model fails (T2, §C).
+ */
+export const callSignature = (/** @type {string} */ model, /** @type {string} */ seed) =>
+  sealed('', `gemini-call\n${model}`, seedOf(seed));
+
+export const isCallSignature = (/** @type {string} */ model, /** @type {unknown} */ value) =>
+  isSealed('', `gemini-call\n${model}`, value);

@@ -34,6 +34,7 @@
  * @property {Set<string>} memory What this key's earlier requests left for later ones (Claude's cached prompt prefixes).
  * @property {Record<string, unknown>} body The request JSON.
  * @property {MockRequest} request
+ * @property {import('./tools.mjs').ToolTurn} [toolTurn] Under a tool scenario: the model's turn (its text is `tokens`).
  *
  * @typedef {object} MockProvider
  * @property {'openai' | 'azure' | 'groq' | 'claude' | 'gemini' | 'local'} id
@@ -53,6 +54,8 @@
  * @property {number} midStreamErrorStatus The status that stands for the error-event scenario when not streaming.
  * @property {(request: MockRequest, scenario: string) => unknown} models The list-models response.
  * @property {(model: string) => Reply | undefined} [retired] The answer to a chat with a model retired upstream (scenario `retired`).
+ * @property {(body: Record<string, unknown>, request: MockRequest) => import('./tools.mjs').ToolState} [toolState] What the tool scenarios read from a request.
+ * @property {(plan: ChatPlan) => Reply | undefined} [toolRefusal] A refusal of the model's tool calls, sent instead of them (Groq's tool_use_failed).
  */
 
 /** @param {unknown} value @returns {value is Record<string, unknown>} */
