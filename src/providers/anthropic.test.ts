@@ -146,7 +146,8 @@ describe('anthropic streams', () => {
     ['stop_sequence', 'stop'],
     ['max_tokens', 'length'],
     ['refusal', 'content-filter'],
-    ['tool_use', 'other'],
+    ['tool_use', 'tool-calls'],
+    ['pause_turn', 'other'],
   ])('maps stop_reason %s to %s', async (raw, reason) => {
     const stream =
       `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"${raw}","stop_sequence":null},"usage":{"output_tokens":3}}\n\n` +

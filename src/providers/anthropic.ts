@@ -10,10 +10,21 @@ import type { ProviderDefinition } from '../domain/provider-definitions/definiti
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
 import { arrayAt, countAt, definedOnly, fieldAt, numberAt, recordAt, stringAt } from './json.ts';
+import { isRecord } from '../domain/json-guards.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { withParameterRetry } from './parameter-retry.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
-import type { ChatFile, ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
+import type { ToolDefinition } from '../domain/tools.ts';
+import { argumentsObject, offeredTools, wholeArguments, wholeCall } from './tool-wire.ts';
+import type {
+  ChatFile,
+  ChatMessage,
+  ChatProvider,
+  ChatToolCall,
+  ChatToolResult,
+  ListedModel,
+  StreamPart,
+} from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -27,6 +38,8 @@ export function mapAnthropicStopReason(raw: string | undefined): FinishReason {
       return 'length';
     case 'refusal':
       return 'content-filter';
+    case 'tool_use':
+      return 'tool-calls';
     default:
       return 'other';
   }
@@ -48,25 +61,73 @@ function fileBlock(file: ChatFile): unknown {
   return file.kind === 'image' ? { type: 'image', source } : { type: 'document', source, title: file.name };
 }
 
+/** Claude takes call ids of `a-zA-Z0-9_-` only: another provider's id has any other character replaced, the same on both sides. */
+function callIdOf(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, '_') || '_';
+}
+
+/** A call as Claude wrote it: `input` is an object (arguments that are not one go as `{}`). */
+function toolUseBlock(call: ChatToolCall): unknown {
+  return { type: 'tool_use', id: callIdOf(call.id), name: call.name, input: argumentsObject(call.arguments) };
+}
+
+/** A result: its text, or text and image (or document) blocks when the tool returned files. */
+function toolResultBlock(result: ChatToolResult): unknown {
+  const text = result.content === '' ? [] : [{ type: 'text', text: result.content }];
+  const content = result.images?.length ? [...text, ...result.images.map(fileBlock)] : result.content;
+  return {
+    type: 'tool_result',
+    tool_use_id: callIdOf(result.callId),
+    // Left out when there is nothing to say: empty text is refused.
+    ...(content.length > 0 && { content }),
+    ...(result.isError && { is_error: true }),
+  };
+}
+
+function hasContent({ content, files, toolCalls, toolResults }: ChatMessage): boolean {
+  return content.trim() !== '' || Boolean(files?.length || toolCalls?.length || toolResults?.length);
+}
+
 /**
  * The Messages API takes the system prompt as a top-level field, rejects empty or whitespace-only
  * content, and expects the conversation to open with a user turn. With thinking on, an assistant
- * turn carries its signed thinking blocks before its text (with it off they would be a 400).
+ * turn carries its signed thinking blocks before its text (with it off they would be a 400), and
+ * its `tool_use` blocks after it; the results follow as a user turn of `tool_result` blocks.
  */
 function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean) {
-  const turns = messages
-    .filter(({ role, content, files }) => role !== 'system' && (content.trim() !== '' || files?.length))
-    .map((message) => {
-      const blocks =
-        thinking && message.role === 'assistant'
-          ? thinkingBlocks(message)
-          : (message.files ?? []).map(fileBlock);
-      if (blocks.length === 0) return { role: message.role, content: message.content };
-      const text = message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
-      return { role: message.role, content: [...blocks, ...text] };
-    });
-  const firstUser = turns.findIndex(({ role }) => role === 'user');
-  return firstUser > 0 ? turns.slice(firstUser) : turns;
+  const kept = messages.filter((message) => message.role !== 'system' && hasContent(message));
+  // A history that opens with results or the assistant starts at its first user turn.
+  const firstUser = kept.findIndex(({ role }) => role === 'user');
+  return kept.slice(Math.max(firstUser, 0)).map((message) => {
+    if (message.role === 'tool')
+      return { role: 'user', content: (message.toolResults ?? []).map(toolResultBlock) };
+    const assistant = message.role === 'assistant';
+    const blocks = thinking && assistant ? thinkingBlocks(message) : (message.files ?? []).map(fileBlock);
+    const calls = assistant ? (message.toolCalls ?? []).map(toolUseBlock) : [];
+    if (blocks.length === 0 && calls.length === 0) return { role: message.role, content: message.content };
+    const text = message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
+    return { role: message.role, content: [...blocks, ...text, ...calls] };
+  });
+}
+
+/**
+ * Whether this request answers tool calls whose turn has no signed thinking (another model wrote
+ * it, or an import): with thinking on, Claude refuses that turn ("a final assistant message must
+ * start with a thinking block"), so the request goes with thinking off, where the model allows it.
+ */
+function answersUnsignedCalls(messages: readonly ChatMessage[]): boolean {
+  if (messages.at(-1)?.role !== 'tool') return false;
+  const caller = messages.findLast(({ role }) => role === 'assistant');
+  return caller !== undefined && Boolean(caller.toolCalls?.length) && thinkingBlocks(caller).length === 0;
+}
+
+/** Tools in the Messages shape: `{name, description, input_schema}`. */
+function anthropicTools(tools: readonly ToolDefinition[]): unknown[] {
+  return tools.map(({ name, description, parameters }) => ({
+    name,
+    ...(description && { description }),
+    input_schema: parameters,
+  }));
 }
 
 /** The API's smallest budget (docs/providers.md#anthropic-thinking). */
@@ -107,7 +168,13 @@ function thinkingFields(
 const cacheWorthChars = 4096;
 
 function promptChars(messages: readonly ChatMessage[]): number {
-  return messages.reduce((sum, message) => sum + message.content.length, 0);
+  return messages.reduce(
+    (sum, message) =>
+      sum +
+      message.content.length +
+      (message.toolResults ?? []).reduce((chars, result) => chars + result.content.length, 0),
+    0,
+  );
 }
 
 /**
@@ -156,20 +223,36 @@ function* blockParts(block: unknown): Generator<StreamPart> {
   }
 }
 
+/** A `tool_use` block as it streams: its id, and its input's JSON text so far. */
+interface StreamedToolUse {
+  id: string;
+  json: string;
+  /** The input the block started with: a proxy may send it whole there, with no deltas. */
+  input: unknown;
+}
+
 function createMessagesDecoder(request: HttpRequest): StreamDecoder {
   let rawReason: string | undefined;
   let usage: Usage = {};
   let stopped = false;
+  const toolUses = new Map<number, StreamedToolUse>();
   return {
     *decode(event) {
       const data = parseEventJson(request, event.data);
+      const index = numberAt(data, 'index') ?? -1;
       switch (event.event ?? stringAt(data, 'type')) {
         case 'message_start':
           usage = readUsage(recordAt(recordAt(data, 'message'), 'usage'), usage);
           break;
-        case 'content_block_start':
-          yield* blockParts(recordAt(data, 'content_block'));
+        case 'content_block_start': {
+          const block = recordAt(data, 'content_block');
+          if (stringAt(block, 'type') === 'tool_use') {
+            const id = stringAt(block, 'id') ?? '';
+            toolUses.set(index, { id, json: '', input: fieldAt(block, 'input') });
+            yield { type: 'tool-call-start', callId: id, name: stringAt(block, 'name') ?? '' };
+          } else yield* blockParts(block);
           break;
+        }
         case 'content_block_delta': {
           const delta = recordAt(data, 'delta');
           const type = stringAt(delta, 'type');
@@ -179,6 +262,25 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
           // The signature arrives just before the thinking block stops: it closes the block.
           if (type === 'signature_delta')
             yield { type: 'reasoning-end', signature: stringAt(delta, 'signature') };
+          const json = type === 'input_json_delta' ? stringAt(delta, 'partial_json') : undefined;
+          const toolUse = toolUses.get(index);
+          if (toolUse && json) {
+            toolUse.json += json;
+            yield { type: 'tool-call-delta', callId: toolUse.id, delta: json };
+          }
+          break;
+        }
+        case 'content_block_stop': {
+          // The joined partial JSON is the input; none at all is `{}`.
+          const toolUse = toolUses.get(index);
+          if (!toolUse) break;
+          toolUses.delete(index);
+          const whole = toolUse.json === '' && isRecord(toolUse.input) ? JSON.stringify(toolUse.input) : '';
+          yield {
+            type: 'tool-call-end',
+            callId: toolUse.id,
+            arguments: wholeArguments(toolUse.json || whole),
+          };
           break;
         }
         case 'message_delta':
@@ -191,7 +293,7 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
         case 'error':
           throw errorFromPayload(request.provider, data);
         default:
-        // ping, content_block_stop and event types added later carry no text.
+        // ping and event types added later carry no text.
       }
       return false;
     },
@@ -224,7 +326,15 @@ function listedModel(item: unknown): ListedModel[] {
 }
 
 function decodeMessagesReply(json: unknown): StreamPart[] {
-  const parts = arrayAt(json, 'content').flatMap((block) => [...blockParts(block)]);
+  const parts = arrayAt(json, 'content').flatMap((block) =>
+    stringAt(block, 'type') === 'tool_use'
+      ? wholeCall(
+          stringAt(block, 'id') ?? '',
+          stringAt(block, 'name') ?? '',
+          JSON.stringify(recordAt(block, 'input') ?? {}),
+        )
+      : [...blockParts(block)],
+  );
   return [...parts, finishPart(stringAt(json, 'stop_reason'), readUsage(recordAt(json, 'usage')))];
 }
 
@@ -251,12 +361,14 @@ export function createAnthropicProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true }) {
+    chat({ messages, settings, effort, signal, stream = true, tools: requested }) {
       const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const capabilities = capabilitiesOf(config);
       const { rejects } = capabilities;
-      const thinking = thinkingFields(config, capabilities, effort);
+      const tools = offeredTools(requested);
+      // A loop answering calls that carry no signed thinking (another model's) cannot think this step.
+      const thinking = thinkingFields(config, capabilities, answersUnsignedCalls(messages) ? 'off' : effort);
       const thinkingOn = thinking !== undefined && thinking.thinking.type !== 'disabled';
       // With thinking on, temperature, top_p and top_k are refused (docs/providers.md#anthropic-thinking).
       const sendsTemperature = !rejects.includes('temperature') && !thinkingOn;
@@ -276,6 +388,8 @@ export function createAnthropicProvider(
               // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
               ...(system.trim() ? { system } : {}),
               messages: anthropicMessages(messages, thinkingOn),
+              // Only with tools; tool_choice stays the default, auto (thinking refuses any other).
+              ...(tools && { tools: anthropicTools(tools) }),
               stream,
               ...thinking,
               // Long chats cost less: the conversation so far is read from Claude's prompt cache.

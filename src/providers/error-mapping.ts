@@ -20,6 +20,8 @@ interface ErrorFields {
   retryDelay?: string;
   /** OpenAI's `param`: the request field the error is about. */
   param?: string;
+  /** Groq's `failed_generation`: what the model wrote when its tool call could not be read. */
+  failedGeneration?: string;
 }
 
 function isString(value: unknown): value is string {
@@ -44,6 +46,7 @@ export function readErrorFields(payload: unknown): ErrorFields | undefined {
     reasons: details.map((detail) => stringAt(detail, 'reason')).filter(isString),
     retryDelay: details.map((detail) => stringAt(detail, 'retryDelay')).find(isString),
     param: stringAt(error, 'param'),
+    failedGeneration: stringAt(error, 'failed_generation'),
   };
 }
 
@@ -139,8 +142,25 @@ function fallbackMessage(response: Response, text: string): string {
   return response.statusText || `HTTP error ${response.status}`;
 }
 
+/** How much of the model's failed tool call a message quotes. */
+const maxFailedGeneration = 300;
+
+/**
+ * Groq's `tool_use_failed`: the model wrote a tool call that did not parse or did not fit the
+ * tool's schema, and Groq refused the reply. Said in plain words, with what the model wrote.
+ */
+function toolUseFailedMessage(failedGeneration: string | undefined): string {
+  const written = failedGeneration?.trim() ?? '';
+  const quoted =
+    written.length > maxFailedGeneration ? `${written.slice(0, maxFailedGeneration - 1)}…` : written;
+  return `The model tried to call a tool but wrote the call wrongly, so the provider refused the reply (tool_use_failed). Trying again or rephrasing may help.${
+    quoted ? ` The model wrote: ${quoted}` : ''
+  }`;
+}
+
 /** The provider's message, saying first what a bare "cancelled" leaves unclear. */
-function messageFor(kind: ProviderErrorKind, message: string): string {
+function messageFor(kind: ProviderErrorKind, message: string, fields?: ErrorFields): string {
+  if (fields?.code === 'tool_use_failed') return toolUseFailedMessage(fields.failedGeneration);
   return kind === 'cancelled' ? `The provider cancelled the request; try again. (${message})` : message;
 }
 
@@ -159,7 +179,7 @@ function isModelGone(provider: ProviderId, status: number, fields: ErrorFields |
 export function errorFromResponse(provider: ProviderId, response: Response, text: string): ProviderError {
   const fields = readErrorFields(parseJson(text));
   const kind = kindOf(response.status, fields);
-  const message = messageFor(kind, fields?.message || fallbackMessage(response, text));
+  const message = messageFor(kind, fields?.message || fallbackMessage(response, text), fields);
   return new ProviderError({
     provider,
     kind,
@@ -179,6 +199,7 @@ export function errorFromPayload(provider: ProviderId, payload: unknown): Provid
   const message = messageFor(
     kind,
     fields?.message || stringAt(recordAt(payload, 'error'), 'type') || 'The provider reported an error.',
+    fields,
   );
   return new ProviderError({
     provider,

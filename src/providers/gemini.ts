@@ -11,7 +11,9 @@ import { arrayAt, countAt, definedOnly, fieldAt, numberAt, recordAt, stringAt } 
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { ProviderError } from './provider-error.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
-import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
+import type { ProviderData, ToolDefinition } from '../domain/tools.ts';
+import { argumentsObject, newCallId, offeredTools, ownData, wholeCall } from './tool-wire.ts';
+import type { ChatFile, ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -30,34 +32,118 @@ export function mapGeminiFinishReason(raw: string | undefined): FinishReason {
   return raw !== undefined && blockingFinishReasons.has(raw) ? 'content-filter' : 'other';
 }
 
+/** Google's documented stand-in for a lost `thoughtSignature` (ai.google.dev/gemini-api/docs/thought-signatures). */
+export const skipSignature = 'skip_thought_signature_validator';
+
+/** Gemini 3 and later: signatures on calls are checked, and a result may carry images in its own parts. */
+const gemini3 = /^gemini-([3-9]|[1-9]\d)/;
+/** The aliases may point at Gemini 3 now: a call sent to them carries a signature too. */
+const latestAlias = /^gemini-(pro|flash|flash-lite)-latest$/;
+
+/** Who is asked: signatures go back only to the provider and model that wrote them. */
+interface HistoryTarget {
+  provider: ProviderId;
+  model: string;
+}
+
+function inlineData(file: ChatFile) {
+  // Bare base64, no `data:` prefix.
+  return { inlineData: { mimeType: file.mimeType, data: file.data } };
+}
+
+/**
+ * A model turn: its text, then its calls, each with the `thoughtSignature` it came with when this
+ * model wrote it. A model that checks signatures gets Google's sentinel on a call whose signature
+ * is unknown (another model's, an import), except after a signed call of the same turn: only the
+ * first of parallel calls ever carries one.
+ */
+function modelParts(message: ChatMessage, target: HistoryTarget): unknown[] {
+  const checksSignatures = gemini3.test(target.model) || latestAlias.test(target.model);
+  let signed = false;
+  const calls = (message.toolCalls ?? []).map((call) => {
+    const own = ownData(call, target.provider, target.model)?.thoughtSignature;
+    const thoughtSignature = own ?? (checksSignatures && !signed ? skipSignature : undefined);
+    signed ||= own !== undefined;
+    const functionCall = { id: call.id, name: call.name, args: argumentsObject(call.arguments) };
+    return thoughtSignature ? { functionCall, thoughtSignature } : { functionCall };
+  });
+  return [...(message.content.trim() === '' ? [] : [{ text: message.content }]), ...calls];
+}
+
+/**
+ * A user turn of results, one `functionResponse` each, answering its call by id. Images a tool
+ * returned go in the response's own `parts` on Gemini 3; older models take them only as parts of
+ * the turn, after the responses.
+ */
+function resultParts(message: ChatMessage, target: HistoryTarget): unknown[] {
+  const inResponse = gemini3.test(target.model);
+  const results = message.toolResults ?? [];
+  const responses = results.map(({ callId, name, content, images = [] }) => ({
+    functionResponse: {
+      id: callId,
+      name,
+      response: { name, content },
+      ...(inResponse && images.length > 0 && { parts: images.map(inlineData) }),
+    },
+  }));
+  const loose = inResponse ? [] : results.flatMap(({ images = [] }) => images.map(inlineData));
+  return [...responses, ...loose];
+}
+
 /**
  * Gemini's history: roles user and model only, no empty parts, and it must open with a user turn
  * (the system prompt travels as systemInstruction). Adjacent turns of one role are accepted.
  */
 function geminiContents(
   messages: readonly ChatMessage[],
+  target: HistoryTarget,
   rejectsPrefill = false,
 ): { role: string; parts: unknown[] }[] {
   const contents = messages
-    .filter(({ role, content, files }) => role !== 'system' && (content.trim() !== '' || files?.length))
-    .map(({ role, content, files = [] }) => ({
-      role: role === 'assistant' ? 'model' : 'user',
-      // Files as inline data (bare base64, no `data:` prefix), then the text.
-      parts: [
-        ...files.map((file) => ({ inlineData: { mimeType: file.mimeType, data: file.data } })),
-        ...(content.trim() === '' ? [] : [{ text: content }]),
-      ],
-    }));
-  const firstUser = contents.findIndex(({ role }) => role === 'user');
-  // A model that refuses a prefill gets the history up to its last user turn.
+    .filter(
+      ({ role, content, files, toolCalls, toolResults }) =>
+        role !== 'system' &&
+        (content.trim() !== '' || Boolean(files?.length || toolCalls?.length || toolResults?.length)),
+    )
+    .map((message) => {
+      if (message.role === 'tool')
+        return { role: 'user', parts: resultParts(message, target), results: true };
+      if (message.role === 'assistant') return { role: 'model', parts: modelParts(message, target) };
+      const { content, files = [] } = message;
+      // Files as inline data, then the text.
+      return {
+        role: 'user',
+        parts: [...files.map(inlineData), ...(content.trim() === '' ? [] : [{ text: content }])],
+      };
+    });
+  // The history opens with a user's own turn, not with results.
+  const firstUser = contents.findIndex((turn) => turn.role === 'user' && !('results' in turn));
+  // A model that refuses a prefill gets the history up to its last user turn (results are one).
   const end = rejectsPrefill ? contents.findLastIndex(({ role }) => role === 'user') + 1 : contents.length;
-  return contents.slice(Math.max(firstUser, 0), end);
+  return contents.slice(Math.max(firstUser, 0), end).map(({ role, parts }) => ({ role, parts }));
+}
+
+/** Tools as one `functionDeclarations` list, each schema as JSON Schema (`parametersJsonSchema`). */
+function geminiTools(tools: readonly ToolDefinition[]): unknown[] {
+  return [
+    {
+      functionDeclarations: tools.map(({ name, description, parameters }) => ({
+        name,
+        ...(description && { description }),
+        parametersJsonSchema: parameters,
+      })),
+    },
+  ];
 }
 
 interface ReplyState {
   provider: ProviderId;
+  /** The model asked, as its calls' signatures are recorded. */
+  model: string;
   rawReason?: string;
   usage?: Usage;
+  /** Calls so far: Gemini's finish reason stays STOP when the reply calls tools. */
+  calls: number;
 }
 
 /** Repeated, cumulative, in every chunk. The prompt count includes the cached tokens; the output is the answer plus the thoughts. */
@@ -110,6 +196,11 @@ function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, v
     throw blockedError(state.provider, `Gemini blocked the prompt (${blockReason}).`);
   state.usage = readUsage(chunk) ?? state.usage;
   for (const part of arrayAt(recordAt(candidate, 'content'), 'parts')) {
+    const call = recordAt(part, 'functionCall');
+    if (call) {
+      yield* callParts(call, stringAt(part, 'thoughtSignature'), state);
+      continue;
+    }
     const text = stringAt(part, 'text');
     if (!text) continue;
     yield fieldAt(part, 'thought') === true
@@ -123,17 +214,32 @@ function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, v
     throw blockedError(state.provider, `Gemini stopped the reply (${reason}).`);
 }
 
+/**
+ * A call arrives whole, in one part: its id (made up when absent), and the signature on its part,
+ * kept for this provider and model.
+ */
+function callParts(call: unknown, signature: string | undefined, state: ReplyState): StreamPart[] {
+  const id = stringAt(call, 'id') || newCallId(state.calls);
+  state.calls += 1;
+  const args = JSON.stringify(recordAt(call, 'args') ?? {});
+  const providerData: ProviderData | undefined = signature
+    ? { provider: state.provider, model: state.model, data: { thoughtSignature: signature } }
+    : undefined;
+  return wholeCall(id, stringAt(call, 'name') ?? '', args, providerData);
+}
+
 function finishPart(state: ReplyState): FinishPart {
+  const reason = mapGeminiFinishReason(state.rawReason);
   return {
     type: 'finish',
-    reason: mapGeminiFinishReason(state.rawReason),
+    reason: reason === 'stop' && state.calls > 0 ? 'tool-calls' : reason,
     rawReason: state.rawReason,
     usage: state.usage,
   };
 }
 
-function createGeminiDecoder(request: HttpRequest): StreamDecoder {
-  const state: ReplyState = { provider: request.provider };
+function createGeminiDecoder(request: HttpRequest, model: string): StreamDecoder {
+  const state: ReplyState = { provider: request.provider, model, calls: 0 };
   return {
     *decode(event) {
       yield* chunkParts(parseEventJson(request, event.data), state);
@@ -144,13 +250,13 @@ function createGeminiDecoder(request: HttpRequest): StreamDecoder {
   };
 }
 
-function decodeGeminiReply(json: unknown, provider: ProviderId): StreamPart[] {
-  const state: ReplyState = { provider };
+function decodeGeminiReply(json: unknown, provider: ProviderId, model: string): StreamPart[] {
+  const state: ReplyState = { provider, model, calls: 0 };
   return [...chunkParts(json, state), finishPart(state)];
 }
 
-function modelPath(model: string | undefined): string {
-  return encodeURIComponent((model ?? '').replace(/^models\//, ''));
+function modelId(model: string | undefined): string {
+  return (model ?? '').replace(/^models\//, '');
 }
 
 export function createGeminiProvider(
@@ -169,15 +275,19 @@ export function createGeminiProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true }) {
+    chat({ messages, settings, effort, signal, stream = true, tools: requested }) {
       const config: Config = { ...connection, ...settings };
+      const model = modelId(config.model);
+      const tools = offeredTools(requested);
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
       const capabilities = capabilitiesOf(config);
       const thinking = thinkingConfig(capabilities, effort);
       const body = {
-        contents: geminiContents(messages, capabilities.rejectsPrefill),
+        contents: geminiContents(messages, { provider: definition.id, model }, capabilities.rejectsPrefill),
         ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
+        // Only with tools; the calling mode stays the default, AUTO.
+        ...(tools && { tools: geminiTools(tools) }),
         generationConfig: {
           ...(!capabilities.rejects.includes('temperature') && { temperature: config.temperature }),
           ...(!capabilities.rejects.includes('topK') && { topK: config.topK }),
@@ -190,15 +300,15 @@ export function createGeminiProvider(
       const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
       const request = {
         ...target,
-        url: `${base}/v1beta/models/${modelPath(config.model)}:${method}`,
+        url: `${base}/v1beta/models/${encodeURIComponent(model)}:${method}`,
         signal,
       };
       return runChat({
         ...request,
         body,
         stream,
-        createDecoder: () => createGeminiDecoder(request),
-        decodeReply: (json) => decodeGeminiReply(json, definition.id),
+        createDecoder: () => createGeminiDecoder(request, model),
+        decodeReply: (json) => decodeGeminiReply(json, definition.id, model),
       });
     },
     async listModels(signal) {

@@ -10,7 +10,7 @@ import type { CompletionOption, ProviderDefinition } from '../domain/provider-de
 import { parseDay } from '../domain/provider-definitions/retirement.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, countAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, countAt, definedOnly, fieldAt, numberAt, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import type { ResponsesCall } from './openai-responses.ts';
 import { withParameterRetry } from './parameter-retry.ts';
@@ -18,6 +18,16 @@ import { createThinkTagSplitter } from './think-tags.ts';
 import { dataUrl } from './data-url.ts';
 import { ProviderError } from './provider-error.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+import type { ToolDefinition } from '../domain/tools.ts';
+import { isRecord } from '../domain/json-guards.ts';
+import {
+  argumentsText,
+  newCallId,
+  offeredTools,
+  textWithoutImages,
+  wholeArguments,
+  wholeCall,
+} from './tool-wire.ts';
 import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 
 /**
@@ -39,6 +49,7 @@ function listedModel(item: unknown): ListedModel[] {
     images: inputs.length > 0 ? inputs.includes('image') : undefined,
     pdfs: inputs.length > 0 ? inputs.includes('file') : undefined,
     reasoning: parameters.length > 0 ? parameters.includes('reasoning') : undefined,
+    tools: parameters.length > 0 ? parameters.includes('tools') : undefined,
   });
   const shutdownDate = parseDay(stringAt(item, 'shutdown_date'));
   return [shutdownDate ? { id, capabilities, shutdownDate } : { id, capabilities }];
@@ -46,21 +57,60 @@ function listedModel(item: unknown): ListedModel[] {
 
 /** The one client for every server that speaks Chat Completions: OpenAI, Azure, Groq and compatible ones. */
 
+/** A user turn's files as content parts: each file (an `image_url`, a PDF as a `file`), then its text. */
+function userContent({ content, files }: ChatMessage): unknown {
+  if (!files?.length) return content;
+  const parts: unknown[] = files.map((file) =>
+    file.kind === 'image'
+      ? { type: 'image_url', image_url: { url: dataUrl(file) } }
+      : { type: 'file', file: { filename: file.name, file_data: dataUrl(file) } },
+  );
+  if (content !== '') parts.push({ type: 'text', text: content });
+  return parts;
+}
+
 /**
- * Only role and content: the APIs reject extra keys such as an app's `status` or `error`. A turn
- * with files has content parts: each file (an `image_url`, a PDF as a `file`), then its text.
+ * Only the keys each role takes: the APIs reject extra ones such as an app's `status` or `error`.
+ * An assistant turn that called tools carries its `tool_calls` (content null when it wrote no
+ * text), and one `tool` message per result follows it, in the calls' order. A tool message is
+ * text only: images a tool returned are said to be left out. `reasoningContent`: such a turn
+ * carries its reasoning back as DeepSeek's `reasoning_content`, which its thinking mode requires.
  */
-export function completionMessages(messages: readonly ChatMessage[]): { role: string; content: unknown }[] {
-  return messages.map(({ role, content, files }) => {
-    if (!files?.length) return { role, content };
-    const parts: unknown[] = files.map((file) =>
-      file.kind === 'image'
-        ? { type: 'image_url', image_url: { url: dataUrl(file) } }
-        : { type: 'file', file: { filename: file.name, file_data: dataUrl(file) } },
-    );
-    if (content !== '') parts.push({ type: 'text', text: content });
-    return { role, content: parts };
+export function completionMessages(
+  messages: readonly ChatMessage[],
+  reasoningContent = false,
+): Record<string, unknown>[] {
+  return messages.flatMap((message): Record<string, unknown>[] => {
+    const { role, content, toolCalls, toolResults } = message;
+    if (role === 'tool')
+      return (toolResults ?? []).map((result) => ({
+        role: 'tool',
+        tool_call_id: result.callId,
+        content: textWithoutImages(result),
+      }));
+    if (role !== 'assistant' || !toolCalls?.length) return [{ role, content: userContent(message) }];
+    const reasoning = (message.reasoning ?? []).map(({ text }) => text).join('');
+    return [
+      {
+        role,
+        content: content === '' ? null : content,
+        ...(reasoningContent && reasoning && { reasoning_content: reasoning }),
+        tool_calls: toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: argumentsText(call.arguments) },
+        })),
+      },
+    ];
   });
+}
+
+/** Tools in the Chat Completions shape: `{type:'function', function:{name, description, parameters}}`. */
+export function completionTools(tools: readonly ToolDefinition[]): unknown[] {
+  return tools.map(({ name, description, parameters }) => ({
+    type: 'function',
+    function: { name, ...(description && { description }), parameters },
+  }));
 }
 
 export function mapCompletionFinishReason(raw: string | undefined): FinishReason {
@@ -71,6 +121,9 @@ export function mapCompletionFinishReason(raw: string | undefined): FinishReason
       return 'length';
     case 'content_filter':
       return 'content-filter';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool-calls';
     default:
       return 'other';
   }
@@ -100,23 +153,110 @@ function reasoningOf(message: unknown): string | undefined {
   return stringAt(message, 'reasoning') ?? stringAt(message, 'reasoning_content');
 }
 
+/** Some compatible servers end a reply that called tools with 'stop': it stopped for its calls all the same. */
 function finishPart(
   rawReason: string | undefined,
   usage: Usage | undefined,
+  calledTools: boolean,
 ): Extract<StreamPart, { type: 'finish' }> {
-  return { type: 'finish', reason: mapCompletionFinishReason(rawReason), rawReason, usage };
+  const reason = mapCompletionFinishReason(rawReason);
+  return {
+    type: 'finish',
+    reason: calledTools && reason === 'stop' ? 'tool-calls' : reason,
+    rawReason,
+    usage,
+  };
+}
+
+/** Arguments as text; a server that sends them parsed gets them written back as JSON. */
+function argumentsAt(fn: unknown): string {
+  const value = fieldAt(fn, 'arguments');
+  return isRecord(value) ? JSON.stringify(value) : typeof value === 'string' ? value : '';
+}
+
+interface StreamedCall {
+  id?: string;
+  name: string;
+  arguments: string;
+  started: boolean;
+}
+
+/**
+ * Tool calls as they stream: fragments collected by `index`, the id and name only in a call's
+ * first fragment (docs/providers.md#tool-calling). A call starts once its name is known, its
+ * argument fragments follow as deltas, and every call ends when the reply finishes, in order.
+ */
+function createToolCallReader() {
+  const calls: StreamedCall[] = [];
+  const byIndex = new Map<number, StreamedCall>();
+
+  function slotFor(fragment: unknown): StreamedCall {
+    const id = stringAt(fragment, 'id') || undefined;
+    const index = numberAt(fragment, 'index');
+    let call =
+      index !== undefined ? byIndex.get(index) : id ? calls.find((known) => known.id === id) : calls.at(-1);
+    // Another call's id and name at a reused index (servers that number every call 0) start a new call.
+    const name = stringAt(recordAt(fragment, 'function'), 'name');
+    if (call && id && call.id && call.id !== id && name) call = undefined;
+    if (!call) {
+      call = { id, name: '', arguments: '', started: false };
+      calls.push(call);
+      if (index !== undefined) byIndex.set(index, call);
+    }
+    return call;
+  }
+
+  function* read(delta: unknown): Generator<StreamPart> {
+    for (const fragment of arrayAt(delta, 'tool_calls')) {
+      const call = slotFor(fragment);
+      const fn = recordAt(fragment, 'function');
+      const args = argumentsAt(fn);
+      call.id ??= stringAt(fragment, 'id') || undefined;
+      call.arguments += args;
+      if (call.started) {
+        if (args) yield { type: 'tool-call-delta', callId: call.id ?? '', delta: args };
+        continue;
+      }
+      call.name ||= stringAt(fn, 'name') ?? '';
+      if (!call.name) continue;
+      call.started = true;
+      call.id ??= newCallId(calls.indexOf(call));
+      yield { type: 'tool-call-start', callId: call.id, name: call.name };
+      if (call.arguments) yield { type: 'tool-call-delta', callId: call.id, delta: call.arguments };
+    }
+  }
+
+  /** The end of every call begun (a fragment with no name never was a call). */
+  function* end(): Generator<StreamPart> {
+    for (const call of calls.splice(0)) {
+      if (call.started)
+        yield { type: 'tool-call-end', callId: call.id ?? '', arguments: wholeArguments(call.arguments) };
+    }
+    byIndex.clear();
+  }
+
+  return { read, end };
 }
 
 function createCompletionDecoder(request: HttpRequest): StreamDecoder {
   let rawReason: string | undefined;
   let usage: Usage | undefined;
   let done = false;
+  let calledTools = false;
   const content = createThinkTagSplitter();
+  const toolCalls = createToolCallReader();
+  function* endCalls(): Generator<StreamPart> {
+    for (const part of toolCalls.end()) {
+      calledTools = true;
+      yield part;
+    }
+  }
   return {
     *decode(event) {
       if (event.data.trim() === '[DONE]') {
         done = true;
         yield* content.flush();
+        yield* endCalls();
         return true;
       }
       const chunk = parseEventJson(request, event.data);
@@ -132,11 +272,15 @@ function createCompletionDecoder(request: HttpRequest): StreamDecoder {
       if (reasoning) yield { type: 'reasoning-delta', text: reasoning };
       const text = stringAt(delta, 'content');
       if (text) yield* content.feed(text);
+      yield* toolCalls.read(delta);
       rawReason = stringAt(choice, 'finish_reason') ?? rawReason;
-      if (stringAt(choice, 'finish_reason')) yield* content.flush();
+      if (stringAt(choice, 'finish_reason')) {
+        yield* content.flush();
+        yield* endCalls();
+      }
       return false;
     },
-    finish: () => (done || rawReason !== undefined ? finishPart(rawReason, usage) : undefined),
+    finish: () => (done || rawReason !== undefined ? finishPart(rawReason, usage, calledTools) : undefined),
   };
 }
 
@@ -145,11 +289,17 @@ function decodeCompletionReply(json: unknown): StreamPart[] {
   const message = recordAt(choice, 'message');
   const reasoning = reasoningOf(message);
   const content = createThinkTagSplitter();
+  const calls = arrayAt(message, 'tool_calls').flatMap((call, index) => {
+    const fn = recordAt(call, 'function');
+    const name = stringAt(fn, 'name');
+    return name ? wholeCall(stringAt(call, 'id') || newCallId(index), name, argumentsAt(fn)) : [];
+  });
   return [
     ...(reasoning ? [{ type: 'reasoning-delta', text: reasoning } as const] : []),
     ...content.feed(stringAt(message, 'content') ?? ''),
     ...content.flush(),
-    finishPart(stringAt(choice, 'finish_reason'), readUsage(json)),
+    ...calls,
+    finishPart(stringAt(choice, 'finish_reason'), readUsage(json), calls.length > 0),
   ];
 }
 
@@ -173,6 +323,8 @@ const droppable = [
   'stream_options',
   'reasoning_effort',
   'reasoning_format',
+  // A model or server without tool calling ("tools is not supported in this model"): asked without them.
+  'tools',
 ];
 
 /**
@@ -186,6 +338,7 @@ function completionBody(
   stream: boolean,
   leftOut: ReadonlySet<string>,
   requestedEffort: ReasoningEffort | undefined,
+  tools: readonly ToolDefinition[] | undefined,
 ) {
   const capabilities = capabilitiesOf(config);
   const { rejects, tokenLimitField } = capabilities;
@@ -199,7 +352,8 @@ function completionBody(
   const stop = config.stop?.filter((sequence) => sequence !== '') ?? [];
   return {
     model: modelOf(config),
-    messages: completionMessages(messages),
+    // DeepSeek's thinking mode needs a tool-calling turn's reasoning back; only compatible servers get it.
+    messages: completionMessages(messages, config.provider === 'custom'),
     ...(sends('temperature', 'temperature') && { temperature: config.temperature }),
     // A reasoning model's limit covers its reasoning too: the answer keeps Max Tokens, thinking gets room on top.
     [tokenField]: capabilities.reasoning
@@ -215,6 +369,8 @@ function completionBody(
     ...(effort &&
       !leftOut.has('reasoning_effort') && { reasoning_effort: effort === 'off' ? 'none' : effort }),
     ...(capabilities.reasoningFormat && !leftOut.has('reasoning_format') && { reasoning_format: 'parsed' }),
+    // Only with tools: a request without them is the original payload. tool_choice stays the default, auto.
+    ...(tools && !leftOut.has('tools') && { tools: completionTools(tools) }),
   };
 }
 
@@ -239,8 +395,9 @@ export function createChatCompletionsProvider(
   const target = { provider: definition.id, fetch, headers: { ...auth, 'Content-Type': 'application/json' } };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true }) {
+    chat({ messages, settings, effort, signal, stream = true, tools: requested }) {
       const config: Config = { ...connection, ...settings };
+      const tools = offeredTools(requested);
       if (api.responsesPath && capabilitiesOf(config).reasoning)
         return viaResponses({
           ...target,
@@ -250,6 +407,7 @@ export function createChatCompletionsProvider(
           messages,
           stream,
           effort,
+          tools,
           keyId: `${base}|${key}`,
         });
       const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };
@@ -260,7 +418,7 @@ export function createChatCompletionsProvider(
         call: (leftOut) =>
           runChat({
             ...request,
-            body: completionBody(api, config, messages, stream, leftOut, effort),
+            body: completionBody(api, config, messages, stream, leftOut, effort, tools),
             stream,
             createDecoder: () => createCompletionDecoder(request),
             decodeReply: decodeCompletionReply,

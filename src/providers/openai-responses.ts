@@ -7,11 +7,13 @@ import {
 } from '../domain/provider-definitions/capabilities.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import type { HttpRequest } from './http.ts';
-import { arrayAt, definedOnly, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, definedOnly, fieldAt, numberAt, parseJson, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { isProviderError } from './provider-error.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
-import type { ChatMessage, StreamPart } from './types.ts';
+import type { ToolDefinition } from '../domain/tools.ts';
+import { argumentsText, wholeArguments, wholeCall } from './tool-wire.ts';
+import type { ChatMessage, ChatToolResult, StreamPart } from './types.ts';
 import { dataUrl } from './data-url.ts';
 
 /**
@@ -43,14 +45,31 @@ function userContent({ content, files }: ChatMessage): unknown {
   return items;
 }
 
+/** A tool's result: its text, or `input_text` and `input_image` items when it returned images. */
+function toolOutput(result: ChatToolResult): unknown {
+  if (!result.images?.length) return result.content;
+  return [
+    ...(result.content === '' ? [] : [{ type: 'input_text', text: result.content }]),
+    ...result.images.map((image) => ({ type: 'input_image', image_url: dataUrl(image) })),
+  ];
+}
+
 /**
  * The input items: system text goes in `instructions`; an assistant turn's own encrypted reasoning
- * goes back before its text, as a reasoning item (only reasoning this model wrote reaches here).
+ * goes back before its text and its calls, as a reasoning item (only reasoning this model wrote
+ * reaches here). Calls go back whole as `function_call` items and results as
+ * `function_call_output`, paired by `call_id`: with `store: false` nothing is referenced by id.
  */
 function responsesInput(messages: readonly ChatMessage[]): unknown[] {
   return messages.flatMap((message): unknown[] => {
     if (message.role === 'system') return [];
     if (message.role === 'user') return [{ role: 'user', content: userContent(message) }];
+    if (message.role === 'tool')
+      return (message.toolResults ?? []).map((result) => ({
+        type: 'function_call_output',
+        call_id: result.callId,
+        output: toolOutput(result),
+      }));
     const reasoning = (message.reasoning ?? [])
       .filter((part) => part.signature)
       .map((part) => ({
@@ -58,15 +77,41 @@ function responsesInput(messages: readonly ChatMessage[]): unknown[] {
         encrypted_content: part.signature,
         summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
       }));
-    // A reasoning item must be followed by its output: a turn without text goes without it.
-    return message.content === '' ? [] : [...reasoning, { role: 'assistant', content: message.content }];
+    const calls = (message.toolCalls ?? []).map((call) => ({
+      type: 'function_call',
+      call_id: call.id,
+      name: call.name,
+      arguments: argumentsText(call.arguments),
+    }));
+    const text = message.content === '' ? [] : [{ role: 'assistant', content: message.content }];
+    // A reasoning item must be followed by its output: a turn with neither text nor calls goes without it.
+    return text.length + calls.length === 0 ? [] : [...reasoning, ...text, ...calls];
   });
+}
+
+/**
+ * Tools in the Responses shape, flat: `{type:'function', name, description, parameters, strict}`.
+ * Not strict: the API would otherwise hold every schema to its strict subset (all properties required).
+ */
+function responsesTools(tools: readonly ToolDefinition[]): unknown[] {
+  return tools.map(({ name, description, parameters }) => ({
+    type: 'function',
+    name,
+    ...(description && { description }),
+    parameters,
+    strict: false,
+  }));
 }
 
 function responsesBody(
   config: Config,
   messages: readonly ChatMessage[],
-  options: { stream: boolean; summary: boolean; effort?: ReasoningEffort },
+  options: {
+    stream: boolean;
+    summary: boolean;
+    effort?: ReasoningEffort;
+    tools?: readonly ToolDefinition[] | undefined;
+  },
 ) {
   const capabilities = capabilitiesOf(config);
   const effort = acceptedEffort(capabilities, options.effort);
@@ -88,6 +133,8 @@ function responsesBody(
     store: false,
     include: ['reasoning.encrypted_content'],
     stream: options.stream,
+    // Only with tools; tool_choice stays the default, auto.
+    ...(options.tools && { tools: responsesTools(options.tools) }),
   };
 }
 
@@ -103,12 +150,17 @@ function readUsage(usage: unknown): Usage | undefined {
   });
 }
 
-function finishOf(response: unknown): FinishPart {
+/** The stream has no tool finish reason: a completed reply that called functions stopped for them. */
+function finishOf(response: unknown, calledTools: boolean): FinishPart {
   const status = stringAt(response, 'status');
+  const calls =
+    calledTools || arrayAt(response, 'output').some((item) => stringAt(item, 'type') === 'function_call');
   const why = stringAt(recordAt(response, 'incomplete_details'), 'reason');
   const reason: FinishReason =
     status === 'completed'
-      ? 'stop'
+      ? calls
+        ? 'tool-calls'
+        : 'stop'
       : why === 'max_output_tokens'
         ? 'length'
         : why === 'content_filter'
@@ -124,10 +176,54 @@ function reasoningEnd(item: unknown): StreamPart | undefined {
   return signature ? { type: 'reasoning-end', signature } : { type: 'reasoning-end' };
 }
 
-function createResponsesDecoder(request: HttpRequest): StreamDecoder {
+const parallelPrefix = 'functions.';
+
+/**
+ * gpt-5.4 may wrap parallel calls in one call named `parallel`, its arguments
+ * `{"tool_uses":[{"recipient_name":"functions.weather","parameters":{…}},…]}`: read as the calls it
+ * wraps (ids `<call_id>_<n>`) when every one names an offered tool, and `parallel` is not one.
+ */
+function unwrapParallel(
+  callId: string,
+  args: string,
+  tools: ReadonlySet<string>,
+): { callId: string; name: string; arguments: string }[] | undefined {
+  const uses = fieldAt(parseJson(args), 'tool_uses');
+  if (!Array.isArray(uses) || uses.length === 0) return undefined;
+  const calls: { callId: string; name: string; arguments: string }[] = [];
+  for (const [index, use] of uses.entries()) {
+    const recipient = stringAt(use, 'recipient_name') ?? '';
+    const name = recipient.slice(parallelPrefix.length);
+    const parameters = recordAt(use, 'parameters');
+    if (!recipient.startsWith(parallelPrefix) || !tools.has(name) || !parameters) return undefined;
+    calls.push({ callId: `${callId}_${index}`, name, arguments: JSON.stringify(parameters) });
+  }
+  return calls;
+}
+
+/** The function calls of a finished `function_call` item: itself, or the calls a `parallel` wrapper holds. */
+function finishedCalls(item: unknown, tools: ReadonlySet<string>) {
+  const callId = stringAt(item, 'call_id') ?? stringAt(item, 'id') ?? '';
+  const name = stringAt(item, 'name') ?? '';
+  const args = stringAt(item, 'arguments') ?? '';
+  return (
+    (isParallelWrapper(name, tools) && unwrapParallel(callId, args, tools)) || [
+      { callId, name, arguments: args },
+    ]
+  );
+}
+
+function isParallelWrapper(name: string | undefined, tools: ReadonlySet<string>): boolean {
+  return name === 'parallel' && !tools.has('parallel');
+}
+
+function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>): StreamDecoder {
   let finish: FinishPart | undefined;
   // Summary parts of one item are paragraphs of one block.
   let lastSummary: string | undefined;
+  // Function calls by item id, to their call id; a `parallel` wrapper waits for its whole arguments.
+  const calls = new Map<string, { callId: string; wrapper: boolean }>();
+  let calledTools = false;
   return {
     *decode(event) {
       const data = parseEventJson(request, event.data);
@@ -140,10 +236,38 @@ function createResponsesDecoder(request: HttpRequest): StreamDecoder {
           if (delta) yield { type: 'reasoning-delta', text: gap + delta };
           break;
         }
+        case 'response.output_item.added': {
+          const item = recordAt(data, 'item');
+          if (stringAt(item, 'type') !== 'function_call') break;
+          const callId = stringAt(item, 'call_id') ?? stringAt(item, 'id') ?? '';
+          const name = stringAt(item, 'name') ?? '';
+          const wrapper = isParallelWrapper(name, tools);
+          calls.set(stringAt(item, 'id') ?? callId, { callId, wrapper });
+          if (!wrapper) yield { type: 'tool-call-start', callId, name };
+          break;
+        }
+        case 'response.function_call_arguments.delta': {
+          const call = calls.get(stringAt(data, 'item_id') ?? '');
+          const delta = stringAt(data, 'delta');
+          if (call && !call.wrapper && delta) yield { type: 'tool-call-delta', callId: call.callId, delta };
+          break;
+        }
         case 'response.output_item.done': {
-          const end = reasoningEnd(recordAt(data, 'item'));
+          const item = recordAt(data, 'item');
+          const end = reasoningEnd(item);
           if (end) yield end;
           lastSummary = undefined;
+          if (stringAt(item, 'type') !== 'function_call') break;
+          calledTools = true;
+          const call = calls.get(stringAt(item, 'id') ?? stringAt(item, 'call_id') ?? '');
+          if (call && !call.wrapper) {
+            const args = wholeArguments(stringAt(item, 'arguments') ?? '');
+            yield { type: 'tool-call-end', callId: call.callId, arguments: args };
+            break;
+          }
+          // A `parallel` wrapper, or an item whose start went missing: its calls come whole.
+          for (const each of finishedCalls(item, tools))
+            yield* wholeCall(each.callId, each.name, each.arguments);
           break;
         }
         case 'response.output_text.delta': {
@@ -153,7 +277,7 @@ function createResponsesDecoder(request: HttpRequest): StreamDecoder {
         }
         case 'response.completed':
         case 'response.incomplete':
-          finish = finishOf(recordAt(data, 'response'));
+          finish = finishOf(recordAt(data, 'response'), calledTools);
           return true;
         case 'response.failed':
           throw errorFromPayload(request.provider, { error: recordAt(recordAt(data, 'response'), 'error') });
@@ -169,10 +293,13 @@ function createResponsesDecoder(request: HttpRequest): StreamDecoder {
   };
 }
 
-function decodeResponsesReply(json: unknown): StreamPart[] {
+function decodeResponsesReply(json: unknown, tools: ReadonlySet<string>): StreamPart[] {
   const parts: StreamPart[] = [];
   for (const item of arrayAt(json, 'output')) {
-    if (stringAt(item, 'type') === 'reasoning') {
+    if (stringAt(item, 'type') === 'function_call') {
+      for (const call of finishedCalls(item, tools))
+        parts.push(...wholeCall(call.callId, call.name, call.arguments));
+    } else if (stringAt(item, 'type') === 'reasoning') {
       const text = arrayAt(item, 'summary')
         .map((summary) => stringAt(summary, 'text') ?? '')
         .filter(Boolean)
@@ -187,7 +314,7 @@ function decodeResponsesReply(json: unknown): StreamPart[] {
       }
     }
   }
-  return [...parts, finishOf(json)];
+  return [...parts, finishOf(json, false)];
 }
 
 /** The organisation-verification refusal of summaries (docs/providers.md#openai-responses-api). */
@@ -200,20 +327,23 @@ export interface ResponsesCall extends HttpRequest {
   messages: readonly ChatMessage[];
   stream: boolean;
   effort?: ReasoningEffort;
+  /** Tools to offer; absent when there are none. */
+  tools?: readonly ToolDefinition[] | undefined;
   /** Which key is asking: summaries refused once are not asked for again with it. */
   keyId: string;
 }
 
 /** One reply through the Responses API; a refusal of summaries is retried without them, once per key. */
 export async function* responsesChat(call: ResponsesCall): AsyncGenerator<StreamPart> {
-  const { config, messages, stream, effort, keyId, ...request } = call;
+  const { config, messages, stream, effort, tools, keyId, ...request } = call;
+  const toolNames = new Set(tools?.map(({ name }) => name));
   const attempt = (summary: boolean) =>
     runChat({
       ...request,
-      body: responsesBody(config, messages, { stream, summary, effort }),
+      body: responsesBody(config, messages, { stream, summary, effort, tools }),
       stream,
-      createDecoder: () => createResponsesDecoder(request),
-      decodeReply: decodeResponsesReply,
+      createDecoder: () => createResponsesDecoder(request, toolNames),
+      decodeReply: (json) => decodeResponsesReply(json, toolNames),
     });
   if (unverifiedKeys.has(keyId)) {
     yield* attempt(false);

@@ -151,7 +151,9 @@ describe('openai streams', () => {
   it.each([
     ['length', 'length'],
     ['content_filter', 'content-filter'],
-    ['tool_calls', 'other'],
+    ['tool_calls', 'tool-calls'],
+    ['function_call', 'tool-calls'],
+    ['insufficient_system_resource', 'other'],
   ])('maps finish_reason %s to %s', async (raw, reason) => {
     const stream = `data: {"choices":[{"index":0,"delta":{},"finish_reason":"${raw}"}]}\n\ndata: [DONE]\n\n`;
     const { fetch } = fakeFetch(() => streamResponse(stream));

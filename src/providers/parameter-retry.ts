@@ -19,7 +19,9 @@ export function forgetRefusedFields(): void {
   refusedByModel.clear();
 }
 
-const refusal = /unsupported|not supported|deprecated|does not support|may only be set|only the default/i;
+// "Unrecognized request argument supplied: tools": an Azure api-version from before tool calling.
+const refusal =
+  /unsupported|not supported|deprecated|does not support|may only be set|only the default|unrecognized request argument/i;
 
 /**
  * The body field a 400 says the model does not accept: OpenAI's `param`, or a field named in the
@@ -28,6 +30,8 @@ const refusal = /unsupported|not supported|deprecated|does not support|may only 
 export function refusedField(error: ProviderError, candidates: readonly string[]): string | undefined {
   if (error.status !== 400 || error.kind !== 'invalid-request' || !refusal.test(error.message))
     return undefined;
+  // Groq's refusal of a malformed tool call quotes the model, whose words name no field of ours.
+  if (error.message.includes('(tool_use_failed)')) return undefined;
   if (error.param !== undefined) return candidates.includes(error.param) ? error.param : undefined;
   return candidates.find((field) => new RegExp(`(^|[^a-z_])${field}([^a-z_]|$)`).test(error.message));
 }

@@ -26,6 +26,16 @@ import {
   openaiResponsesStream,
   thinkTagStream,
 } from './__fixtures__/reasoning-streams.ts';
+import {
+  anthropicToolStream,
+  compatibleNoArgumentsStream,
+  geminiToolStream,
+  groqToolStream,
+  groqToolUseFailedStream,
+  openaiResponsesParallelWrapperStream,
+  openaiResponsesToolStream,
+  openaiToolStream,
+} from './__fixtures__/tool-streams.ts';
 import { isProviderError } from './provider-error.ts';
 import { createChatProvider } from './registry.ts';
 
@@ -115,6 +125,47 @@ const fixtures: Fixture[] = [
   { name: 'DeepSeek reasoning_content on Azure', provider: 'azure', stream: deepseekReasoningStream },
   { name: 'Claude signed and redacted thinking', provider: 'claude', stream: anthropicRedactedStream },
   { name: 'Gemini 3 thought and signature, CRLF', provider: 'gemini', stream: geminiThoughtStream },
+  { name: 'OpenAI parallel tool calls by index', provider: 'openai', stream: openaiToolStream },
+  {
+    name: 'compatible call with empty arguments at the finish',
+    provider: 'custom',
+    stream: compatibleNoArgumentsStream,
+  },
+  { name: 'Groq whole tool arguments', provider: 'groq', stream: groqToolStream },
+  { name: 'Groq tool_use_failed event', provider: 'groq', stream: groqToolUseFailedStream },
+  {
+    name: 'OpenAI Responses function calls after reasoning',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiResponsesToolStream,
+  },
+  {
+    name: 'OpenAI Responses parallel wrapper',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiResponsesParallelWrapperStream,
+  },
+  { name: 'Claude thinking, text and tool_use with ping', provider: 'claude', stream: anthropicToolStream },
+  {
+    name: 'Gemini 3 parallel calls with a signature, CRLF',
+    provider: 'gemini',
+    model: 'gemini-3.5-flash',
+    // Ids on both: a made-up id would differ between reads.
+    stream: geminiToolStream.replace('{"name":"time_now"', '{"id":"fc-gem-2","name":"time_now"'),
+  },
+  {
+    name: 'Claude tool_use arguments cut mid-reply',
+    provider: 'claude',
+    stream: cutBefore(anthropicToolStream, 'event: ping'),
+  },
+  {
+    name: 'OpenAI tool call cut mid-reply',
+    provider: 'openai',
+    stream: cutBefore(
+      openaiToolStream,
+      'data: {"id":"chatcmpl-T1","object":"chat.completion.chunk","created":1764000000,"model":"gpt-4o-2024-08-06","service_tier":"default","system_fingerprint":"fp_t1","choices":[{"index":0,"delta":{},',
+    ),
+  },
 ];
 
 const encoder = new TextEncoder();

@@ -36,6 +36,8 @@ export interface ModelCapabilities {
   reasoningFormat?: boolean;
   /** A request ending with an assistant turn (a prefill) is refused: Gemini 3.6 and later. */
   rejectsPrefill?: boolean;
+  /** False: the model takes no tools (a 400). Absent: it does, or nothing says it does not. */
+  tools?: boolean;
 }
 
 /** For a model nobody told us about: send the original payload, claim nothing. */
@@ -90,6 +92,11 @@ export function capabilityTable(base: Partial<ModelCapabilities>, rows: readonly
     const row = rows.find(({ match }) => match.test(model));
     return { ...unknownModel, ...base, ...row?.capabilities };
   };
+}
+
+/** Whether tools may be offered to the model: unless it is known to refuse them (an unknown model may). */
+export function supportsTools(capabilities: Pick<ModelCapabilities, 'tools'>): boolean {
+  return capabilities.tools !== false;
 }
 
 function tokenCount(tokens: number): string {

@@ -44,7 +44,8 @@ const claudeCapabilities = capabilityTable({ images: true, pdfs: true, contextWi
   { match: /^claude-opus-4/, capabilities: { ...budgetThinking, maxOutput: 32_000 } },
   { match: /^claude-3-5/, capabilities: { maxOutput: 8192 } },
   { match: /^claude-3-/, capabilities: { pdfs: false, maxOutput: 4096 } },
-  { match: /^claude-2/, capabilities: { images: false, pdfs: false, maxOutput: 4096 } },
+  // Tool use came with Claude 3.
+  { match: /^claude-2/, capabilities: { images: false, pdfs: false, maxOutput: 4096, tools: false } },
 ]);
 
 export const claude: ProviderDefinition<'claude'> = {

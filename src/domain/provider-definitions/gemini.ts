@@ -45,7 +45,10 @@ const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWi
     capabilities: { ...thinksBy('budget', ['low', 'medium', 'high']) },
   },
   { match: /^gemini-(2\.0|1\.5)/, capabilities: { maxOutput: 8192 } },
-  { match: /^gemini-pro-vision/, capabilities: { pdfs: false, contextWindow: 16_384, maxOutput: 2048 } },
+  {
+    match: /^gemini-pro-vision/,
+    capabilities: { pdfs: false, contextWindow: 16_384, maxOutput: 2048, tools: false },
+  },
   {
     match: /^gemini-(1\.0-)?pro/,
     capabilities: { images: false, pdfs: false, contextWindow: 32_760, maxOutput: 8192 },

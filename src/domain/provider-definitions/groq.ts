@@ -25,6 +25,7 @@ const groqCapabilities = capabilityTable({ contextWindow: 131_072 }, [
   },
   { match: /^meta-llama\/llama-4/, capabilities: { images: true, maxOutput: 8192 } },
   { match: /^llama-3\.3-70b/, capabilities: { maxOutput: 32_768 } },
+  { match: /^llama2-/, capabilities: { tools: false } },
 ]);
 
 export const groq: ProviderDefinition<'groq'> = {

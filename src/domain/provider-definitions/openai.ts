@@ -15,8 +15,8 @@ const gpt5: Partial<ModelCapabilities> = { ...reasoningModel, contextWindow: 400
 
 /** OpenAI lists no capabilities: this table is from its model pages (docs/providers.md#openai-reasoning-models). */
 export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, [
-  // gpt-5-chat-latest and the like: the chat variants without a minor version do not reason.
-  { match: /^gpt-\d+-chat/, capabilities: { contextWindow: 128_000, maxOutput: 16_384 } },
+  // gpt-5-chat-latest and the like: the chat variants without a minor version do not reason, nor take tools.
+  { match: /^gpt-\d+-chat/, capabilities: { contextWindow: 128_000, maxOutput: 16_384, tools: false } },
   // Efforts per model (docs/providers.md#openai-reasoning-models); 'off' is OpenAI's 'none'.
   { match: /^gpt-\d+(\.\d+)?-pro/, capabilities: { ...gpt5, efforts: ['medium', 'high', 'xhigh'] } },
   { match: /^gpt-\d+(\.\d+)?-codex/, capabilities: { ...gpt5, efforts: ['low', 'medium', 'high', 'xhigh'] } },
@@ -39,7 +39,8 @@ export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, 
   },
   { match: /^o\d/, capabilities: { ...reasoningModel, contextWindow: 200_000, maxOutput: 100_000 } },
   { match: /^gpt-4\.1/, capabilities: { contextWindow: 1_047_576, maxOutput: 32_768 } },
-  { match: /^(gpt-4o|chatgpt-4o)/, capabilities: { contextWindow: 128_000, maxOutput: 16_384 } },
+  { match: /^chatgpt-4o/, capabilities: { contextWindow: 128_000, maxOutput: 16_384, tools: false } },
+  { match: /^gpt-4o/, capabilities: { contextWindow: 128_000, maxOutput: 16_384 } },
   {
     match: /^gpt-4-turbo-preview|^gpt-4-\d{4}-preview/,
     capabilities: { images: false, pdfs: false, contextWindow: 128_000, maxOutput: 4096 },
