@@ -37,10 +37,9 @@ describe('auto-title', () => {
 
   it('drops closed thinking only, in one pass over any number of tags', () => {
     expect(cleanTitle('<think>a</think>Trains<think>b')).toBe('Trains<think>b');
-    // A regex looking for the closing tag from each opening one took 13 s here.
-    const start = performance.now();
+    // A regex looking for the closing tag from each opening one took 13 s here: the time is
+    // measured by `npm run bench` (case 9), and every regex here by regex-linearity.test.ts.
     expect(cleanTitle(`${'<think>'.repeat(50_000)}x`)).toMatch(/^<think>/);
-    expect(performance.now() - start).toBeLessThan(500);
   });
 
   it('cuts a long answer at a word, at most 60 characters', () => {

@@ -5,7 +5,10 @@ import {
   reasoningParts,
   type Conversation,
   type Message,
+  type MessagePart,
+  type ReasoningPart,
 } from './conversation.ts';
+import type { ProviderData, ToolResultContent } from './tools.ts';
 import { timingFields, usageFields, type ReplyStats } from './reply-stats.ts';
 import { conversationFormatVersion } from './conversation-validation.ts';
 import { activePath, findMessage, newestLeafUnder, pathTo, rootMessage } from './message-tree.ts';
@@ -29,7 +32,41 @@ export interface MessageRecord {
   stats?: Message['stats'];
   /** User messages: the files sent with `content`, in order; their bytes are kept apart. */
   attachments?: AttachmentRecord[];
+  /**
+   * Assistant replies whose parts `reasoning` and `content` cannot hold in order (one that called
+   * tools): every part, in order, and then no `reasoning`. `content` still holds the answer text
+   * (messageText), which is all a 2.0 reader takes; this release reads `parts` instead.
+   */
+  parts?: PartRecord[];
 }
+
+/** A reply's part as written in `parts` (see MessageRecord.parts). */
+export type PartRecord =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string; signature?: string; redacted?: true }
+  | {
+      type: 'tool-call';
+      callId: string;
+      name: string;
+      server?: string;
+      arguments: string;
+      providerData?: ProviderData;
+    }
+  | {
+      type: 'tool-result';
+      callId: string;
+      name: string;
+      content: ToolResultContentRecord[];
+      isError?: true;
+    };
+
+/**
+ * A piece of a tool's result as written: an image names its stored file, as an attachment does,
+ * and an export adds the bytes as base64 `data`.
+ */
+export type ToolResultContentRecord =
+  | Extract<ToolResultContent, { type: 'text' }>
+  | (Extract<ToolResultContent, { type: 'image' }> & { data?: string });
 
 /** A file as written: what it is, not its bytes (an export adds them as base64 `data`). */
 export type AttachmentRecord = Omit<AttachmentPart, 'type'> & { data?: string };
@@ -55,6 +92,8 @@ export interface ConversationRecord {
   pinnedAt?: string;
   effort?: Conversation['effort'];
   effortAt?: string;
+  toolSwitches?: Conversation['toolSwitches'];
+  toolSwitchesAt?: string;
   place?: Conversation['place'];
   placedAt?: string;
 }
@@ -91,6 +130,62 @@ function attachmentRecord({
   };
 }
 
+/**
+ * Whether `reasoning` and `content` hold the reply as it is: its thinking, then one text. Any
+ * other order (tool calls and results between them, text before thinking) is written as `parts`.
+ */
+function fitsContent(parts: readonly MessagePart[]): boolean {
+  const last = parts.length - 1;
+  return parts.every((part, index) => (index === last ? part.type === 'text' : part.type === 'reasoning'));
+}
+
+/** A part in `parts`, its fields in one fixed order (a user's file is never in a reply's parts). */
+function partRecord(part: Exclude<MessagePart, { type: 'attachment' }>): PartRecord {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'reasoning':
+      return { type: 'reasoning', ...reasoningRecord(part) };
+    case 'tool-call': {
+      const { callId, name, server, providerData } = part;
+      return {
+        type: 'tool-call',
+        callId,
+        name,
+        ...(server !== undefined && { server }),
+        arguments: part.arguments,
+        ...(providerData && {
+          providerData: {
+            provider: providerData.provider,
+            ...(providerData.model !== undefined && { model: providerData.model }),
+            data: { ...providerData.data },
+          },
+        }),
+      };
+    }
+    case 'tool-result':
+      return {
+        type: 'tool-result',
+        callId: part.callId,
+        name: part.name,
+        content: part.content.map((item) =>
+          item.type === 'text'
+            ? { type: 'text', text: item.text }
+            : { type: 'image', attachmentId: item.attachmentId, mimeType: item.mimeType },
+        ),
+        ...(part.isError && { isError: true }),
+      };
+  }
+}
+
+function reasoningRecord({
+  text,
+  signature,
+  redacted,
+}: ReasoningPart): NonNullable<MessageRecord['reasoning']>[number] {
+  return { text, ...(signature && { signature }), ...(redacted && { redacted }) };
+}
+
 function messageRecord(message: Message, onPath: boolean): MessageRecord {
   const { id, role, createdAt, editedAt, provider, model, status, error, notices, stats, parentId } = message;
   const record: MessageRecord = { id, role, content: messageText(message), createdAt };
@@ -101,13 +196,12 @@ function messageRecord(message: Message, onPath: boolean): MessageRecord {
   if (status) record.status = status;
   if (error !== undefined) record.error = error;
   if (notices?.length) record.notices = [...notices];
-  const reasoning = reasoningParts(message);
-  if (reasoning.length > 0)
-    record.reasoning = reasoning.map(({ text, signature, redacted }) => ({
-      text,
-      ...(signature && { signature }),
-      ...(redacted && { redacted }),
-    }));
+  if (role === 'assistant' && !fitsContent(message.parts)) {
+    record.parts = message.parts.flatMap((part) => (part.type === 'attachment' ? [] : [partRecord(part)]));
+  } else {
+    const reasoning = reasoningParts(message);
+    if (reasoning.length > 0) record.reasoning = reasoning.map(reasoningRecord);
+  }
   if (stats) record.stats = statsRecord(stats);
   const attachments = attachmentParts(message);
   if (attachments.length > 0) record.attachments = attachments.map(attachmentRecord);
@@ -141,6 +235,8 @@ export function conversationRecord(conversation: Conversation): ConversationReco
   if (conversation.pinnedAt) record.pinnedAt = conversation.pinnedAt;
   if (conversation.effort) record.effort = conversation.effort;
   if (conversation.effortAt) record.effortAt = conversation.effortAt;
+  if (conversation.toolSwitches) record.toolSwitches = { ...conversation.toolSwitches };
+  if (conversation.toolSwitchesAt) record.toolSwitchesAt = conversation.toolSwitchesAt;
   if (conversation.place) record.place = conversation.place;
   if (conversation.placedAt) record.placedAt = conversation.placedAt;
   if (deletedIds && deletedIds.length > 0) record.deletedIds = deletedIds;

@@ -346,9 +346,8 @@ describe('lastReply and lastCodeBlock', () => {
   it('reads fences as the renderer does, in one pass over any reply', () => {
     expect(lastCodeBlock('```\nx\n`````\n~~~\ny\n```')).toBe('x');
     expect(lastCodeBlock('``` not `a fence`\nx\n```')).toBeUndefined();
-    // A regex with a backreference took 2 s on these fences that never close.
-    const start = performance.now();
+    // A regex with a backreference took 2 s on these fences that never close: the time is
+    // measured by `npm run bench` (case 9), and every regex here by regex-linearity.test.ts.
     expect(lastCodeBlock('```a\n'.repeat(20_000))).toBeUndefined();
-    expect(performance.now() - start).toBeLessThan(500);
   });
 });

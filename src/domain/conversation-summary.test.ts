@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { attachment, linearConversation, treeConversation } from './__fixtures__/conversations.ts';
+import {
+  attachment,
+  linearConversation,
+  toolCall,
+  toolReply,
+  toolResult,
+  treeConversation,
+} from './__fixtures__/conversations.ts';
 import { textParts, type Conversation, type Message } from './conversation.ts';
 import {
   compareByOrder,
@@ -41,6 +48,44 @@ describe('conversation summaries', () => {
     withFile.messages[1] = { ...user, parts: [...user.parts, attachment('p', { size: 1000 })] };
     expect(conversationBytes(withFile)).toBe(1010);
     expect(readSummary({ ...summarizeConversation(withFile), bytes: -1 })?.bytes).toBeUndefined();
+  });
+
+  it("counts a tool's calls and results, and keys their searched text", () => {
+    const base = treeConversation('t', [
+      ['root', null, 'system', ''],
+      ['u1', 'root', 'user', 'hi'],
+    ]);
+    const asked = { ...base, messages: [...base.messages, toolReply('r', 'u1')], activeLeafId: 'r' };
+    const reply = asked.messages[2] as Message;
+    // 'hi', then the reply: its texts and reasoning, each call's name and arguments, each result's name and text.
+    const chars = [
+      'hi',
+      'I need the weather.',
+      'Let me look that up.',
+      'get_weather{"city":"Lisbon"}',
+      'get_map{"city":"Lisbon", oops',
+      'get_weather18 °C and sunny',
+      'get_mapArguments were not JSON',
+      'Now answer.',
+      'It is 18 °C and sunny in Lisbon.',
+    ].join('').length;
+    expect(conversationBytes(asked)).toBe(chars * 2);
+    const grown = {
+      ...asked,
+      messages: [
+        ...asked.messages.slice(0, 2),
+        { ...reply, parts: [...reply.parts, toolCall('c3', 'more')] },
+      ],
+    };
+    const answered = {
+      ...grown,
+      messages: [
+        ...asked.messages.slice(0, 2),
+        { ...reply, parts: [...reply.parts, toolCall('c3', 'more'), toolResult('c3', 'more', 'done')] },
+      ],
+    };
+    const keys = [asked, grown, answered].map(textKey);
+    expect(new Set(keys).size).toBe(3);
   });
 
   it('keys the searchable text: a grown reply, a new message, an edited prompt or a rename change it', () => {

@@ -1,5 +1,10 @@
 import { isProviderId, type ProviderId } from './config.ts';
-import { conversationPlaces, type Conversation, type ConversationPlace } from './conversation.ts';
+import {
+  conversationPlaces,
+  type Conversation,
+  type ConversationPlace,
+  type MessagePart,
+} from './conversation.ts';
 import { isIsoTimestamp, isRecord, ownField } from './json-guards.ts';
 
 /** What the sidebar needs about a conversation, without its messages. */
@@ -25,11 +30,30 @@ export interface ConversationSummary {
   bytes?: number;
 }
 
-/** About how many bytes a conversation takes in storage: two per character of text, and its files. */
+/** The characters a part holds: its text, or a tool call's name and arguments, or a result's text. */
+function partLength(part: Exclude<MessagePart, { type: 'attachment' }>): number {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return part.text.length;
+    case 'tool-call':
+      return part.name.length + part.arguments.length;
+    case 'tool-result': {
+      let length = part.name.length;
+      for (const item of part.content) if (item.type === 'text') length += item.text.length;
+      return length;
+    }
+  }
+}
+
+/**
+ * About how many bytes a conversation takes in storage: two per character of text (tool calls and
+ * results included), and its files (a tool's images are not counted: their parts carry no size).
+ */
 export function conversationBytes(conversation: Conversation): number {
   let bytes = 0;
   for (const message of conversation.messages)
-    for (const part of message.parts) bytes += part.type === 'attachment' ? part.size : part.text.length * 2;
+    for (const part of message.parts) bytes += part.type === 'attachment' ? part.size : partLength(part) * 2;
   return bytes;
 }
 
@@ -42,7 +66,10 @@ export function textKey(conversation: Conversation): string {
   let length = 0;
   let edited = '';
   for (const message of conversation.messages) {
-    for (const part of message.parts) if (part.type === 'text') length += part.text.length;
+    for (const part of message.parts)
+      // What search reads of a message: its text, and its tools' names and results (search-text.ts).
+      if (part.type === 'text' || part.type === 'tool-result') length += partLength(part);
+      else if (part.type === 'tool-call') length += part.name.length;
     if (message.editedAt && message.editedAt > edited) edited = message.editedAt;
   }
   return `${conversation.messages.length}:${length}:${edited}:${conversation.name}`;

@@ -7,12 +7,19 @@ import {
   withFiles,
   normalized,
   texts,
+  toolCall,
+  toolReply,
+  toolResult,
   treeConversation,
 } from './__fixtures__/conversations.ts';
 import { defaultConfig } from './config.ts';
-import type { Conversation, Message } from './conversation.ts';
+import { messageText, type Conversation, type Message } from './conversation.ts';
 import { conversationRecord } from './conversation-record.ts';
-import { conversationFormatVersion, validateConversation } from './conversation-validation.ts';
+import {
+  conversationFormatVersion,
+  toolPartLimits,
+  validateConversation,
+} from './conversation-validation.ts';
 import { buildExport, parseImport } from './export-format.ts';
 import { activePath } from './message-tree.ts';
 
@@ -622,5 +629,236 @@ describe('reasoning, figures and effort in the written form', () => {
     expect(activePath(read({ ...record, messages }))[1]?.parts).toEqual([
       { type: 'text', text: 'Why is the sky blue?' },
     ]);
+  });
+});
+
+describe('tool calls and results in the written form', () => {
+  const base = linearConversation('t', ['Weather in Lisbon?'], { provider: 'gemini' });
+  const withTools: Conversation = {
+    ...base,
+    messages: [...base.messages, toolReply('t:2', 't:1')],
+    activeLeafId: 't:2',
+  };
+  type Written = { messages: Record<string, unknown>[] };
+  const record = written(conversationRecord(withTools)) as Written;
+  /** The record with the reply's `parts` replaced. */
+  const withParts = (parts: unknown, extra: Record<string, unknown> = {}) => ({
+    ...record,
+    messages: record.messages.map((entry, index) => (index === 2 ? { ...entry, parts, ...extra } : entry)),
+  });
+  const replyOf = (value: unknown) => activePath(read(value)).at(-1) as Message;
+
+  it('writes a reply that used tools as its parts in order, the answer text still in content', () => {
+    expect(record.messages[2]).toEqual({
+      id: 't:2',
+      role: 'assistant',
+      // All a 2.0 reader takes: the answer, its texts a paragraph apart.
+      content: 'Let me look that up.\n\nIt is 18 °C and sunny in Lisbon.',
+      createdAt: base.createdAt,
+      provider: 'gemini',
+      model: 'gemini-2.5-pro',
+      parts: [
+        { type: 'reasoning', text: 'I need the weather.', signature: 'sig-1' },
+        { type: 'text', text: 'Let me look that up.' },
+        {
+          type: 'tool-call',
+          callId: 'call-1',
+          name: 'get_weather',
+          server: 'builtin',
+          arguments: '{"city":"Lisbon"}',
+          providerData: { provider: 'gemini', model: 'gemini-2.5-pro', data: { thoughtSignature: 'abc' } },
+        },
+        { type: 'tool-call', callId: 'call-2', name: 'get_map', arguments: '{"city":"Lisbon", oops' },
+        {
+          type: 'tool-result',
+          callId: 'call-1',
+          name: 'get_weather',
+          content: [{ type: 'text', text: '18 °C and sunny' }],
+        },
+        {
+          type: 'tool-result',
+          callId: 'call-2',
+          name: 'get_map',
+          content: [
+            { type: 'text', text: 'Arguments were not JSON' },
+            { type: 'image', attachmentId: 'tool-img-1', mimeType: 'image/png' },
+          ],
+          isError: true,
+        },
+        { type: 'reasoning', text: 'Now answer.' },
+        { type: 'text', text: 'It is 18 °C and sunny in Lisbon.' },
+      ],
+    });
+  });
+
+  it('reads it back as it was, and writes what it read byte for byte', () => {
+    const back = read(record);
+    expect(normalized(back)).toEqual(normalized(withTools));
+    expect(JSON.stringify(conversationRecord(back))).toBe(JSON.stringify(conversationRecord(withTools)));
+  });
+
+  it('writes a reply without tools as before: reasoning and content, no parts', () => {
+    const plain = written(conversationRecord(linearConversation('p', ['q', 'a']))) as Written;
+    expect(plain.messages[2]).not.toHaveProperty('parts');
+    const thinking: Conversation = {
+      ...withTools,
+      messages: [
+        ...base.messages,
+        {
+          ...(withTools.messages[2] as Message),
+          parts: [
+            { type: 'reasoning', text: 'Hm.' },
+            { type: 'text', text: 'A' },
+          ],
+        },
+      ],
+    };
+    const entry = (written(conversationRecord(thinking)) as Written).messages[2];
+    expect(entry).toMatchObject({ content: 'A', reasoning: [{ text: 'Hm.' }] });
+    expect(entry).not.toHaveProperty('parts');
+  });
+
+  it('reads reasoning and content when parts is absent, unreadable or empty', () => {
+    const legacy = { content: 'Answer', reasoning: [{ text: 'Thought' }] };
+    const expected = [
+      { type: 'reasoning', text: 'Thought' },
+      { type: 'text', text: 'Answer' },
+    ];
+    for (const parts of [undefined, 'parts', {}, [], [null, 7, { type: 'tool-result' }]])
+      expect(replyOf(withParts(parts, legacy)).parts).toEqual(expected);
+  });
+
+  it('drops malformed entries, never the file', () => {
+    const parts = [
+      null,
+      'text',
+      [],
+      { type: 'picture', text: 'x' },
+      { type: 'text', text: 7 },
+      { type: 'text', text: 'Kept.' },
+      { type: 'reasoning', text: 3 },
+      { type: 'tool-call', callId: 'a', name: 'f' },
+      { type: 'tool-call', callId: 7, name: 'f', arguments: '{}' },
+      { type: 'tool-call', callId: 'b', name: '', arguments: '{}' },
+      { type: 'tool-call', callId: 'c', name: 'f', arguments: { city: 'x' } },
+      { type: 'tool-call', callId: 'd', name: 'x'.repeat(toolPartLimits.nameLength + 1), arguments: '{}' },
+      {
+        type: 'tool-call',
+        callId: 'e',
+        name: 'f',
+        arguments: '{}',
+        server: 5,
+        providerData: { provider: 'nope', data: { a: 'b' } },
+      },
+      { type: 'tool-result', callId: 'e', name: 'f', content: 'not a list' },
+      {
+        type: 'tool-result',
+        callId: 'e',
+        name: 'f',
+        content: [
+          null,
+          { type: 'text', text: 5 },
+          { type: 'image', attachmentId: 'i1', mimeType: 'text/html' },
+          { type: 'image', attachmentId: '', mimeType: 'image/png' },
+          { type: 'video', text: 'x' },
+          { type: 'text', text: 'ok' },
+        ],
+        isError: 'yes',
+      },
+    ];
+    expect(replyOf(withParts(parts)).parts).toEqual([
+      { type: 'text', text: 'Kept.' },
+      toolCall('e', 'f'),
+      toolResult('e', 'f', 'ok'),
+    ]);
+  });
+
+  it('keeps each result after its own call: a repeated call id, a result for no call and a second result are dropped', () => {
+    const parts = [
+      { type: 'tool-result', callId: 'a', name: 'f', content: [] },
+      { type: 'tool-call', callId: 'a', name: 'f', arguments: '{"n":1}' },
+      { type: 'tool-call', callId: 'a', name: 'g', arguments: '{"n":2}' },
+      { type: 'tool-result', callId: 'a', name: 'f', content: [{ type: 'text', text: 'first' }] },
+      { type: 'tool-result', callId: 'a', name: 'f', content: [{ type: 'text', text: 'second' }] },
+      { type: 'tool-result', callId: 'z', name: 'f', content: [] },
+    ];
+    expect(replyOf(withParts(parts)).parts).toEqual([
+      toolCall('a', 'f', '{"n":1}'),
+      toolResult('a', 'f', 'first'),
+    ]);
+  });
+
+  it('ignores inherited fields and own "__proto__" keys (a stored record is not checked for them)', () => {
+    const text = JSON.stringify(
+      withParts([
+        {
+          type: 'tool-call',
+          callId: 'a',
+          name: 'f',
+          arguments: '{}',
+          providerData: { provider: 'gemini', data: { __proto__x: 'y' } },
+        },
+      ]),
+    ).replace('"__proto__x"', '"__proto__"');
+    const hostile = JSON.parse(text) as unknown;
+    const call = replyOf(hostile).parts[0];
+    // Its only entry was the "__proto__" one: no provider data is left.
+    expect(call).toEqual(toolCall('a', 'f'));
+    expect(Object.getPrototypeOf(call)).toBe(Object.prototype);
+
+    const inherited = Object.create({ callId: 'a', name: 'f', arguments: '{}' }) as object;
+    Object.assign(inherited, { type: 'tool-call' });
+    expect(replyOf(withParts([inherited], { content: 'x' })).parts).toEqual([{ type: 'text', text: 'x' }]);
+  });
+
+  it('bounds what it reads: huge arguments and results are cut, further parts and pieces left out', () => {
+    // The limit falls inside an emoji: its first half is not kept alone.
+    const huge = `x${'😀'.repeat(toolPartLimits.argumentsLength)}`;
+    const parts = [
+      { type: 'tool-call', callId: 'a', name: 'f', arguments: huge },
+      {
+        type: 'tool-result',
+        callId: 'a',
+        name: 'f',
+        content: Array.from({ length: toolPartLimits.resultPieces + 5 }, (_, index) => ({
+          type: 'text',
+          text: index === 0 ? 'x'.repeat(toolPartLimits.resultLength - 3) : 'abcdef',
+        })),
+      },
+      ...Array.from({ length: toolPartLimits.parts }, () => ({ type: 'text', text: 'more' })),
+    ];
+    const reply = replyOf(withParts(parts));
+    expect(reply.parts).toHaveLength(toolPartLimits.parts);
+    const [call, result] = reply.parts;
+    const args = call?.type === 'tool-call' ? call.arguments : '';
+    expect(args.length).toBe(toolPartLimits.argumentsLength - 1);
+    expect(args.endsWith('😀')).toBe(true);
+    expect(
+      result?.type === 'tool-result' &&
+        result.content.map((item) => (item.type === 'text' ? item.text.length : 0)),
+    ).toEqual([toolPartLimits.resultLength - 3, 3]);
+  });
+
+  it('reads tool parts on replies only', () => {
+    const user = { ...record.messages[1], parts: [toolCall('a', 'f')] };
+    const back = read({ ...record, messages: [record.messages[0], user, record.messages[2]] });
+    expect(activePath(back)[1]?.parts).toEqual([{ type: 'text', text: 'Weather in Lisbon?' }]);
+    expect(messageText(activePath(back)[2] as Message)).toBe(
+      'Let me look that up.\n\nIt is 18 °C and sunny in Lisbon.',
+    );
+  });
+
+  it('drops null reasoning blocks and files instead of failing', () => {
+    const nulls = {
+      ...record,
+      messages: [
+        record.messages[0],
+        { ...record.messages[1], attachments: [null] },
+        { ...record.messages[2], parts: undefined, reasoning: [null], content: 'A' },
+      ],
+    };
+    const back = read(nulls);
+    expect(activePath(back)[1]?.parts).toEqual([{ type: 'text', text: 'Weather in Lisbon?' }]);
+    expect(activePath(back)[2]?.parts).toEqual([{ type: 'text', text: 'A' }]);
   });
 });

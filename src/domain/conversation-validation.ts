@@ -7,13 +7,23 @@ import {
   type Conversation,
   type ConversationPlace,
   type Message,
+  type MessagePart,
   type ReasoningPart,
   type Role,
 } from './conversation.ts';
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
 import { finishReasons, timingFields, usageFields, type ReplyStats, type Usage } from './reply-stats.ts';
 import { readOrder } from './conversation-summary.ts';
-import { describeType, isIsoTimestamp, isRecord, ownField, quote, type Validated } from './json-guards.ts';
+import type { ProviderData, ToolCallPart, ToolResultContent, ToolResultPart } from './tools.ts';
+import {
+  describeType,
+  isIsoTimestamp,
+  isRecord,
+  ownField,
+  quote,
+  type JsonRecord,
+  type Validated,
+} from './json-guards.ts';
 
 /**
  * Reads a conversation from its written form: a stored record or an entry of an export file.
@@ -21,7 +31,9 @@ import { describeType, isIsoTimestamp, isRecord, ownField, quote, type Validated
  * (a 2.0 reader needs nothing more); since this release each also has an `id`, and the messages
  * off that path travel in `otherMessages`, each naming its `parentId`. A conversation without
  * ids (the first release, a hand-written file) becomes a linear chain with ids derived from its
- * own id and positions, so two tabs reading the same old record agree on them.
+ * own id and positions, so two tabs reading the same old record agree on them. A reply that used
+ * tools also has `parts`, every part in order, which this release reads instead of `reasoning` and
+ * `content` (see readParts).
  */
 
 export interface ConversationReadOptions {
@@ -95,7 +107,9 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
   }
   if (role === 'user') message.parts = [...readAttachments(ownField(value, 'attachments')), ...message.parts];
   if (role === 'assistant') {
-    message.parts = [...readReasoning(ownField(value, 'reasoning')), ...message.parts];
+    const parts = readParts(ownField(value, 'parts'));
+    message.parts =
+      parts.length > 0 ? parts : [...readReasoning(ownField(value, 'reasoning')), ...message.parts];
     const stats = readStats(ownField(value, 'stats'));
     if (stats) message.stats = stats;
   }
@@ -105,15 +119,171 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
 /** Reasoning blocks as written; a malformed block is dropped (it is never worth refusing a file over). */
 function readReasoning(value: unknown): ReasoningPart[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((block): ReasoningPart[] => {
-    const text = ownField(block, 'text');
-    if (typeof text !== 'string') return [];
-    const part: ReasoningPart = { type: 'reasoning', text };
-    const signature = ownField(block, 'signature');
-    if (typeof signature === 'string' && signature !== '') part.signature = signature;
-    if (ownField(block, 'redacted') === true && part.signature) part.redacted = true;
-    return part.text !== '' || part.signature ? [part] : [];
+  return value.flatMap((block: unknown) => {
+    const part = readReasoningBlock(block);
+    return part ? [part] : [];
   });
+}
+
+function readReasoningBlock(block: unknown): ReasoningPart | null {
+  if (!isRecord(block)) return null;
+  const text = ownField(block, 'text');
+  if (typeof text !== 'string') return null;
+  const part: ReasoningPart = { type: 'reasoning', text };
+  const signature = ownField(block, 'signature');
+  if (typeof signature === 'string' && signature !== '') part.signature = signature;
+  if (ownField(block, 'redacted') === true && part.signature) part.redacted = true;
+  return part.text !== '' || part.signature ? part : null;
+}
+
+/**
+ * How much of a reply's tool calls and results is read, so a hostile record costs bounded work and
+ * the screen bounded cards. Each is far past what a reply holds (a model writes at most a few
+ * hundred thousand characters of arguments; the tool loop stores results within these); past a
+ * limit, a text is cut to it and further parts or pieces are left out.
+ */
+export const toolPartLimits = {
+  /** Entries of `parts` read: a reply of a hundred tool rounds has some hundreds. */
+  parts: 2000,
+  /** A call's id, a tool's name, its server, a result image's file id, a provider's model. */
+  nameLength: 256,
+  /** A call's arguments (JSON text), in characters. */
+  argumentsLength: 1_000_000,
+  /** All the text of one result, in characters. */
+  resultLength: 1_000_000,
+  /** Pieces of one result (texts and images). */
+  resultPieces: 100,
+  /** Entries of a call's provider data, and the characters of each. */
+  providerDataEntries: 16,
+  providerDataLength: 1_000_000,
+} as const;
+
+/** A string no longer than `max`, never ending in half a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+const isName = (value: unknown): value is string =>
+  typeof value === 'string' && value !== '' && value.length <= toolPartLimits.nameLength;
+
+/** Provider data as written: a known provider and its string entries, or nothing. */
+function readProviderData(value: unknown): ProviderData | undefined {
+  if (!isRecord(value)) return undefined;
+  const provider = ownField(value, 'provider');
+  const data = ownField(value, 'data');
+  if (!isProviderId(provider) || !isRecord(data)) return undefined;
+  const entries = Object.entries(data)
+    .filter(
+      ([key, item]) =>
+        // A `__proto__` entry made by assigning would set the prototype: no provider has one.
+        key !== '__proto__' &&
+        key.length <= toolPartLimits.nameLength &&
+        typeof item === 'string' &&
+        item.length <= toolPartLimits.providerDataLength,
+    )
+    .slice(0, toolPartLimits.providerDataEntries);
+  if (entries.length === 0) return undefined;
+  const read: ProviderData = { provider, data: Object.fromEntries(entries) as Record<string, string> };
+  const model = ownField(value, 'model');
+  if (isName(model)) read.model = model;
+  return read;
+}
+
+function readToolCall(entry: JsonRecord): ToolCallPart | null {
+  const callId = ownField(entry, 'callId');
+  const name = ownField(entry, 'name');
+  const args = ownField(entry, 'arguments');
+  if (!isName(callId) || !isName(name) || typeof args !== 'string') return null;
+  const part: ToolCallPart = {
+    type: 'tool-call',
+    callId,
+    name,
+    arguments: cut(args, toolPartLimits.argumentsLength),
+  };
+  const server = ownField(entry, 'server');
+  if (isName(server)) part.server = server;
+  const providerData = readProviderData(ownField(entry, 'providerData'));
+  if (providerData) part.providerData = providerData;
+  return part;
+}
+
+function readToolResult(entry: JsonRecord): ToolResultPart | null {
+  const callId = ownField(entry, 'callId');
+  const name = ownField(entry, 'name');
+  const rawContent = ownField(entry, 'content');
+  if (!isName(callId) || !isName(name) || !Array.isArray(rawContent)) return null;
+  const content: ToolResultContent[] = [];
+  let room: number = toolPartLimits.resultLength;
+  for (const item of rawContent.slice(0, toolPartLimits.resultPieces) as unknown[]) {
+    if (!isRecord(item)) continue;
+    const type = ownField(item, 'type');
+    const text = ownField(item, 'text');
+    if (type === 'text' && typeof text === 'string' && room > 0) {
+      const kept = cut(text, room);
+      room -= kept.length;
+      content.push({ type: 'text', text: kept });
+    }
+    const attachmentId = ownField(item, 'attachmentId');
+    const mimeType = ownField(item, 'mimeType');
+    // Shown from its bytes, as a user's image is: only the raster types the app stores.
+    if (
+      type === 'image' &&
+      isName(attachmentId) &&
+      typeof mimeType === 'string' &&
+      sentImageTypes.includes(mimeType)
+    )
+      content.push({ type: 'image', attachmentId, mimeType });
+  }
+  const part: ToolResultPart = { type: 'tool-result', callId, name, content };
+  if (ownField(entry, 'isError') === true) part.isError = true;
+  return part;
+}
+
+/**
+ * A reply's parts as written in `parts` (conversation-record.ts): text, reasoning, tool calls and
+ * results in order. A malformed entry is dropped, and so is a call whose id an earlier call has, a
+ * result that answers no earlier call of the reply, and a second result for a call: each kept
+ * result follows its call, as the tool loop writes them and every API takes them.
+ */
+function readParts(value: unknown): MessagePart[] {
+  if (!Array.isArray(value)) return [];
+  const parts: MessagePart[] = [];
+  const calls = new Set<string>();
+  const answered = new Set<string>();
+  for (const entry of value.slice(0, toolPartLimits.parts) as unknown[]) {
+    if (!isRecord(entry)) continue;
+    switch (ownField(entry, 'type')) {
+      case 'text': {
+        const text = ownField(entry, 'text');
+        if (typeof text === 'string') parts.push({ type: 'text', text });
+        break;
+      }
+      case 'reasoning': {
+        const part = readReasoningBlock(entry);
+        if (part) parts.push(part);
+        break;
+      }
+      case 'tool-call': {
+        const part = readToolCall(entry);
+        if (part && !calls.has(part.callId)) {
+          calls.add(part.callId);
+          parts.push(part);
+        }
+        break;
+      }
+      case 'tool-result': {
+        const part = readToolResult(entry);
+        if (part && calls.has(part.callId) && !answered.has(part.callId)) {
+          answered.add(part.callId);
+          parts.push(part);
+        }
+        break;
+      }
+    }
+  }
+  return parts;
 }
 
 /**
@@ -122,7 +292,8 @@ function readReasoning(value: unknown): ReasoningPart[] {
  */
 function readAttachments(value: unknown): AttachmentPart[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((entry): AttachmentPart[] => {
+  return value.flatMap((entry: unknown): AttachmentPart[] => {
+    if (!isRecord(entry)) return [];
     const id = ownField(entry, 'id');
     const kind = ownField(entry, 'kind');
     const name = ownField(entry, 'name');
@@ -282,6 +453,16 @@ function buildTree(
 }
 
 /** A fresh conversation copied field by field from untrusted data, or the first problem found. */
+/** Tool sources switched in a conversation: own keys of bounded length with boolean values, at most 100. */
+function readToolSwitches(value: unknown): Record<string, boolean> | undefined {
+  if (!isRecord(value)) return undefined;
+  const entries = Object.keys(value)
+    .filter((key) => key !== '__proto__' && key.length <= 256 && typeof value[key] === 'boolean')
+    .slice(0, 100)
+    .map((key) => [key, value[key] as boolean] as const);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
 export function validateConversation(
   value: unknown,
   path: string,
@@ -356,6 +537,10 @@ export function validateConversation(
     conversation.effort = effort as ReasoningEffort;
   const effortAt = ownField(value, 'effortAt');
   if (isIsoTimestamp(effortAt)) conversation.effortAt = effortAt;
+  const toolSwitches = readToolSwitches(ownField(value, 'toolSwitches'));
+  if (toolSwitches) conversation.toolSwitches = toolSwitches;
+  const toolSwitchesAt = ownField(value, 'toolSwitchesAt');
+  if (isIsoTimestamp(toolSwitchesAt)) conversation.toolSwitchesAt = toolSwitchesAt;
   const place = ownField(value, 'place');
   if ((conversationPlaces as readonly unknown[]).includes(place))
     conversation.place = place as ConversationPlace;

@@ -2,6 +2,7 @@ import type { AttachmentPart } from './attachments.ts';
 import type { ProviderId } from './config.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 import type { ReplyStats } from './reply-stats.ts';
+import type { ToolCallPart, ToolResultPart } from './tools.ts';
 
 export const roles = ['system', 'user', 'assistant'] as const;
 export type Role = (typeof roles)[number];
@@ -28,8 +29,13 @@ export interface ReasoningPart {
   redacted?: true;
 }
 
-/** What a message is made of: a user's files come before their text, a reply's thinking before its answer. */
-export type MessagePart = TextPart | ReasoningPart | AttachmentPart;
+/**
+ * What a message is made of: a user's files come before their text, a reply's thinking before its
+ * answer. A reply that used tools is one assistant message whose parts keep the order they came in:
+ * thinking, text, the calls the model asked for, then their results (each after its call), then
+ * more thinking and text as the model goes on (docs/behaviour.md#tool-calls-in-a-reply).
+ */
+export type MessagePart = TextPart | ReasoningPart | AttachmentPart | ToolCallPart | ToolResultPart;
 
 export interface Message {
   /** Unique within its conversation, stable for the message's life (React key, merge key). */
@@ -99,6 +105,13 @@ export interface Conversation {
   /** When the effort was last chosen: of two copies, the later choice wins a merge. */
   effortAt?: string;
   /**
+   * Tool sources switched on or off in this conversation, by source id (ToolSource.id). Absent:
+   * the built-in tools are off, every connected server's are on.
+   */
+  toolSwitches?: Record<string, boolean>;
+  /** When a source was last switched here: of two copies, the later change wins a merge. */
+  toolSwitchesAt?: string;
+  /**
    * Roots of deleted subtrees: a copy still holding them (another tab) merges without bringing
    * them back. Their descendants go with them, since a message without its parent is dropped.
    */
@@ -116,21 +129,45 @@ export const conversationPlaces: readonly ConversationPlace[] = ['pinned', 'arch
 
 export const defaultSystemPrompt = 'You are a helpful assistant.';
 
-/** The text of a message, its answer without any reasoning: its text parts, joined. */
-export function messageText(message: Message): string {
+/**
+ * The text of a message, its answer without any reasoning or tool: its text parts, joined. Where
+ * other parts come between two texts (a reply that called tools and went on), a blank line goes
+ * between them, so the answer reads as paragraphs rather than run-on sentences.
+ */
+export function messageText(message: Pick<Message, 'parts'>): string {
   let text = '';
-  for (const part of message.parts) if (part.type === 'text') text += part.text;
+  let apart = false;
+  for (const part of message.parts) {
+    if (part.type !== 'text') {
+      apart = true;
+    } else if (part.text !== '') {
+      text += apart && text !== '' ? `\n\n${part.text}` : part.text;
+      apart = false;
+    }
+  }
   return text;
 }
 
-/** Whether anything is there: text, reasoning (text, or a signature to send back), or a file. */
+/**
+ * Whether anything is there: text, reasoning (text, or a signature to send back), a file, or a
+ * tool call or result (a reply that only called tools has said something).
+ */
 export function hasContent(message: Pick<Message, 'parts'>): boolean {
-  return message.parts.some(
-    (part) => part.type === 'attachment' || part.text !== '' || (part.type === 'reasoning' && part.signature),
-  );
+  return message.parts.some((part) => {
+    switch (part.type) {
+      case 'text':
+        return part.text !== '';
+      case 'reasoning':
+        return part.text !== '' || Boolean(part.signature);
+      case 'attachment':
+      case 'tool-call':
+      case 'tool-result':
+        return true;
+    }
+  });
 }
 
-export function reasoningParts(message: Message): ReasoningPart[] {
+export function reasoningParts(message: Pick<Message, 'parts'>): ReasoningPart[] {
   return message.parts.filter((part) => part.type === 'reasoning');
 }
 
@@ -138,12 +175,55 @@ export function attachmentParts(message: Pick<Message, 'parts'>): AttachmentPart
   return message.parts.filter((part) => part.type === 'attachment');
 }
 
-/** Every file the conversation's messages hold, on any branch: what its stored bytes must match. */
+/** The calls a reply asked for, in order. */
+export function toolCallParts(message: Pick<Message, 'parts'>): ToolCallPart[] {
+  return message.parts.filter((part) => part.type === 'tool-call');
+}
+
+/** What came back for a reply's calls, in order. */
+export function toolResultParts(message: Pick<Message, 'parts'>): ToolResultPart[] {
+  return message.parts.filter((part) => part.type === 'tool-result');
+}
+
+/** The stored files a part refers to: a user's file, or the images a tool returned. */
+function partFileIds(part: MessagePart): string[] {
+  if (part.type === 'attachment') return [part.id];
+  if (part.type !== 'tool-result') return [];
+  return part.content.flatMap((item) => (item.type === 'image' ? [item.attachmentId] : []));
+}
+
+/**
+ * Every file the conversation's messages hold, on any branch, tools' images included: what its
+ * stored bytes must match (storage deletes the rest, an export carries these).
+ */
 export function attachmentIds(conversation: Pick<Conversation, 'messages'>): Set<string> {
   const ids = new Set<string>();
   for (const message of conversation.messages)
-    for (const part of message.parts) if (part.type === 'attachment') ids.add(part.id);
+    for (const part of message.parts) for (const id of partFileIds(part)) ids.add(id);
   return ids;
+}
+
+/**
+ * The message with the files it refers to renamed (`ids`: old id → new id; others stay): for a
+ * copy that stores its own files (a branch).
+ */
+export function withFileIds(message: Message, ids: ReadonlyMap<string, string>): Message {
+  if (!message.parts.some((part) => partFileIds(part).some((id) => ids.has(id)))) return message;
+  return {
+    ...message,
+    parts: message.parts.map((part): MessagePart => {
+      if (part.type === 'attachment') return { ...part, id: ids.get(part.id) ?? part.id };
+      if (part.type !== 'tool-result') return part;
+      return {
+        ...part,
+        content: part.content.map((item) =>
+          item.type === 'image'
+            ? { ...item, attachmentId: ids.get(item.attachmentId) ?? item.attachmentId }
+            : item,
+        ),
+      };
+    }),
+  };
 }
 
 export function textParts(text: string): MessagePart[] {

@@ -1,10 +1,23 @@
 import { defaultConfig, type Config, type ProviderId } from './config.ts';
 import { attachmentIds, type Conversation } from './conversation.ts';
-import { conversationRecord, type ConversationRecord, type MessageRecord } from './conversation-record.ts';
+import {
+  conversationRecord,
+  type ConversationRecord,
+  type MessageRecord,
+  type PartRecord,
+} from './conversation-record.ts';
 import { formatBytes } from './attachments.ts';
 import { validateConfigShape } from './config-restore.ts';
 import { validateConversationList } from './conversation-validation.ts';
-import { describeType, findJsonHazard, isRecord, maxJsonDepth, ownField, quote } from './json-guards.ts';
+import {
+  describeType,
+  findJsonHazard,
+  isRecord,
+  maxJsonDepth,
+  ownField,
+  quote,
+  type JsonRecord,
+} from './json-guards.ts';
 
 export const exportVersion = '2.0';
 
@@ -22,18 +35,36 @@ export interface ExportInput {
   files?: ReadonlyMap<string, string>;
 }
 
-/** Each entry's bytes, when the export carries them. */
-function withFileData(record: ConversationRecord, files: ReadonlyMap<string, string>): ConversationRecord {
-  const carry = (message: MessageRecord): MessageRecord =>
-    message.attachments
+/** The tools' images in a reply's parts with their bytes (see withFileData). */
+function partsWithData(parts: readonly PartRecord[], files: ReadonlyMap<string, string>): PartRecord[] {
+  return parts.map((part) =>
+    part.type === 'tool-result' && part.content.some((item) => item.type === 'image')
       ? {
-          ...message,
-          attachments: message.attachments.map((entry) => {
-            const data = files.get(entry.id);
-            return data === undefined ? entry : { ...entry, data };
+          ...part,
+          content: part.content.map((item) => {
+            const data = item.type === 'image' ? files.get(item.attachmentId) : undefined;
+            return data === undefined ? item : { ...item, data };
           }),
         }
-      : message;
+      : part,
+  );
+}
+
+/** Each file entry's bytes (a user's file, a tool's image), when the export carries them. */
+function withFileData(record: ConversationRecord, files: ReadonlyMap<string, string>): ConversationRecord {
+  const carry = (message: MessageRecord): MessageRecord => {
+    let carried = message;
+    if (message.attachments)
+      carried = {
+        ...carried,
+        attachments: message.attachments.map((entry) => {
+          const data = files.get(entry.id);
+          return data === undefined ? entry : { ...entry, data };
+        }),
+      };
+    if (message.parts) carried = { ...carried, parts: partsWithData(message.parts, files) };
+    return carried;
+  };
   return {
     ...record,
     messages: record.messages.map(carry),
@@ -123,6 +154,25 @@ export interface ImportData {
   files?: Map<string, { data: string; mimeType: string }>;
 }
 
+/** The entries of a raw list that are objects. */
+const recordsIn = (value: unknown): JsonRecord[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+
+/**
+ * The file entries of a raw message, with the key naming each one's file: a user's files
+ * (`attachments`, by `id`), and the images of a reply's tool results (in `parts`, by `attachmentId`).
+ */
+function fileEntries(message: JsonRecord): [JsonRecord, string][] {
+  const entries: [JsonRecord, string][] = recordsIn(ownField(message, 'attachments')).map((entry) => [
+    entry,
+    'id',
+  ]);
+  for (const part of recordsIn(ownField(message, 'parts')))
+    if (ownField(part, 'type') === 'tool-result')
+      for (const item of recordsIn(ownField(part, 'content')))
+        if (ownField(item, 'type') === 'image') entries.push([item, 'attachmentId']);
+  return entries;
+}
+
 /** The `data` of every file entry in the raw conversations, for the files the import kept. */
 function readFileData(
   raw: unknown,
@@ -130,13 +180,12 @@ function readFileData(
 ): NonNullable<ImportData['files']> {
   const wanted = conversationFileIds(conversations);
   const files: NonNullable<ImportData['files']> = new Map();
-  if (!Array.isArray(raw) || wanted.size === 0) return files;
-  for (const conversation of raw)
+  if (wanted.size === 0) return files;
+  for (const conversation of recordsIn(raw))
     for (const list of [ownField(conversation, 'messages'), ownField(conversation, 'otherMessages')])
-      for (const message of Array.isArray(list) ? list : []) {
-        const entries = ownField(message, 'attachments');
-        for (const entry of Array.isArray(entries) ? entries : []) {
-          const id = ownField(entry, 'id');
+      for (const message of recordsIn(list))
+        for (const [entry, key] of fileEntries(message)) {
+          const id = ownField(entry, key);
           const data = ownField(entry, 'data');
           const mimeType = ownField(entry, 'mimeType');
           if (
@@ -147,7 +196,6 @@ function readFileData(
           )
             files.set(id, { data, mimeType });
         }
-      }
   return files;
 }
 

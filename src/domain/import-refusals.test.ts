@@ -36,7 +36,10 @@ function sampleConversation(id: string, name: string): Record<string, unknown> {
   };
 }
 
-const conversation = (fields: Record<string, unknown>) => ({ ...sampleConversation('c1', 'Fine'), ...fields });
+const conversation = (fields: Record<string, unknown>) => ({
+  ...sampleConversation('c1', 'Fine'),
+  ...fields,
+});
 
 const badFiles: [string, unknown, RegExp][] = [
   ['not an object', 'just a string', /^The file must hold an object \(found a string\)$/],
@@ -194,10 +197,17 @@ describe('a file carrying __proto__ or nested absurdly deep', () => {
       /"__proto__" key at config/,
     ],
     ['100,000 nested lists', deep(100_000), /nested too deeply at \[0\]/],
-    ['100,000 nested objects', '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000), /nested too deeply at a\.a/],
+    [
+      '100,000 nested objects',
+      '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000),
+      /nested too deeply at a\.a/,
+    ],
     [
       '100,000 nested lists as a message content',
-      JSON.stringify({ conversations: [conversation({})] }).replace('"content":"q"', `"content":${deep(100_000)}`),
+      JSON.stringify({ conversations: [conversation({})] }).replace(
+        '"content":"q"',
+        `"content":${deep(100_000)}`,
+      ),
       /nested too deeply at conversations\[0\]\.messages\[1\]\.content/,
     ],
   ])('is refused whole: %s', (_, text, problem) => {

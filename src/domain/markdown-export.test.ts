@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { attachment, linearConversation, treeConversation, withFiles } from './__fixtures__/conversations.ts';
+import {
+  attachment,
+  linearConversation,
+  toolCall,
+  toolReply,
+  toolResult,
+  treeConversation,
+  withFiles,
+} from './__fixtures__/conversations.ts';
 import type { Message } from './conversation.ts';
 import { conversationMarkdown, markdownFileName } from './markdown-export.ts';
 
@@ -45,6 +53,52 @@ describe('Markdown export', () => {
     expect(text).toContain('**System prompt**\n\n> Be brief.\n> Answer in French.');
     expect(text).toContain('## User\n\n- Attached: notes.pdf (application/pdf, 2 KB)\n\nRead this');
     expect(text).toContain('Half an ans\n\n_(Interrupted: Network error.)_');
+  });
+
+  it('writes a reply that used tools in order: each tool with its arguments and its result', () => {
+    const base = linearConversation('c', ['Weather in Lisbon?']);
+    const conversation = { ...base, messages: [...base.messages, toolReply('r', 'c:1')], activeLeafId: 'r' };
+    const text = conversationMarkdown(conversation);
+    expect(text).toContain(
+      [
+        '## Assistant (gemini-2.5-pro)',
+        '<details>\n<summary>Thinking</summary>\n\nI need the weather.\n\n</details>',
+        'Let me look that up.',
+        'Used `get_weather`',
+        '```json\n{\n  "city": "Lisbon"\n}\n```',
+        'Result:',
+        '```\n18 °C and sunny\n```',
+        'Used `get_map`',
+        // Arguments that are not JSON go as written.
+        '```\n{"city":"Lisbon", oops\n```',
+        'Failed:',
+        '```\nArguments were not JSON\n```',
+        '- Image (image/png)',
+        '<details>\n<summary>Thinking</summary>\n\nNow answer.\n\n</details>',
+        'It is 18 °C and sunny in Lisbon.',
+      ].join('\n\n'),
+    );
+  });
+
+  it("fences a tool's text so that nothing in it can close the block, and names a call left without result", () => {
+    const base = linearConversation('c', ['Go']);
+    const hostile = '```\n# Not a heading\n````';
+    const reply = {
+      ...(base.messages[1] as Message),
+      id: 'r',
+      parentId: 'c:1',
+      role: 'assistant' as const,
+      parts: [
+        toolCall('a', 'read `file`', '"```"'),
+        toolResult('a', 'read `file`', hostile),
+        toolCall('b', '`tick', '{}'),
+      ],
+    };
+    const text = conversationMarkdown({ ...base, messages: [...base.messages, reply], activeLeafId: 'r' });
+    expect(text).toContain('Used `` read `file` ``');
+    expect(text).toContain('````json\n"```"\n````');
+    expect(text).toContain(`\`\`\`\`\`\n${hostile}\n\`\`\`\`\``);
+    expect(text).toContain('Used `` `tick ``\n\n```json\n{}\n```\n\n_(No result.)_');
   });
 
   it('names the file by date and conversation, without characters file systems refuse', () => {

@@ -3,24 +3,103 @@ import {
   attachmentParts,
   defaultSystemPrompt,
   messageText,
-  reasoningParts,
+  toolCallParts,
+  toolResultParts,
   type Conversation,
   type Message,
 } from './conversation.ts';
+import type { ToolCallPart, ToolResultPart } from './tools.ts';
 import { activePath } from './message-tree.ts';
 
 /**
  * 'Download as Markdown': one conversation's shown path as a Markdown document. Message texts go
  * in as they are (they are Markdown already, code fences included); a reply's thinking goes in a
- * collapsible <details> block before it; files are named, not embedded.
+ * collapsible <details> block where it came; files are named, not embedded; a tool the reply used
+ * is a line naming it, with its arguments and its result in code blocks no text can close.
  */
 
 /** Text that closes the <details> block would end it early: written as an entity instead. */
 const inDetails = (text: string) => text.replace(/<\/details>/gi, '&lt;/details>');
 
+/** The longest run of backticks in `text`. */
+function longestTicks(text: string): number {
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  return longest;
+}
+
+/**
+ * `text` as a fenced code block: the fence is longer than any run of backticks in it, so no line
+ * of it can close the block (CommonMark), whatever a tool or a model wrote.
+ */
+function fenced(text: string, language = ''): string {
+  const fence = '`'.repeat(Math.max(3, longestTicks(text) + 1));
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** A name as inline code on one line: its delimiters are longer than any run of backticks in it. */
+function inlineCode(text: string): string {
+  const name = text.replace(/\s+/g, ' ').trim();
+  const ticks = '`'.repeat(longestTicks(name) + 1);
+  return /^`|`$/.test(name) ? `${ticks} ${name} ${ticks}` : `${ticks}${name}${ticks}`;
+}
+
+/** A call's arguments: indented when they are JSON, as written when they are not. */
+function argumentsBlock(text: string): string {
+  try {
+    return fenced(JSON.stringify(JSON.parse(text), null, 2), 'json');
+  } catch {
+    return fenced(text);
+  }
+}
+
+function resultMarkdown(result: ToolResultPart): string {
+  const label = result.isError ? 'Failed:' : 'Result:';
+  if (result.content.length === 0) return `${label} _(nothing)_`;
+  const pieces = result.content.map((item) =>
+    item.type === 'text' ? fenced(item.text) : `- Image (${item.mimeType})`,
+  );
+  return [label, ...pieces].join('\n\n');
+}
+
+/** A call, and its result when the reply holds one. */
+function toolMarkdown(call: ToolCallPart, result: ToolResultPart | undefined): string {
+  const blocks = [`Used ${inlineCode(call.name)}`, argumentsBlock(call.arguments)];
+  blocks.push(result ? resultMarkdown(result) : '_(No result.)_');
+  return blocks.join('\n\n');
+}
+
 function heading(message: Message): string {
   if (message.role === 'user') return '## User';
   return message.model ? `## Assistant (${message.model})` : '## Assistant';
+}
+
+/** A message's parts in their order: thinking, text, and the tools used, each with its result. */
+function partsMarkdown(message: Message): string[] {
+  const blocks: string[] = [];
+  const results = new Map(toolResultParts(message).map((part) => [part.callId, part]));
+  const calls = new Set(toolCallParts(message).map((part) => part.callId));
+  let thinking: string[] = [];
+  const endThinking = () => {
+    const text = thinking.join('\n\n');
+    if (text) blocks.push(`<details>\n<summary>Thinking</summary>\n\n${inDetails(text)}\n\n</details>`);
+    thinking = [];
+  };
+  for (const part of message.parts) {
+    if (part.type === 'reasoning') {
+      const text = part.text.trim();
+      if (text) thinking.push(text);
+      continue;
+    }
+    endThinking();
+    if (part.type === 'text' && part.text.trim()) blocks.push(part.text.trim());
+    if (part.type === 'tool-call') blocks.push(toolMarkdown(part, results.get(part.callId)));
+    // A result is written with its call; one without a call in this reply, on its own.
+    if (part.type === 'tool-result' && !calls.has(part.callId))
+      blocks.push(`Result of ${inlineCode(part.name)}\n\n${resultMarkdown(part)}`);
+  }
+  endThinking();
+  return blocks;
 }
 
 function messageMarkdown(message: Message): string {
@@ -32,13 +111,7 @@ function messageMarkdown(message: Message): string {
         .map((file) => `- Attached: ${file.name} (${file.mimeType}, ${formatBytes(file.size)})`)
         .join('\n'),
     );
-  const thinking = reasoningParts(message)
-    .map((part) => part.text.trim())
-    .filter(Boolean)
-    .join('\n\n');
-  if (thinking) blocks.push(`<details>\n<summary>Thinking</summary>\n\n${inDetails(thinking)}\n\n</details>`);
-  const text = messageText(message).trim();
-  if (text) blocks.push(text);
+  blocks.push(...partsMarkdown(message));
   if (message.status === 'stopped') blocks.push('_(Stopped before the end.)_');
   if (message.status === 'interrupted')
     blocks.push(`_(Interrupted: ${message.error ?? 'the reply did not finish'}.)_`);

@@ -42,11 +42,10 @@ describe('normalizeMath on hostile input', () => {
     expect(hasMath(normalizeMath(`${'$x '.repeat(20_000)}`))).toBe(false);
   });
 
-  it('reads 100,000 backticks in one pass', () => {
-    // A backreference regex for code spans took 4.5 s on them.
+  it('reads 100,000 backticks', () => {
+    // A backreference regex for code spans took 4.5 s on them: the time is measured by
+    // `npm run bench` (case 9), and every regex here by regex-linearity.test.ts.
     const text = `${'`'.repeat(100_000)} $x$`;
-    const start = performance.now();
     expect(hasMath(normalizeMath(text))).toBe(true);
-    expect(performance.now() - start).toBeLessThan(500);
   });
 });

@@ -6,6 +6,8 @@ import {
   message,
   minute,
   texts,
+  toolCall,
+  toolResult,
   treeConversation,
 } from './__fixtures__/conversations.ts';
 import { messageText, type Conversation, type Message } from './conversation.ts';
@@ -374,6 +376,42 @@ describe('mergeConversations', () => {
       expect(messageText(findMessage(mergeConversations(grown, chat), 'a4') as Message)).toBe(
         'Knock knock. Who is there?',
       );
+    });
+
+    it('keeps the copy whose tools went further: arguments streamed, a result added (a reply growing)', () => {
+      const a4 = findMessage(chat, 'a4') as Message;
+      const steps: Message[] = [
+        { ...a4, status: 'interrupted', parts: [...a4.parts, toolCall('c1', 'search', '{"q":')] },
+        { ...a4, status: 'interrupted', parts: [...a4.parts, toolCall('c1', 'search', '{"q":"x"}')] },
+        {
+          ...a4,
+          status: 'interrupted',
+          parts: [...a4.parts, toolCall('c1', 'search', '{"q":"x"}'), toolResult('c1', 'search', '')],
+        },
+        {
+          ...a4,
+          status: 'interrupted',
+          parts: [...a4.parts, toolCall('c1', 'search', '{"q":"x"}'), toolResult('c1', 'search', 'found')],
+        },
+        {
+          ...a4,
+          status: 'interrupted',
+          parts: [
+            ...a4.parts,
+            toolCall('c1', 'search', '{"q":"x"}'),
+            toolResult('c1', 'search', 'found'),
+            { type: 'reasoning', text: 'So.' },
+          ],
+        },
+      ];
+      const copies = [chat, ...steps.map((step) => replaceMessage(chat, step))];
+      copies.forEach((earlier, index) => {
+        for (const later of copies.slice(index + 1)) {
+          const newest = findMessage(later, 'a4');
+          expect(findMessage(mergeConversations(earlier, later), 'a4')).toBe(newest);
+          expect(findMessage(mergeConversations(later, earlier), 'a4')).toBe(newest);
+        }
+      });
     });
 
     it('keeps the finished one when the texts are as long', () => {

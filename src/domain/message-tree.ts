@@ -216,9 +216,27 @@ function reasoningLength(message: Message): number {
 }
 
 /**
+ * How far a reply's tools went: each call and result counts, and the characters of a call's
+ * arguments (they stream in) and of a result. A reply's parts only ever grow, so of two copies
+ * the one with more is the later.
+ */
+function toolsLength(message: Message): number {
+  let length = 0;
+  for (const part of message.parts) {
+    if (part.type === 'tool-call') length += 1 + part.arguments.length;
+    if (part.type === 'tool-result') {
+      length += 1;
+      for (const item of part.content) length += item.type === 'text' ? item.text.length : 1;
+    }
+  }
+  return length;
+}
+
+/**
  * Of two copies of one message: the later in-place edit, else the longer text (a reply grows as
- * it streams), else the longer reasoning (it grows before the text), else the finished one (a
- * reply is saved as 'interrupted' while it streams).
+ * it streams), else the longer reasoning (it grows before the text), else the one whose tools went
+ * further (a call streams, then its result is added, before the reply goes on), else the finished
+ * one (a reply is saved as 'interrupted' while it streams).
  */
 function newerCopy(a: Message, b: Message): Message {
   const editedA = a.editedAt ?? '';
@@ -231,6 +249,9 @@ function newerCopy(a: Message, b: Message): Message {
   const thoughtA = reasoningLength(a);
   const thoughtB = reasoningLength(b);
   if (thoughtA !== thoughtB) return thoughtA > thoughtB ? a : b;
+  const toolsA = toolsLength(a);
+  const toolsB = toolsLength(b);
+  if (toolsA !== toolsB) return toolsA > toolsB ? a : b;
   if (isFinal(a) !== isFinal(b)) return isFinal(a) ? a : b;
   // Any fixed choice, so the merge does not depend on which copy came first.
   return textA >= textB ? a : b;
@@ -303,6 +324,11 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
   delete merged.effortAt;
   if (chose.effort) merged.effort = chose.effort;
   if (chose.effortAt) merged.effortAt = chose.effortAt;
+  const switched = (other.toolSwitchesAt ?? '') > (primary.toolSwitchesAt ?? '') ? other : primary;
+  delete merged.toolSwitches;
+  delete merged.toolSwitchesAt;
+  if (switched.toolSwitches) merged.toolSwitches = switched.toolSwitches;
+  if (switched.toolSwitchesAt) merged.toolSwitchesAt = switched.toolSwitchesAt;
   const placed = (other.placedAt ?? '') > (primary.placedAt ?? '') ? other : primary;
   delete merged.place;
   delete merged.placedAt;
@@ -324,6 +350,7 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.pin === b.pin &&
     a.effort === b.effort &&
     a.effortAt === b.effortAt &&
+    a.toolSwitches === b.toolSwitches &&
     a.pinnedAt === b.pinnedAt &&
     a.place === b.place &&
     a.placedAt === b.placedAt &&

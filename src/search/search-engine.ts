@@ -56,7 +56,11 @@ export interface IndexStatus {
   total: number;
 }
 
-/** Bump when the indexed text or the options change: older snapshots are rebuilt. */
+/**
+ * Bump when the indexed text or the options change: older snapshots are rebuilt. (Still 1 when
+ * tools' names and results joined the text: no conversation held one before, so no snapshot of
+ * format 1 indexed one differently.)
+ */
 const snapshotFormat = 1;
 
 const indexOptions: Options = {

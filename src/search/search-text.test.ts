@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { linearConversation, treeConversation } from '../domain/__fixtures__/conversations.ts';
+import {
+  linearConversation,
+  toolCall,
+  toolReply,
+  toolResult,
+  treeConversation,
+} from '../domain/__fixtures__/conversations.ts';
 import { textParts, type Message } from '../domain/conversation.ts';
-import { bestMessage, markTerms, searchDocument, termMatcher, tokenize } from './search-text.ts';
+import {
+  bestMessage,
+  markTerms,
+  searchDocument,
+  searchedResultLength,
+  searchedText,
+  termMatcher,
+  tokenize,
+} from './search-text.ts';
 
 const plain = (segments: { text: string }[]) => segments.map((segment) => segment.text).join('');
 const marked = (segments: { text: string; mark?: true }[]) =>
@@ -34,6 +48,38 @@ describe('search text', () => {
     };
     const document = searchDocument({ ...conversation, name: 'Named' });
     expect(document).toEqual({ id: 'c', name: 'Named', text: 'Question\nFirst version\nSecond version' });
+  });
+
+  it('indexes the tools a reply used and what they returned, not their arguments', () => {
+    const base = linearConversation('t', ['Weather in Lisbon?']);
+    const conversation = { ...base, messages: [...base.messages, toolReply('r', 't:1')], activeLeafId: 'r' };
+    expect(searchDocument(conversation).text).toBe(
+      [
+        'Weather in Lisbon?',
+        'Let me look that up.\n\nget_weather\n\nget_map\n\n18 °C and sunny\n\nArguments were not JSON\n\nIt is 18 °C and sunny in Lisbon.',
+      ].join('\n'),
+    );
+    const match = bestMessage(conversation, termMatcher(new Set(['get_map'])));
+    expect(match?.messageId).toBe('r');
+    expect(marked(match?.snippet ?? [])).toEqual(['get_map']);
+  });
+
+  it("searches at most searchedResultLength characters of a message's tool results", () => {
+    const reply = {
+      ...(linearConversation('t', ['q', 'a']).messages[2] as Message),
+      parts: [
+        toolCall('a', 'fetch'),
+        toolResult('a', 'fetch', 'x'.repeat(searchedResultLength - 2)),
+        toolCall('b', 'fetch'),
+        toolResult('b', 'fetch', [
+          { type: 'text', text: 'abcdef' },
+          { type: 'text', text: 'beyond' },
+        ]),
+      ],
+    };
+    const text = searchedText(reply);
+    expect(text.endsWith('\n\nfetch\n\nab')).toBe(true);
+    expect(text).not.toContain('beyond');
   });
 
   it('finds the message holding most of the matched words, on any branch, with a marked snippet', () => {

@@ -1,4 +1,4 @@
-import { messageText, type Conversation } from '../domain/conversation.ts';
+import { messageText, type Conversation, type Message } from '../domain/conversation.ts';
 
 /**
  * What the index and the snippets agree a word is: a run of letters, digits and combining marks.
@@ -23,9 +23,48 @@ export function searchedMessages(conversation: Conversation) {
   return conversation.messages.filter((message) => message.role !== 'system');
 }
 
+/** Of one message, the characters of its tools' results that are searched: results can be whole pages. */
+export const searchedResultLength = 50_000;
+
+/**
+ * The text searched in a message: its answer (messageText), and the names of the tools it used and
+ * the text of what they returned (up to searchedResultLength), in order; never reasoning or a
+ * call's arguments. A message without tools is searched by its text alone.
+ */
+export function searchedText(message: Message): string {
+  if (!message.parts.some((part) => part.type === 'tool-call' || part.type === 'tool-result'))
+    return messageText(message);
+  let text = '';
+  let apart = false;
+  let room = searchedResultLength;
+  const add = (piece: string) => {
+    if (piece === '') return;
+    text += apart && text !== '' ? `\n\n${piece}` : piece;
+    apart = false;
+  };
+  for (const part of message.parts) {
+    if (part.type === 'text') {
+      add(part.text);
+      continue;
+    }
+    apart = true;
+    if (part.type === 'tool-call') add(part.name);
+    if (part.type === 'tool-result')
+      for (const item of part.content)
+        if (item.type === 'text' && room > 0) {
+          const piece = item.text.slice(0, room);
+          room -= piece.length;
+          add(piece);
+          apart = true;
+        }
+    apart = true;
+  }
+  return text;
+}
+
 /** The document the index holds for a conversation: its name and every branch's texts, no reasoning. */
 export function searchDocument(conversation: Conversation): { id: string; name: string; text: string } {
-  const text = searchedMessages(conversation).map(messageText).join('\n');
+  const text = searchedMessages(conversation).map(searchedText).join('\n');
   return { id: conversation.id, name: conversation.name, text };
 }
 
@@ -128,7 +167,7 @@ export interface MessageMatch {
 export function bestMessage(conversation: Conversation, matcher: RegExp): MessageMatch | undefined {
   let best: { text: string; hits: Hit[]; id: string; createdAt: string; score: number } | undefined;
   for (const message of searchedMessages(conversation)) {
-    const text = messageText(message);
+    const text = searchedText(message);
     const hits = hitsIn(text, matcher);
     if (hits.length === 0) continue;
     const score = new Set(hits.map((hit) => hit.term)).size * 1e6 + hits.length;

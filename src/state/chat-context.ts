@@ -7,6 +7,7 @@ import type { TabSync } from '../storage/tab-sync.ts';
 import type { ChatState, ChatStore } from './chat-store.ts';
 import type { Notifier } from './notify.ts';
 import type { FocusRequests, ViewStore } from './view-store.ts';
+import type { ToolSource } from './tool-sources.ts';
 
 /** What the page tells the controller: the browser's events in the app (browser-page.ts), fakes in tests. */
 export interface PageEvents {
@@ -34,12 +35,14 @@ export interface ChatDependencies {
   runBackup?: BackupRunner;
   /** Starts the import worker; without it, import.worker.ts (tests run its work on their thread). */
   startImportWorker?: () => ImportWorker;
+  /** The tools that need no server; without it, the built-in ones (builtin-tools.ts). */
+  toolSources?: readonly ToolSource[];
 }
 
 /** What every command module shares: the state, the dependencies and the opened storage. */
 export interface ChatContext extends Omit<
   ChatDependencies,
-  'openConversationStore' | 'page' | 'runBackup' | 'startImportWorker'
+  'openConversationStore' | 'page' | 'runBackup' | 'startImportWorker' | 'toolSources'
 > {
   store: ChatStore;
   get(): ChatState;

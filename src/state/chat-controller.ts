@@ -18,6 +18,10 @@ import { createConversationSync } from './conversation-sync.ts';
 import { createMessageCommands, type MessageCommands } from './message-commands.ts';
 import { createOpenConversations } from './open-conversations.ts';
 import { createReplyRunner } from './reply-runner.ts';
+import { builtinTools } from './builtin-tools.ts';
+import { createToolRunner, type SourceSwitch } from './tool-runner.ts';
+import { createToolCommands, type ToolCommands } from './tool-commands.ts';
+import { builtinServer } from '../domain/tools.ts';
 import { createTreeCommands, type TreeCommands } from './tree-commands.ts';
 import {
   createFocusRequests,
@@ -80,6 +84,7 @@ export interface ChatController
     ConversationCommands,
     MessageCommands,
     TreeCommands,
+    ToolCommands,
     SettingsCommands,
     DataCommands,
     KeyCommands,
@@ -139,11 +144,16 @@ export function createChatController(deps: ChatDependencies): ChatController {
   const sync = createConversationSync(ctx, () => void askToPersist());
   const keyLock = createKeyLock(ctx);
   const configs = createConfigCommands({ ctx, sync, keyLock });
-  const replies = createReplyRunner(ctx, sync);
+  const toolSources = () => deps.toolSources ?? [builtinTools];
+  const isOn: SourceSwitch = (conversation, source) =>
+    conversation.toolSwitches?.[source.id] ?? source.id !== builtinServer;
+  const toolRunner = createToolRunner({ ctx, sources: toolSources, isOn });
+  const replies = createReplyRunner({ ctx, sync, tools: toolRunner });
   const open = createOpenConversations({ ctx, sync });
   const conversations = createConversationCommands({ ctx, sync, open, replies });
   const messages = createMessageCommands({ ctx, sync, open, replies, targetFor: configs.targetFor });
   const tree = createTreeCommands({ ctx, open });
+  const toolCommands = createToolCommands({ ctx, open, runner: toolRunner, sources: toolSources, isOn });
   // Export and import load when first used: the chat screen's first load carries neither.
   let exportImport: Promise<ExportImport> | null = null;
   const data = () =>
@@ -188,7 +198,11 @@ export function createChatController(deps: ChatDependencies): ChatController {
     const saved = settings.readSavedConfig();
     configs.applyConfig(saved.config ?? defaultConfig);
     configs.applyConnections(rememberedConnections(settings, saved.config));
-    store.setState({ theme: settings.loadTheme(), autoTitle: settings.loadAutoTitle() });
+    store.setState({
+      theme: settings.loadTheme(),
+      autoTitle: settings.loadAutoTitle(),
+      toolSettings: settings.loadToolSettings(),
+    });
     await keyLock.load({ ask: true });
     if (saved.problem) {
       deps.notify.warning(
@@ -311,7 +325,11 @@ export function createChatController(deps: ChatDependencies): ChatController {
       const { config, connections } = keyLock.withHeldKeys(saved, rememberedConnections(settings, saved));
       if (config) configs.applyConfig(config);
       configs.applyConnections(connections);
-      store.setState({ theme: settings.loadTheme(), autoTitle: settings.loadAutoTitle() });
+      store.setState({
+        theme: settings.loadTheme(),
+        autoTitle: settings.loadAutoTitle(),
+        toolSettings: settings.loadToolSettings(),
+      });
       // Stored without keys while they are protected: the vault gives them back.
       void keyLock.load();
     });
@@ -336,6 +354,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
     ...conversations,
     ...messages,
     ...tree,
+    ...toolCommands,
     ...configs.commands,
     exportText: async (includeApiKey, includeAttachments) =>
       (await data()).exportText(includeApiKey, includeAttachments),

@@ -5,9 +5,10 @@ import type { ListedModel } from '../providers/types.ts';
 import { activePath } from '../domain/message-tree.ts';
 import { capabilitiesOf, modelOf, providerDefaults, withModel } from '../domain/provider-catalog.ts';
 import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
+import type { ToolHints } from './tool-sources.ts';
 import { lastInputTokens } from '../domain/reply-stats.ts';
 
-import type { Theme } from '../storage/local-settings.ts';
+import { defaultToolSettings, type Theme, type ToolSettings } from '../storage/local-settings.ts';
 
 export type { Theme };
 
@@ -56,6 +57,20 @@ export interface ChatState {
   failedTurn: FailedTurn | null;
   /** Keys of another provider's shape the user chose to send anyway, as `connection id|key` (this session). */
   confirmedKeys: readonly string[];
+  /** Tools always allowed and the step limit (the Tools settings). */
+  toolSettings: ToolSettings;
+  /** The tool call waiting for the user's 'Allow once', 'Always allow' or 'Deny' (tool-runner.ts). */
+  toolApproval: ToolApproval | null;
+}
+
+/** A tool call waiting for the user's answer, with what its server says of the tool (hints, never trusted). */
+export interface ToolApproval {
+  conversationId: string;
+  messageId: string;
+  callId: string;
+  /** The source's name, as the user knows it. */
+  sourceLabel: string;
+  hints: ToolHints;
 }
 
 /** A question left unanswered: the provider's reason, and whether its model does not exist or was retired. */
@@ -86,6 +101,8 @@ export function createChatStore(): ChatStore {
     keyLock: 'off',
     failedTurn: null,
     confirmedKeys: [],
+    toolApproval: null,
+    toolSettings: defaultToolSettings,
   }));
 }
 

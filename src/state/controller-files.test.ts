@@ -104,10 +104,12 @@ describe('backups', () => {
   it('takes the day’s backup once a reply is saved, never with the key, and restores it with Undo', async () => {
     const name = `${databaseName}-backups`;
     const requests: BackupWorkerRequest[] = [];
-    const backups = await openTab(name, 'b', async (request) => {
-      requests.push(request);
-      // The worker's own work, on this thread.
-      return backUp({ ...request, now: new Date(request.now) }, { databaseName: name });
+    const backups = await openTab(name, 'b', {
+      runBackup: async (request) => {
+        requests.push(request);
+        // The worker's own work, on this thread.
+        return backUp({ ...request, now: new Date(request.now) }, { databaseName: name });
+      },
     });
     await backups.chat.newConversation();
     await sendAndWait(backups, 'Keep this', 'Kept');

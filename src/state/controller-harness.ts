@@ -15,6 +15,7 @@ import { createChatController, type ChatController } from './chat-controller.ts'
 import type { Notifier } from './notify.ts';
 import type { BackupRunner } from './backup-runner.ts';
 import { inThreadImportWorker } from './test-import-worker.ts';
+import type { ToolSource } from './tool-sources.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
 export class ScriptedReply {
@@ -64,12 +65,15 @@ export function fakeProvider() {
   const settings: (ChatRequest['settings'] | undefined)[] = [];
   const efforts: ChatRequest['effort'][] = [];
   const streamed: ChatRequest['stream'][] = [];
+  /** The tools each request offered. */
+  const tools: ChatRequest['tools'][] = [];
   /** The connections services were built for. */
   const built: Config[] = [];
   const provider: ChatProvider = {
     id: 'openai',
-    chat({ messages, signal, settings: requestSettings, effort, stream }) {
+    chat({ messages, signal, settings: requestSettings, effort, stream, tools: offered }) {
       sent.push(messages);
+      tools.push(offered);
       efforts.push(effort);
       streamed.push(stream);
       settings.push(requestSettings);
@@ -88,7 +92,7 @@ export function fakeProvider() {
     replies.push(reply);
     return reply;
   }
-  return { provider, sent, settings, efforts, streamed, built, next };
+  return { provider, sent, settings, efforts, streamed, tools, built, next };
 }
 
 export function recordingNotifier() {
@@ -139,7 +143,11 @@ export interface Tab {
   page: ReturnType<typeof fakePage>;
 }
 
-export async function openTab(name: string, tabId: string, runBackup?: BackupRunner): Promise<Tab> {
+export async function openTab(
+  name: string,
+  tabId: string,
+  { runBackup, toolSources }: { runBackup?: BackupRunner; toolSources?: readonly ToolSource[] } = {},
+): Promise<Tab> {
   const provider = fakeProvider();
   const page = fakePage();
   const { notify, calls } = recordingNotifier();
@@ -162,6 +170,7 @@ export async function openTab(name: string, tabId: string, runBackup?: BackupRun
     now: () => new Date((clock += 1)),
     newId: () => `${tabId}-${(ids += 1)}`,
     ...(runBackup && { runBackup }),
+    ...(toolSources && { toolSources }),
     startImportWorker: inThreadImportWorker,
   });
   await chat.boot();

@@ -1,29 +1,17 @@
 import { splitConfig } from '../domain/config.ts';
-import type { Config } from '../domain/config.ts';
-import {
-  attachmentParts,
-  hasContent,
-  messageText,
-  reasoningParts,
-  textParts,
-  type Conversation,
-  type Message,
-  type MessagePart,
-  type ReasoningPart,
-} from '../domain/conversation.ts';
-import type { ReplyStats } from '../domain/reply-stats.ts';
+import { hasContent, type Conversation, type Message } from '../domain/conversation.ts';
 import { addMessage, markWritten, newMessage } from '../domain/conversation-rules.ts';
-import { deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
+import { deleteSubtree, findMessage, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
-import { describeProviderError, isProviderError } from '../providers/provider-error.ts';
-import type { ChatMessage, StreamPart } from '../providers/types.ts';
-import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
-import { filesForModel } from './attachment-files.ts';
+import { describeProviderError, isProviderError, ProviderError } from '../providers/provider-error.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+import { historyFor, replyTurns } from './chat-history.ts';
+import { createReplyDraft } from './reply-draft.ts';
+import { errorResult, type ToolRunner } from './tool-runner.ts';
 
 /** What 'Continue' asks, in the request only: the reply it extends shows no such turn. */
 export const continuePrompt = 'Continue exactly where your previous reply stopped.';
@@ -32,128 +20,6 @@ export const continuePrompt = 'Continue exactly where your previous reply stoppe
 const streamingSaveIntervalMs = 1000;
 /** Streamed text is shown at most every 25 ms: each other frame at 60 Hz, 40 times a second at 120 Hz. */
 const streamedTextIntervalMs = 25;
-
-/**
- * What is sent: the path up to the question, as role and content; an empty system prompt sends
- * none. A user's files go as the model takes them (see attachment-files.ts), read from storage.
- * A reply's reasoning goes along only to the provider and model that wrote it: signatures
- * belong to one vendor and model (docs/decisions.md#reasoning, docs/providers.md#sending-reasoning-back).
- */
-export async function historyFor(
-  conversation: Conversation,
-  questionId: string,
-  config: Config,
-  files: {
-    capabilities: Pick<ModelCapabilities, 'images' | 'pdfs'>;
-    read(id: string): Promise<Blob | undefined>;
-  },
-): Promise<ChatMessage[]> {
-  const path = pathTo(conversation, questionId).filter(
-    (message) => !(message.role === 'system' && messageText(message) === ''),
-  );
-  return Promise.all(
-    path.map(async (message) => {
-      const sent: ChatMessage = { role: message.role, content: messageText(message) };
-      const attachments = attachmentParts(message);
-      if (attachments.length > 0) {
-        const { files: sentFiles, texts } = await filesForModel(attachments, files.capabilities, files.read);
-        sent.content = [...texts, sent.content].filter((text) => text !== '').join('\n\n');
-        if (sentFiles.length > 0) sent.files = sentFiles;
-      }
-      const reasoning = reasoningParts(message);
-      if (reasoning.length > 0 && message.provider === config.provider && message.model === modelOf(config))
-        sent.reasoning = reasoning;
-      return sent;
-    }),
-  );
-}
-
-/** A reply as it arrives: its reasoning blocks, its text and its figures. */
-function createReplyDraft(startedAt: number) {
-  const reasoning: ReasoningPart[] = [];
-  let open = false;
-  let text = '';
-  const stats: ReplyStats = {};
-  let thinkingFrom: number | undefined;
-
-  function tokenAt(at: number) {
-    stats.firstTokenMs ??= at - startedAt;
-  }
-
-  return {
-    /** Applies one stream part at time `at` (ms); true when what is shown changed. */
-    apply(part: StreamPart, at: number): boolean {
-      switch (part.type) {
-        case 'reasoning-delta': {
-          tokenAt(at);
-          thinkingFrom ??= at;
-          const last = reasoning.at(-1);
-          if (open && last) last.text += part.text;
-          else reasoning.push({ type: 'reasoning', text: part.text });
-          open = true;
-          return true;
-        }
-        case 'reasoning-end': {
-          const last = reasoning.at(-1);
-          if (open && last) {
-            // Replaced, not changed: a closed block keeps one identity from here on.
-            if (part.signature) reasoning[reasoning.length - 1] = { ...last, signature: part.signature };
-          } else if (part.signature) {
-            reasoning.push({ type: 'reasoning', text: '', signature: part.signature });
-          }
-          open = false;
-          return false;
-        }
-        case 'reasoning-redacted':
-          tokenAt(at);
-          thinkingFrom ??= at;
-          reasoning.push({ type: 'reasoning', text: '', signature: part.data, redacted: true });
-          open = false;
-          return true;
-        case 'text-delta':
-          tokenAt(at);
-          if (thinkingFrom !== undefined) stats.thinkingMs ??= at - thinkingFrom;
-          open = false;
-          text += part.text;
-          return true;
-        case 'finish':
-          if (part.usage && Object.keys(part.usage).length > 0) stats.usage = part.usage;
-          if (part.reason !== 'stop') stats.finishReason = part.reason;
-          return false;
-        case 'notice':
-          return false;
-        case 'tool-call-start':
-        case 'tool-call-delta':
-        case 'tool-call-end':
-          // Asked only with tools, which no request offers until the tool loop does.
-          return false;
-      }
-    },
-    get text() {
-      return text;
-    },
-    /**
-     * The block still growing is copied (it is changed in place); closed blocks keep their identity,
-     * so a finished thinking block is not rendered again while the answer streams.
-     */
-    parts(): MessagePart[] {
-      const last = reasoning.length - 1;
-      return [
-        ...reasoning.map((part, index) => (open && index === last ? { ...part } : part)),
-        ...textParts(text),
-      ];
-    },
-    /** The figures so far; at the end, with the total time. */
-    stats(endedAt?: number): ReplyStats | undefined {
-      const result: ReplyStats = { ...stats };
-      if (endedAt !== undefined) {
-        if (thinkingFrom !== undefined) result.thinkingMs ??= endedAt - thinkingFrom;
-        if (result.firstTokenMs !== undefined) result.totalMs = endedAt - startedAt;
-      }
-      return Object.keys(result).length > 0 ? result : undefined;
-    },
-  };
-}
 
 /**
  * The question with the reason its request failed (kept with it, so a reload still says why), or
@@ -186,7 +52,15 @@ export interface ReplyRunner {
   saveNow(): void;
 }
 
-export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): ReplyRunner {
+export function createReplyRunner({
+  ctx,
+  sync,
+  tools,
+}: {
+  ctx: ChatContext;
+  sync: ConversationSync;
+  tools: ToolRunner;
+}): ReplyRunner {
   let active: { conversationId: string; controller: AbortController } | null = null;
 
   async function run(
@@ -215,7 +89,9 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     // The connection's service, asked with this conversation's model and settings.
     const { settings } = splitConfig(config);
     const startedAt = ctx.now().getTime();
-    const draft = createReplyDraft(startedAt);
+    /** Where each tool offered to this reply runs, by name. */
+    const serverOf = new Map<string, string>();
+    const draft = createReplyDraft(startedAt, (name) => serverOf.get(name));
     const current = (): Message => {
       const message: Message = { ...reply, parts: [...earlier, ...draft.parts()] };
       const stats = draft.stats();
@@ -249,24 +125,87 @@ export function createReplyRunner(ctx: ChatContext, sync: ConversationSync): Rep
     const providerName = connectionLabel(config);
     try {
       // Files are read (and a PDF's text extracted) with the reply already shown as waiting.
-      const history = await historyFor(start, continuing?.id ?? questionId, config, {
+      const files = {
         capabilities: modelCapabilities(ctx.get(), config),
-        read: (id) => ctx.db().readAttachment(id),
-      });
-      if (continuing) history.push({ role: 'user', content: continuePrompt });
-      const effort = start.effort;
-      const parts = service.chat({ messages: history, settings, effort, signal: controller.signal });
-      for await (const part of parts) {
-        if (part.type === 'notice') reply.notices = [...(reply.notices ?? []), part.text];
-        if (!draft.apply(part, ctx.now().getTime())) continue;
+        read: (id: string) => ctx.db().readAttachment(id),
+      };
+      const asked = await historyFor(start, continuing?.id ?? questionId, config, files);
+      if (continuing) asked.push({ role: 'user', content: continuePrompt });
+      // What the model may call in this reply: read once, as the reply starts.
+      const offered = await tools.offered(start, config);
+      for (const tool of offered) serverOf.set(tool.definition.name, tool.server);
+      const definitions = offered.map((tool) => tool.definition);
+      const limit = tools.stepLimit();
+      // One request per step: the model answers, or calls tools whose results go back to it.
+      for (let step = 1; ; step++) {
+        const messages =
+          step === 1
+            ? asked
+            : [
+                ...(await historyFor(start, questionId, config, files)),
+                ...(await replyTurns(current(), config, files)),
+              ];
+        const parts = service.chat({
+          messages,
+          settings,
+          effort: start.effort,
+          signal: controller.signal,
+          ...(definitions.length > 0 && { tools: definitions }),
+        });
+        for await (const part of parts) {
+          if (part.type === 'notice') reply.notices = [...(reply.notices ?? []), part.text];
+          if (!draft.apply(part, ctx.now().getTime())) continue;
+          render.schedule();
+          periodicSave.call();
+        }
+        const calls = draft.unansweredCalls();
+        if (calls.length === 0) break;
+        if (step >= limit) {
+          draft.answer(
+            calls.map((call) =>
+              errorResult(call, `Not run: this reply reached its limit of ${limit} tool steps.`),
+            ),
+          );
+          reply.notices = [
+            ...(reply.notices ?? []),
+            `Stopped after ${limit} tool steps (the limit in Tools settings).`,
+          ];
+          break;
+        }
+        // Shown whole before the tools run (and while a call waits for approval).
+        render.cancel();
+        commit(current());
+        const results = await tools.runCalls({
+          conversationId,
+          messageId: reply.id,
+          calls,
+          offered,
+          signal: controller.signal,
+        });
+        draft.answer(results);
         render.schedule();
         periodicSave.call();
+        if (controller.signal.aborted)
+          throw new ProviderError({ provider: config.provider, kind: 'aborted', message: 'Stopped' });
       }
     } catch (error) {
       failure = error;
     } finally {
       periodicSave.cancel();
     }
+    // Every call sent has its result, so the next request is one no provider refuses.
+    const stranded = draft.unansweredCalls();
+    if (stranded.length > 0)
+      draft.answer(
+        stranded.map((call) =>
+          errorResult(
+            call,
+            controller.signal.aborted
+              ? 'Not run: the user stopped the reply.'
+              : 'Not run: the reply failed before this call ran.',
+          ),
+        ),
+      );
     const ended = ctx.now().getTime();
     const whole = (extra: Partial<Message> = {}): Message => {
       const message: Message = { ...reply, parts: [...earlier, ...draft.parts()], ...extra };

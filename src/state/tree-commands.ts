@@ -1,4 +1,4 @@
-import { attachmentIds, type Conversation } from '../domain/conversation.ts';
+import { attachmentIds, withFileIds, type Conversation } from '../domain/conversation.ts';
 import {
   activePath,
   deleteSubtree,
@@ -122,12 +122,7 @@ export function createTreeCommands({
     if (copies.size === 0) return conversation;
     return {
       ...conversation,
-      messages: conversation.messages.map((message) => ({
-        ...message,
-        parts: message.parts.map((part) =>
-          part.type === 'attachment' ? { ...part, id: copies.get(part.id) ?? part.id } : part,
-        ),
-      })),
+      messages: conversation.messages.map((message) => withFileIds(message, copies)),
     };
   }
 

@@ -9,9 +9,10 @@ import {
   withFiles,
   normalized,
   treeConversation,
+  toolReply,
 } from '../domain/__fixtures__/conversations.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
-import type { Message } from '../domain/conversation.ts';
+import type { Conversation, Message } from '../domain/conversation.ts';
 import * as summaryModule from '../domain/conversation-summary.ts';
 import { summarizeConversation } from '../domain/conversation-summary.ts';
 import { appendMessage, deleteSubtree } from '../domain/message-tree.ts';
@@ -443,6 +444,25 @@ describe('attachments', () => {
       // Still there to show and to write again.
       expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
       expect(await store.put(withTwoFiles())).toEqual({ ok: true });
+      expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
+    });
+
+    it("keeps a tool's images with the reply that holds them, and deletes them with it", async () => {
+      const store = await make();
+      const base = withTwoFiles();
+      const asked = appendMessage(base, toolReply('files:r', 'files:1'));
+      store.stageAttachment('files-f1', file('one'));
+      store.stageAttachment('tool-img-1', file('map'));
+      await store.put(asked);
+      // A read-modify-write prunes what no message refers to: the tool's image is referred to.
+      await store.update('files', (stored) => stored && { ...stored, name: 'Renamed' });
+      expect(normalized((await store.get('files')) as Conversation)).toEqual(
+        normalized({ ...asked, name: 'Renamed' }),
+      );
+      expect(await (await store.readAttachment('tool-img-1'))?.text()).toBe('map');
+
+      await store.update('files', (stored) => stored && deleteSubtree(stored, 'files:r'));
+      expect(await store.readAttachment('tool-img-1')).toBeUndefined();
       expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
     });
 

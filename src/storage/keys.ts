@@ -15,6 +15,8 @@ export const storageKeys = {
   theme: 'theme',
   /** localStorage: 'off' when conversations are not to be named by their model; absent: on. */
   autoTitle: 'ai-chat-auto-title',
+  /** localStorage: the tool settings as JSON (`ToolSettings`): tools always allowed, the step limit. */
+  tools: 'ai-chat-tools',
   /**
    * localStorage, only while keys are protected with a passphrase: the keys of every connection,
    * encrypted (`KeyVault`); `config` and `connections` then hold '' for each key.

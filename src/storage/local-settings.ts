@@ -161,6 +161,42 @@ export function saveAutoTitle(on: boolean, storage?: StorageLike): StorageResult
   return write(storageKeys.autoTitle, on ? 'on' : 'off', storage);
 }
 
+/** How tools run: which are always allowed, and how many steps a reply may take. */
+export interface ToolSettings {
+  /** `{server}/{tool}` of each tool the user chose 'Always allow' for. */
+  alwaysAllowed: string[];
+  /** A reply calls tools at most this many times in a row, then answers. */
+  stepLimit: number;
+}
+
+export const defaultToolSettings: ToolSettings = { alwaysAllowed: [], stepLimit: 10 };
+
+/** The tool settings; what cannot be read is the default. */
+export function loadToolSettings(storage?: StorageLike): ToolSettings {
+  let value: unknown;
+  try {
+    value = JSON.parse(read(storageKeys.tools, storage) ?? 'null');
+  } catch {
+    return defaultToolSettings;
+  }
+  if (!isRecord(value)) return defaultToolSettings;
+  const allowed = ownField(value, 'alwaysAllowed');
+  const steps = ownField(value, 'stepLimit');
+  return {
+    alwaysAllowed: Array.isArray(allowed)
+      ? allowed.filter((entry): entry is string => typeof entry === 'string').slice(0, 1000)
+      : [],
+    stepLimit:
+      typeof steps === 'number' && Number.isInteger(steps) && steps >= 1 && steps <= 100
+        ? steps
+        : defaultToolSettings.stepLimit,
+  };
+}
+
+export function saveToolSettings(settings: ToolSettings, storage?: StorageLike): StorageResult {
+  return write(storageKeys.tools, JSON.stringify(settings), storage);
+}
+
 /** The unsent text of a conversation, or ''. */
 export function loadDraft(conversationId: string, storage?: StorageLike): string {
   return read(draftKey(conversationId), storage) ?? '';
@@ -249,6 +285,8 @@ export function createLocalSettings(local: StorageLike | null = browserStorage()
     saveTheme: (theme: Theme) => saveTheme(theme, storage),
     loadAutoTitle: () => loadAutoTitle(storage),
     saveAutoTitle: (on: boolean) => saveAutoTitle(on, storage),
+    loadToolSettings: () => loadToolSettings(storage),
+    saveToolSettings: (settings: ToolSettings) => saveToolSettings(settings, storage),
     loadDraft: (conversationId: string) => loadDraft(conversationId, storage),
     saveDraft: (conversationId: string, text: string) => saveDraft(conversationId, text, storage),
     loadKeyVault: () => loadKeyVault(storage),

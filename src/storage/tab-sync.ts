@@ -113,7 +113,7 @@ export function createTabSync(options: TabSyncOptions = {}): TabSync {
 
 /** Which of our localStorage values another tab changed; 'all' when it cleared storage. */
 export type StorageChange =
-  'config' | 'connections' | 'keyVault' | 'activeConversation' | 'theme' | 'autoTitle' | 'all';
+  'config' | 'connections' | 'keyVault' | 'activeConversation' | 'theme' | 'autoTitle' | 'tools' | 'all';
 
 const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.config, 'config'],
@@ -123,6 +123,7 @@ const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.activeConversation, 'activeConversation'],
   [storageKeys.theme, 'theme'],
   [storageKeys.autoTitle, 'autoTitle'],
+  [storageKeys.tools, 'tools'],
 ]);
 
 type EventTargetLike = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;

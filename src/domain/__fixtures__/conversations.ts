@@ -9,6 +9,7 @@ import {
   type Role,
 } from '../conversation.ts';
 import { activePath } from '../message-tree.ts';
+import type { ToolCallPart, ToolResultContent, ToolResultPart } from '../tools.ts';
 
 /**
  * One builder for conversations and messages in tests. Messages are the new model's (id, parentId,
@@ -54,6 +55,59 @@ export function attachment(
 /** The message with these files before its text, as a user's message holds them. */
 export function withFiles(message: Message, ...files: AttachmentPart[]): Message {
   return { ...message, parts: [...files, ...message.parts] };
+}
+
+/** A tool call part; arguments default to `{}`. */
+export function toolCall(
+  callId: string,
+  name: string,
+  args = '{}',
+  extra: Partial<Pick<ToolCallPart, 'server' | 'providerData'>> = {},
+): ToolCallPart {
+  return { type: 'tool-call', callId, name, arguments: args, ...extra };
+}
+
+/** A tool result part: a text, or the given pieces. */
+export function toolResult(
+  callId: string,
+  name: string,
+  content: string | ToolResultContent[],
+  extra: Partial<Pick<ToolResultPart, 'isError'>> = {},
+): ToolResultPart {
+  const pieces = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
+  return { type: 'tool-result', callId, name, content: pieces, ...extra };
+}
+
+/**
+ * A reply that used tools, as the tool loop writes one: thinking, text, two calls, their results
+ * (the second failed, with an image), then more thinking and the answer.
+ */
+export function toolReply(id: string, parentId: string, extra: Partial<Message> = {}): Message {
+  return {
+    ...message(id, parentId, 'assistant', '', { provider: 'gemini', model: 'gemini-2.5-pro' }),
+    parts: [
+      { type: 'reasoning', text: 'I need the weather.', signature: 'sig-1' },
+      { type: 'text', text: 'Let me look that up.' },
+      toolCall('call-1', 'get_weather', '{"city":"Lisbon"}', {
+        server: 'builtin',
+        providerData: { provider: 'gemini', model: 'gemini-2.5-pro', data: { thoughtSignature: 'abc' } },
+      }),
+      toolCall('call-2', 'get_map', '{"city":"Lisbon", oops'),
+      toolResult('call-1', 'get_weather', '18 °C and sunny'),
+      toolResult(
+        'call-2',
+        'get_map',
+        [
+          { type: 'text', text: 'Arguments were not JSON' },
+          { type: 'image', attachmentId: 'tool-img-1', mimeType: 'image/png' },
+        ],
+        { isError: true },
+      ),
+      { type: 'reasoning', text: 'Now answer.' },
+      { type: 'text', text: 'It is 18 °C and sunny in Lisbon.' },
+    ],
+    ...extra,
+  };
 }
 
 export interface ConversationOptions {
