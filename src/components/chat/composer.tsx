@@ -11,6 +11,7 @@ import { isStreamingIn, modelCapabilities, targetConfig } from '../../state/chat
 import { FileChip } from './file-chip.tsx';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
+import { ToolsControl } from './tools-control.tsx';
 
 const { readDraft, writeDraft, send, stop } = chat;
 
@@ -168,6 +169,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
         >
           <Paperclip />
         </Button>
+        <ToolsControl conversationId={conversationId} />
         <textarea
           ref={textarea}
           value={text}

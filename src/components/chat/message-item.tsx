@@ -12,6 +12,7 @@ import { MessageFiles } from './message-files.tsx';
 import { MessageVersions } from './message-versions.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
 import type { MessageEditFormProps } from './message-edit-form.tsx';
+import { ToolReply } from './lazy-tool-ui.tsx';
 
 // The edit form loads when a message is first edited, outside the chat screen's first load.
 const MessageEditForm = lazyPart<MessageEditFormProps>(() =>
@@ -78,6 +79,7 @@ export const MessageItem = memo(function MessageItem({
   const text = messageText(message);
   const reasoning = reasoningParts(message);
   const files = attachmentParts(message);
+  const withTools = message.parts.some((part) => part.type.startsWith('tool-'));
   const showRetry = isLast && !busy && message.role === 'assistant' && message.status === 'interrupted';
 
   return (
@@ -151,7 +153,7 @@ export const MessageItem = memo(function MessageItem({
           </div>
         </div>
       </div>
-      {reasoning.length > 0 && (
+      {reasoning.length > 0 && !withTools && (
         <ReasoningBlock
           parts={reasoning}
           thinking={streaming && text === ''}
@@ -159,25 +161,29 @@ export const MessageItem = memo(function MessageItem({
         />
       )}
       {files.length > 0 && <MessageFiles files={files} />}
-      <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
-        {editing ? (
-          <MessageEditForm
-            initialText={text}
-            busy={busy}
-            onSend={(edited) => chat.edit(conversationId, message.id, edited)}
-            onCancel={() => setEditing(false)}
-          />
-        ) : (
-          <MessageErrorBoundary text={text}>
-            {!isUser && isMarkdownLike(text) ? (
-              <Markdown text={text} live={streaming} />
-            ) : (
-              <PlainText text={text} />
-            )}
-          </MessageErrorBoundary>
-        )}
-        {streaming && <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />}
-      </div>
+      {withTools ? (
+        <ToolReply message={message} streaming={streaming} />
+      ) : (
+        <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
+          {editing ? (
+            <MessageEditForm
+              initialText={text}
+              busy={busy}
+              onSend={(edited) => chat.edit(conversationId, message.id, edited)}
+              onCancel={() => setEditing(false)}
+            />
+          ) : (
+            <MessageErrorBoundary text={text}>
+              {!isUser && isMarkdownLike(text) ? (
+                <Markdown text={text} live={streaming} />
+              ) : (
+                <PlainText text={text} />
+              )}
+            </MessageErrorBoundary>
+          )}
+          {streaming && <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />}
+        </div>
+      )}
       {message.stats && !streaming && (
         <ReplyFooter
           stats={message.stats}

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useChatState, useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { lazyPart } from '../ui/lazy-part.tsx';
+import { ToolSettings } from './tool-settings.tsx';
 
 const StorageFigures = lazyPart(() => import('./storage-figures.tsx'));
 
@@ -46,6 +47,7 @@ export function Preferences() {
       </p>
       <KeyProtection />
       <StorageDetails />
+      <ToolSettings />
     </div>
   );
 }

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { MessagePart } from '../../domain/conversation.ts';
+import type { ToolCallPart, ToolResultPart } from '../../domain/tools.ts';
+import { replySteps } from './reply-steps.ts';
+
+const call = (callId: string, name = 'run_javascript'): ToolCallPart => ({
+  type: 'tool-call',
+  callId,
+  name,
+  server: 'builtin',
+  arguments: '{"code":"return 1"}',
+});
+const result = (callId: string, text = 'Returned: 1'): ToolResultPart => ({
+  type: 'tool-result',
+  callId,
+  name: 'run_javascript',
+  content: [{ type: 'text', text }],
+});
+
+describe('replySteps', () => {
+  it('groups thinking, text and calls into steps, each result with its call', () => {
+    const parts: MessagePart[] = [
+      { type: 'reasoning', text: 'I should run it.' },
+      { type: 'text', text: 'Let me run ' },
+      { type: 'text', text: 'that.' },
+      call('a'),
+      call('b'),
+      result('a'),
+      result('b', 'Returned: 2'),
+      { type: 'reasoning', text: 'Now answer.' },
+      { type: 'text', text: 'It is 1 and 2.' },
+    ];
+    expect(replySteps(parts)).toEqual([
+      {
+        reasoning: [parts[0]],
+        text: 'Let me run that.',
+        tools: [
+          { call: parts[3], result: parts[5] },
+          { call: parts[4], result: parts[6] },
+        ],
+      },
+      { reasoning: [parts[7]], text: 'It is 1 and 2.', tools: [] },
+    ]);
+  });
+
+  it('starts a step with calls alone, and a new one for text after tools', () => {
+    const parts: MessagePart[] = [call('a'), result('a'), { type: 'text', text: 'Done.' }];
+    expect(replySteps(parts)).toEqual([
+      { reasoning: [], text: '', tools: [{ call: parts[0], result: parts[1] }] },
+      { reasoning: [], text: 'Done.', tools: [] },
+    ]);
+  });
+
+  it('keeps thinking after text in a step of its own', () => {
+    const steps = replySteps([
+      { type: 'text', text: 'First.' },
+      { type: 'reasoning', text: 'More thought.' },
+      call('a'),
+    ]);
+    expect(steps.map((step) => [step.text, step.reasoning.length, step.tools.length])).toEqual([
+      ['First.', 0, 0],
+      ['', 1, 1],
+    ]);
+  });
+
+  it('leaves a call without a result waiting, and drops empty texts and files', () => {
+    const parts: MessagePart[] = [
+      { type: 'text', text: '' },
+      call('a'),
+      { type: 'text', text: '' },
+      {
+        type: 'attachment',
+        id: 'f',
+        name: 'f.png',
+        mimeType: 'image/png',
+        size: 1,
+        kind: 'image',
+      },
+    ];
+    expect(replySteps(parts)).toEqual([{ reasoning: [], text: '', tools: [{ call: parts[1] }] }]);
+  });
+
+  it('ignores a result for no call, a second result and a repeated call id', () => {
+    const first = result('a', 'first');
+    const steps = replySteps([result('x'), call('a'), call('a', 'other'), first, result('a', 'second')]);
+    expect(steps).toEqual([{ reasoning: [], text: '', tools: [{ call: call('a'), result: first }] }]);
+  });
+
+  it('gives nothing for nothing', () => {
+    expect(replySteps([])).toEqual([]);
+    expect(replySteps([{ type: 'text', text: '' }])).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolResultPart } from '../../domain/tools.ts';
+import {
+  boundedText,
+  prettyJson,
+  shortName,
+  shownArguments,
+  toolOutcome,
+  toolSourceName,
+} from './tool-format.ts';
+import { countOffered } from './tool-count.ts';
+
+const result = (text: string, isError = false): ToolResultPart => ({
+  type: 'tool-result',
+  callId: 'c',
+  name: 'run_javascript',
+  content: [{ type: 'text', text }],
+  ...(isError && { isError: true as const }),
+});
+
+describe('prettyJson', () => {
+  it('lays out an object or a list', () => {
+    expect(prettyJson('{"a":1,"b":[true,null]}')).toBe('{\n  "a": 1,\n  "b": [\n    true,\n    null\n  ]\n}');
+    expect(prettyJson(' [1]')).toBe('[\n  1\n]');
+  });
+
+  it('keeps anything else as it is', () => {
+    expect(prettyJson('Returned: 42')).toBe('Returned: 42');
+    expect(prettyJson('42')).toBe('42');
+    expect(prettyJson('"text"')).toBe('"text"');
+    expect(prettyJson('{"cut": ')).toBe('{"cut": ');
+    expect(prettyJson('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
+  });
+
+  it('does not parse a very long text', () => {
+    const long = `[${'1,'.repeat(150_000)}1]`;
+    expect(prettyJson(long)).toBe(long);
+  });
+});
+
+describe('shownArguments', () => {
+  it('is empty for no arguments', () => {
+    expect(shownArguments('')).toBe('');
+    expect(shownArguments(' {} ')).toBe('');
+    expect(shownArguments('{ }')).toBe('');
+  });
+
+  it('lays out JSON and keeps malformed text as the model wrote it', () => {
+    expect(shownArguments('{"code":"return 6 * 7"}')).toBe('{\n  "code": "return 6 * 7"\n}');
+    expect(shownArguments('{"code": "return')).toBe('{"code": "return');
+  });
+});
+
+describe('boundedText', () => {
+  it('keeps a short text whole', () => {
+    expect(boundedText('abc', 5)).toEqual({ shown: 'abc', cut: false });
+    expect(boundedText('abcde', 5)).toEqual({ shown: 'abcde', cut: false });
+  });
+
+  it('cuts at the limit, never inside a surrogate pair', () => {
+    expect(boundedText('abcdef', 5)).toEqual({ shown: 'abcde', cut: true });
+    expect(boundedText('abcd😀f', 5)).toEqual({ shown: 'abcd', cut: true });
+    expect(boundedText('x'.repeat(30_000)).shown).toHaveLength(20_000);
+  });
+});
+
+describe('toolOutcome', () => {
+  it('is running while the reply streams without a result, else has none', () => {
+    expect(toolOutcome(undefined, true)).toBe('running');
+    expect(toolOutcome(undefined, false)).toBe('no-result');
+  });
+
+  it('reads the result', () => {
+    expect(toolOutcome(result('Returned: 42'), false)).toBe('done');
+    expect(toolOutcome(result('Error: boom', true), false)).toBe('failed');
+    expect(toolOutcome(result('The user declined this call.', true), true)).toBe('declined');
+    expect(toolOutcome(result('Not run: the user stopped the reply.', true), false)).toBe('not-run');
+    // Words from a tool are not the loop's own.
+    expect(toolOutcome(result('The user declined this call.'), false)).toBe('done');
+  });
+});
+
+describe('names', () => {
+  it('names the built-in source and keeps a server id', () => {
+    expect(toolSourceName('builtin')).toBe('Built-in');
+    expect(toolSourceName('files')).toBe('files');
+    expect(toolSourceName(undefined)).toBeUndefined();
+  });
+
+  it('bounds a long tool name', () => {
+    expect(shortName('run_javascript')).toBe('run_javascript');
+    expect(shortName('x'.repeat(300))).toBe(`${'x'.repeat(79)}…`);
+  });
+});
+
+describe('countOffered', () => {
+  const tool = (name: string) => ({
+    server: 's',
+    definition: { name, description: '', parameters: {} },
+    hints: {},
+  });
+  it('counts the tools of the sources switched on, each name once', () => {
+    expect(
+      countOffered([
+        { id: 'builtin', label: 'Built-in', on: true, tools: [tool('run_javascript')] },
+        { id: 'a', label: 'A', on: true, tools: [tool('run_javascript'), tool('search')] },
+        { id: 'b', label: 'B', on: false, tools: [tool('weather')] },
+      ]),
+    ).toBe(2);
+    expect(countOffered([{ id: 'builtin', label: 'Built-in', on: false, tools: [tool('x')] }])).toBe(0);
+  });
+});

@@ -1,0 +1,76 @@
+import type { ToolResultPart } from '../../domain/tools.ts';
+import { builtinTools } from '../../state/builtin-tools.ts';
+
+/**
+ * How a tool card shows what went in and what came back: always as text, never formatted or
+ * linked (a tool's output is whatever its server or the model's code made it).
+ */
+
+/** At most this many characters of an argument or a result are shown until 'Show all'. */
+export const shownChars = 20_000;
+
+/** Longer texts are not parsed as JSON to be laid out: they are shown as they came. */
+const parsedChars = 200_000;
+
+/** JSON text laid out with two-space indents; anything else (not JSON, too long) as it is. */
+export function prettyJson(text: string): string {
+  if (text.length > parsedChars || !/^\s*[[{]/.test(text)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** A call's arguments as shown: laid out when they are JSON, '' when there are none. */
+export function shownArguments(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '' || /^\{\s*\}$/.test(trimmed)) return '';
+  return prettyJson(text);
+}
+
+/** The first `limit` characters (never half of a character of two UTF-16 units) and whether more follow. */
+export function boundedText(text: string, limit = shownChars): { shown: string; cut: boolean } {
+  if (text.length <= limit) return { shown: text, cut: false };
+  const before = text.charCodeAt(limit - 1);
+  const end = before >= 0xd800 && before <= 0xdbff ? limit - 1 : limit;
+  return { shown: text.slice(0, end), cut: true };
+}
+
+/** Where a tool ran, as the user knows it: 'Built-in', or the server's id. */
+export function toolSourceName(server: string | undefined): string | undefined {
+  return server === builtinTools.id ? builtinTools.label : server;
+}
+
+/** How a call ended, as its card says it. */
+export type ToolOutcomeKind = 'running' | 'done' | 'failed' | 'declined' | 'not-run' | 'no-result';
+
+/**
+ * The outcome of a call: running while the reply streams without a result, else read from the
+ * result. The tool loop words its own results (src/state/tool-runner.ts, reply-runner.ts): a
+ * declined call, one not run (stopped, the step limit); any other error is a failure.
+ */
+export function toolOutcome(result: ToolResultPart | undefined, streaming: boolean): ToolOutcomeKind {
+  if (!result) return streaming ? 'running' : 'no-result';
+  if (!result.isError) return 'done';
+  const first = result.content[0];
+  const text = first?.type === 'text' ? first.text : '';
+  if (result.content.length === 1 && text === 'The user declined this call.') return 'declined';
+  if (result.content.length === 1 && text.startsWith('Not run: ')) return 'not-run';
+  return 'failed';
+}
+
+/** The badge an outcome shows beside the tool's name, if any. */
+export const outcomeBadge: Record<ToolOutcomeKind, string | undefined> = {
+  running: undefined,
+  done: undefined,
+  failed: 'Failed',
+  declined: 'Declined',
+  'not-run': 'Not run',
+  'no-result': 'No result',
+};
+
+/** A tool's name as shown: bounded (a model may write any name), the whole one in the card. */
+export function shortName(name: string): string {
+  return name.length > 80 ? `${boundedText(name, 79).shown}…` : name;
+}

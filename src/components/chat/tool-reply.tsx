@@ -1,0 +1,86 @@
+import { useMemo } from 'react';
+import type { Message } from '../../domain/conversation.ts';
+import { isMarkdownLike } from '../../domain/conversation-rules.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
+import { Markdown } from './lazy-markdown.tsx';
+import { MessageErrorBoundary } from './message-error-boundary.tsx';
+import { PlainText } from './plain-text.tsx';
+import { ReasoningBlock } from './reasoning-block.tsx';
+import { replySteps } from './reply-steps.ts';
+import { ToolCard } from './tool-card.tsx';
+
+export interface ToolReplyProps {
+  message: Message;
+  /** The reply is streaming in (its tools may be running, or waiting for the user). */
+  streaming: boolean;
+}
+
+/** As a reply's text without tools is laid out (message-item.tsx). */
+const messageContentClass =
+  'message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100';
+
+/**
+ * A reply that used tools, in the order it happened: each stretch of thinking, the text that
+ * followed, then the tools called there (docs/behaviour.md#tool-calls-in-a-reply).
+ */
+export function ToolReply({ message, streaming }: ToolReplyProps) {
+  const steps = useMemo(() => replySteps(message.parts), [message.parts]);
+  const approval = useChatState((state) =>
+    state.toolApproval?.messageId === message.id ? state.toolApproval : null,
+  );
+  // The reply's thinking time belongs to its thinking only when there was one stretch of it.
+  const thinkingMs =
+    steps.filter((step) => step.reasoning.length > 0).length === 1 ? message.stats?.thinkingMs : undefined;
+  const lastStep = steps.at(-1);
+  const cursorAfterText = lastStep !== undefined && lastStep.text !== '' && lastStep.tools.length === 0;
+  // Nothing streams while a call waits for the user's answer.
+  const live = streaming && approval === null;
+
+  return (
+    <>
+      {steps.map((step, index) => {
+        const last = index === steps.length - 1;
+        return (
+          <div key={index} data-testid="reply-step">
+            {step.reasoning.length > 0 && (
+              <ReasoningBlock
+                parts={step.reasoning}
+                thinking={streaming && last && step.text === '' && step.tools.length === 0}
+                thinkingMs={thinkingMs}
+              />
+            )}
+            {step.text !== '' && (
+              <div className={messageContentClass}>
+                <MessageErrorBoundary text={step.text}>
+                  {isMarkdownLike(step.text) ? (
+                    <Markdown text={step.text} live={streaming && last} />
+                  ) : (
+                    <PlainText text={step.text} />
+                  )}
+                </MessageErrorBoundary>
+                {live && last && cursorAfterText && <Cursor />}
+              </div>
+            )}
+            {step.tools.map((use) => (
+              <ToolCard
+                key={use.call.callId}
+                use={use}
+                streaming={streaming}
+                approval={approval?.callId === use.call.callId ? approval : null}
+              />
+            ))}
+          </div>
+        );
+      })}
+      {live && !cursorAfterText && (
+        <div className={messageContentClass}>
+          <Cursor />
+        </div>
+      )}
+    </>
+  );
+}
+
+function Cursor() {
+  return <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />;
+}

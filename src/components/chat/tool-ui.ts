@@ -1,0 +1,3 @@
+/** The tools' parts of the screen, one chunk loaded with the first one needed (lazy-tool-ui.tsx). */
+export { ToolReply } from './tool-reply.tsx';
+export { ToolsPopover } from './tools-popover.tsx';
