@@ -5,7 +5,7 @@
  *   npm run bench                      3 runs per case: median, min and max
  *   npm run bench -- --quick           1 run, a ~1500-token reply, 50 prior messages
  *   npm run bench -- --runs=5          another number of runs
- *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup   some cases only
+ *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text   some cases only
  *
  * It builds the app with vite into a temporary folder, serves it with `vite preview`, starts the
  * mock provider APIs (tools/mock-providers) at 50 chunks per second and a reference page, all on
@@ -25,6 +25,8 @@
  *   6. cases/search.mjs     search over the 1000 conversations: index build, saved-index start, queries
  *   7. cases/import.mjs     importing a 200 MB ChatGPT export (ZIP): the main thread meanwhile
  *   8. cases/backup.mjs     a backup of the 1000 conversations, and restoring it
+ *   9. cases/hostile-text.mjs  the text functions on hostile and large input (Node): the speed
+ *                           targets the unit tests used to assert
  * Shared: serve.mjs (servers), browser.mjs (Chromium, CDP), seed.mjs (IndexedDB records),
  * probes.mjs (in-page instrumentation), reference-page.mjs, report.mjs, stats.mjs.
  * A case that fails is reported as such and the others still run; the exit code is then 1.
@@ -43,6 +45,7 @@ import { attachCase } from './cases/attach.mjs';
 import { backupCase } from './cases/backup.mjs';
 import { bundleCase } from './cases/bundle.mjs';
 import { coldStartCase } from './cases/cold-start.mjs';
+import { hostileTextCase } from './cases/hostile-text.mjs';
 import { importCase } from './cases/import.mjs';
 import { searchCase } from './cases/search.mjs';
 import { streamingCase } from './cases/streaming-case.mjs';
@@ -56,7 +59,7 @@ const runsArg = argv.find((arg) => arg.startsWith('--runs='));
 const onlyArg = argv.find((arg) => arg.startsWith('--only='));
 const runs = runsArg ? Math.max(1, Number(runsArg.slice(7)) || 1) : quick ? 1 : 3;
 const cases = new Set(
-  (onlyArg ? onlyArg.slice(7) : 'stream,switch,cold,bundle,attach,search,import,backup').split(','),
+  (onlyArg ? onlyArg.slice(7) : 'stream,switch,cold,bundle,attach,search,import,backup,text').split(','),
 );
 
 const settings = {
@@ -151,6 +154,7 @@ async function main() {
     ['search', 'Case 6 (search)', () => searchCase(ctx, settings)],
     ['import', 'Case 7 (import another app)', () => importCase(ctx)],
     ['backup', 'Case 8 (backup and restore)', () => backupCase(ctx, settings)],
+    ['text', 'Case 9 (text functions)', () => hostileTextCase(ctx, root)],
   ];
   for (const [name, title, step] of steps) {
     if (!cases.has(name)) continue;

@@ -1,5 +1,5 @@
 // @ts-check
-/* global window, requestAnimationFrame */
+/* global window, requestAnimationFrame, indexedDB */
 /**
  * Case 7: importing a ChatGPT data export of about 200 MB (its conversations.json; the ZIP as
  * ChatGPT sends it, compressed). The file is made on disk first: 2000 conversations of 12 messages
@@ -7,6 +7,8 @@
  * moment the file is chosen: until the Import tab names it ('ChatGPT export: 2000
  * conversations'), then from 'Add' until the last row is in the sidebar and the toast shows;
  * meanwhile every long task on the main thread and the longest gap between animation frames.
+ * Each run then checks what was stored (every conversation, one of them whole), so a fast import
+ * that lost data fails the case: the e2e suite imports the same kind of file at 4 MB only.
  */
 
 import { writeFile, rm, mkdtemp } from 'node:fs/promises';
@@ -20,6 +22,33 @@ import { pluck } from '../stats.mjs';
 import { chatGptExport } from '../../tools/fixtures/chatgpt-export.mjs';
 
 const conversationCount = 2000;
+
+/**
+ * What the import stored, read from the app's database: how many conversations are listed, and
+ * how many messages one of them holds (its id and name as the export gave them).
+ * @param {{ id: string }} sample
+ */
+function storedImport({ id }) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('ai-chat');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction(['conversations', 'summaries'], 'readonly');
+      const count = tx.objectStore('summaries').count();
+      const record = tx.objectStore('conversations').get(id);
+      tx.oncomplete = () => {
+        db.close();
+        resolve({
+          summaries: count.result,
+          name: record.result?.name,
+          messages: record.result?.messages?.length,
+        });
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}
 
 function watchMainThread() {
   const w = /** @type {any} */ (window);
@@ -82,6 +111,11 @@ export async function importCase(ctx) {
         .filter({ hasText: `Imported ${conversationCount} conversations` })
         .waitFor({ timeout: 300_000 });
       const addedMs = Date.now() - addAt;
+      const stored = await page.evaluate(storedImport, { id: 'chatgpt-bench-1234' });
+      // The system message and the twelve of the export, on one branch.
+      const expected = { summaries: conversationCount, name: 'Imported chat 1235', messages: 13 };
+      if (JSON.stringify(stored) !== JSON.stringify(expected))
+        throw new Error(`case 7: stored ${JSON.stringify(stored)}, expected ${JSON.stringify(expected)}`);
       const watched = await page.evaluate(() => {
         const w = /** @type {any} */ (window);
         w.__benchImport.watching = false;

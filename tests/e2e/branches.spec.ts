@@ -156,6 +156,11 @@ test('delete a message: it and everything below it go, with Undo; the last versi
   await action(reply, 'Delete message').click();
   await expect(reply).toContainText('Reply 2 to: two');
   await expect(reply.getByTestId('message-version')).toHaveCount(0);
+  // Stored first: a reload while the save is still in flight can lose it (the page-hide flush
+  // writes only what has not been sent yet), which is not what this test is about.
+  await expect
+    .poll(async () => JSON.stringify(await readDbStore(chat.page)))
+    .not.toContain('Reply 3 to: two');
   await chat.page.reload();
   await expect.poll(() => shownTexts(chat)).toEqual(['one', 'Reply 1 to: one', 'two', 'Reply 2 to: two']);
 });
@@ -222,6 +227,7 @@ test('the system prompt is set per conversation; empty sends none; Clear resets 
 
 test('while a reply streams, edit, regenerate, delete and versions wait; Stop works as before', async ({
   chat,
+  held,
 }) => {
   const key = mockKey('numbered');
   await chat.open(mockConfig('openai', key));
@@ -232,17 +238,18 @@ test('while a reply streams, edit, regenerate, delete and versions wait; Stop wo
   await action(reply, 'Regenerate').click();
   await chat.waitForReplyDone();
 
-  // A slow reply: switch the key to the slow scenario for the next call.
-  await chat.page.evaluate((slow) => {
-    const config = JSON.parse(localStorage.getItem('ai-chat-config') ?? '{}') as { apiKey: string };
-    config.apiKey = slow;
-    localStorage.setItem('ai-chat-config', JSON.stringify(config));
-  }, mockKey('slow'));
+  // The next reply is held mid-stream: the configuration now points at the held provider.
+  await chat.page.evaluate(
+    (config) => localStorage.setItem('ai-chat-config', config),
+    JSON.stringify(held.config()),
+  );
   await chat.page.reload();
   await chat.send('second');
+  const stream = await held.nextReply();
+  stream.send('This is a held reply');
   await expect(chat.stopButton).toBeVisible();
   // Some of the reply has arrived, so Stop keeps it.
-  await expect(chat.messages('assistant').last()).toContainText('This is a slow reply');
+  await expect(chat.messages('assistant').last()).toContainText('This is a held reply');
   const question = chat.messages('user').first();
   await question.hover();
   await expect(action(question, 'Edit message')).toBeDisabled();
@@ -259,26 +266,35 @@ test('while a reply streams, edit, regenerate, delete and versions wait; Stop wo
 test('a reload in the middle of a regenerated reply keeps both versions, the new one marked interrupted', async ({
   chat,
   page,
+  held,
 }) => {
   const key = mockKey('numbered');
   await chat.open(mockConfig('openai', key));
   await chat.newConversation();
   await chat.ask('question');
-  await page.evaluate((slow) => {
-    const config = JSON.parse(localStorage.getItem('ai-chat-config') ?? '{}') as { apiKey: string };
-    config.apiKey = slow;
-    localStorage.setItem('ai-chat-config', JSON.stringify(config));
-  }, mockKey('slow'));
+  // The regenerated reply is held mid-stream: the configuration now points at the held provider.
+  await page.evaluate(
+    (config) => localStorage.setItem('ai-chat-config', config),
+    JSON.stringify(held.config()),
+  );
   await page.reload();
   const reply = chat.messages('assistant').first();
   await reply.hover();
   await action(reply, 'Regenerate').click();
-  await expect(reply).toContainText('This is a slow reply');
-  // Mid-stream, once a periodic save has stored part of the new version.
-  await expect.poll(async () => JSON.stringify(await readDbStore(page))).toContain('This is a slow reply');
+  const stream = await held.nextReply();
+  stream.send('This is a held reply');
+  await expect(reply).toContainText('This is a held reply');
+  // Mid-stream, once a periodic save (at most once a second, as text arrives) has stored part of
+  // the new version: the stream goes on a word at a time until one has.
+  await expect
+    .poll(async () => {
+      stream.send(' and more');
+      return JSON.stringify(await readDbStore(page));
+    })
+    .toContain('This is a held reply');
   await expect(chat.stopButton).toBeVisible();
   await page.reload();
-  await expect(reply).toContainText('This is a slow reply');
+  await expect(reply).toContainText('This is a held reply');
   await expect(reply).toContainText('Interrupted: the reply is incomplete');
   await expect(reply.getByTestId('message-version')).toHaveText('2 / 2');
   await action(reply, 'Previous version').click();
@@ -362,42 +378,58 @@ test('two tabs: a branch made in one shows in the other', async ({ context }) =>
 
 test('two tabs: a regenerate streaming in one while the other deletes the old version loses nothing else', async ({
   context,
+  held,
 }) => {
-  const [a, b] = await twoTabs(context, mockKey('ok'));
+  const [a, b] = await twoTabs(context, held.config());
   await a.newConversation();
-  // The `ok` mock echoes this back in ~200 pieces, 20 ms apart: a reply streaming for ~4 s.
-  const prompt = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');
-  const echo = `Echo: ${prompt} (2 messages received)`;
-  await a.ask(prompt);
+  await a.send('Tell me something');
+  const first = await held.nextReply();
+  first.send('The first answer.');
+  first.end();
+  await a.waitForReplyDone();
   await b.rows.first().getByRole('button').first().click();
-  await expect(b.messages('assistant')).toContainText(echo);
+  await expect(b.messages('assistant')).toContainText('The first answer.');
 
   const reply = a.messages('assistant').first();
   await reply.hover();
   await action(reply, 'Regenerate').click();
-  await expect(reply).toContainText('word5');
-  // The other tab sees the new version arrive and deletes the old one while it streams.
+  const second = await held.nextReply();
+  let whole = 'The second answer,';
+  second.send(whole);
+  await expect(reply).toContainText(whole);
+  // The other tab sees the new version once it is saved (at most once a second while text
+  // arrives): the stream goes on, a word at a time, until it does.
   const other = b.messages('assistant').first();
-  await expect(other.getByTestId('message-version')).toHaveText('1 / 2');
+  await expect
+    .poll(async () => {
+      second.send(' more');
+      whole += ' more';
+      return other.getByTestId('message-version').allTextContents();
+    })
+    .toEqual(['1 / 2']);
+  // It deletes the old version while the new one streams.
   await other.hover();
   await action(other, 'Delete message').click();
   await expect(a.page.getByTestId('streaming-cursor')).toBeVisible();
+  second.send(', in full.');
+  whole += ', in full.';
+  second.end();
   await a.waitForReplyDone();
 
   for (const tab of [a, b]) {
     await expect(tab.messages('assistant')).toHaveCount(1);
-    await expect(tab.messages('assistant').first()).toContainText(echo);
+    await expect(tab.messages('assistant').first()).toContainText(whole);
     await expect(tab.messages('assistant').first().getByTestId('message-version')).toHaveCount(0);
     await expect(tab.messages('assistant').first()).not.toContainText('Interrupted');
   }
   const [record] = await readDbStore(a.page);
   const messages = record?.messages as { role: string; content: string; status?: string }[];
   expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant']);
-  expect(messages.at(-1)?.content).toBe(echo);
+  expect(messages.at(-1)?.content).toBe(whole);
   expect(messages.at(-1)?.status).toBeUndefined();
   expect(record?.otherMessages).toBeUndefined();
   await b.page.reload();
   await b.rows.first().getByRole('button').first().click();
   await expect(b.messages('assistant')).toHaveCount(1);
-  await expect(b.messages('assistant').first()).toContainText(echo);
+  await expect(b.messages('assistant').first()).toContainText(whole);
 });

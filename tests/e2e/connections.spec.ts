@@ -1,15 +1,11 @@
 import type { Page } from '@playwright/test';
-import { ChatPage, expect, mockConfig, mockKey, recordedRequests, test } from './fixtures.ts';
+import { ChatPage, expect, mockConfig, mockKey, recordedRequests, settingsPanel, test } from './fixtures.ts';
 import { mockUrl } from './ports.ts';
 
 /** Every provider at once: remembered keys, a model pinned per conversation, Regenerate with another model. */
 
-function panelOf(page: Page) {
-  return page.getByRole('region', { name: 'AI Provider Configuration' });
-}
-
 async function configure(page: Page, provider: string, key: string) {
-  const panel = panelOf(page);
+  const panel = settingsPanel(page);
   await panel.getByLabel('Provider').selectOption({ label: provider });
   await panel.getByLabel('API Key').fill(key);
   await panel.getByText('Advanced').click();
@@ -34,7 +30,7 @@ test('two providers and an endpoint configured; conversations pinned to differen
   // A local server with authentication switched on (LM Studio can require a token).
   const endpointScenario = mockKey('ok');
   await chat.open(mockConfig('openai', openaiKey));
-  const panel = panelOf(page);
+  const panel = settingsPanel(page);
 
   await configure(page, 'Claude', claudeKey);
   await panel.getByLabel('Provider').selectOption({ label: 'Add OpenAI-compatible endpoint…' });
@@ -118,8 +114,8 @@ test('Regenerate with another model: a new version beside the first, labelled wi
   const groqKey = mockKey('ok');
   await chat.open(mockConfig('openai', mockKey('ok')));
   await configure(page, 'Groq', groqKey);
-  await panelOf(page).getByLabel('Provider').selectOption({ label: 'OpenAI' });
-  await panelOf(page).getByRole('button', { name: 'Save Configuration' }).click();
+  await settingsPanel(page).getByLabel('Provider').selectOption({ label: 'OpenAI' });
+  await settingsPanel(page).getByRole('button', { name: 'Save Configuration' }).click();
 
   await chat.newConversation();
   await chat.send('Compare us');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ChatPage, expect, mockConfig, mockKey, recordedRequests, test } from './fixtures.ts';
+import { ChatPage, expect, mockConfig, mockKey, recordedRequests, settingsPanel, test } from './fixtures.ts';
 import { appPort, mockUrl } from './ports.ts';
 
 /**
@@ -7,12 +7,8 @@ import { appPort, mockUrl } from './ports.ts';
  * needs no key and takes its scenario from the base URL) added, tested, used, pinned and removed.
  */
 
-function panelOf(page: Page) {
-  return page.getByRole('region', { name: 'AI Provider Configuration' });
-}
-
 async function addEndpoint(page: Page, name: string, baseUrl: string) {
-  const panel = panelOf(page);
+  const panel = settingsPanel(page);
   await panel.getByLabel('Provider').selectOption({ label: 'Add OpenAI-compatible endpoint…' });
   await panel.getByLabel('Name').fill(name);
   await panel.getByLabel('Base URL').fill(baseUrl);
@@ -25,7 +21,7 @@ test('a keyless local server: added, tested, saved, sent to without a key, its l
   const scenario = mockKey('ok');
   const baseUrl = `${mockUrl}/local/${scenario}/v1`;
   await chat.open(mockConfig('openai', mockKey('ok')));
-  const panel = panelOf(page);
+  const panel = settingsPanel(page);
 
   await addEndpoint(page, 'Ollama', baseUrl);
   await expect(panel.getByText('Optional: most local servers need none.')).toBeVisible();
@@ -76,9 +72,9 @@ test('a local server that does not allow this origin: Test connection names OLLA
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('ok')));
   await addEndpoint(page, 'Ollama', `${mockUrl}/local/${mockKey('no-cors')}/v1`);
-  await panelOf(page).getByRole('textbox', { name: 'Model id' }).fill('llama3.2:latest');
-  await panelOf(page).getByRole('button', { name: 'Test connection' }).click();
-  await expect(panelOf(page).getByRole('status')).toContainText(
+  await settingsPanel(page).getByRole('textbox', { name: 'Model id' }).fill('llama3.2:latest');
+  await settingsPanel(page).getByRole('button', { name: 'Test connection' }).click();
+  await expect(settingsPanel(page).getByRole('status')).toContainText(
     `refused a request from this page (CORS): allow the origin http://127.0.0.1:${appPort} in its settings (for Ollama set OLLAMA_ORIGINS=http://127.0.0.1:${appPort} before ollama serve`,
   );
 });

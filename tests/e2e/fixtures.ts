@@ -1,9 +1,18 @@
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import type { ProviderId as AnyProviderId } from '../../src/domain/config.ts';
+import { providerCatalog } from '../../src/domain/provider-catalog.ts';
+import { HeldStream } from './held-stream.ts';
 import { mockUrl } from './ports.ts';
 
 export { expect };
 
-export type ProviderId = 'azure' | 'openai' | 'claude' | 'gemini' | 'groq';
+/** The built-in providers the mock serves (an OpenAI-compatible endpoint is set up in the panel). */
+export type ProviderId = Exclude<AnyProviderId, 'custom'>;
+
+/** A provider's name as the app shows it (badge, error toasts, the provider list). */
+export function providerLabel(provider: AnyProviderId): string {
+  return providerCatalog[provider].label;
+}
 
 /** A configuration pointing the app at the mock server, as stored under ai-chat-config. */
 export function mockConfig(provider: ProviderId, apiKey: string): Record<string, unknown> {
@@ -148,7 +157,7 @@ export class ChatPage {
   }
 
   async waitForReplyDone() {
-    await expect(this.page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 20_000 });
+    await expect(this.page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 60_000 });
     await expect(this.composer).toBeEnabled();
   }
 }
@@ -158,7 +167,7 @@ export class ChatPage {
  * default is on; the suite runs with it off (each reply would be followed by a title request that
  * renames 'Conversation n'), and the title tests turn it on with `test.use({ autoTitle: true })`.
  */
-export const test = base.extend<{ chat: ChatPage; autoTitle: boolean }>({
+export const test = base.extend<{ chat: ChatPage; autoTitle: boolean; held: HeldStream }>({
   autoTitle: [false, { option: true }],
   context: async ({ context, autoTitle }, provide) => {
     if (!autoTitle)
@@ -171,7 +180,48 @@ export const test = base.extend<{ chat: ChatPage; autoTitle: boolean }>({
   chat: async ({ page }, provide) => {
     await provide(new ChatPage(page));
   },
+  /** A provider whose replies the test streams and holds (see held-stream.ts). */
+  // eslint-disable-next-line no-empty-pattern
+  held: async ({}, provide) => {
+    const held = await HeldStream.start();
+    await provide(held);
+    await held.stop();
+  },
 });
+
+/**
+ * The app configured for the mock with some data worth protecting: a conversation with a reply
+ * ('Keep me', 'Echo: Keep me'), and a newer one, empty, renamed 'Second thoughts' (listed first).
+ */
+export async function openWithData(page: Page): Promise<ChatPage> {
+  const chat = new ChatPage(page);
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+  await chat.ask('Keep me');
+  await expect(chat.messages('assistant')).toContainText('Echo: Keep me');
+  await chat.newConversation();
+  // The newest on top, and a rename does not move it.
+  await renameRow(chat, 0, 'Second thoughts');
+  return chat;
+}
+
+/**
+ * Pastes `text` into the Import tab (open) and expects it refused, with `problem` in the toast's
+ * description. Give each case a distinct problem: an earlier toast cannot then stand in for a
+ * later one. The dialog stays open, so the user can fix the text and try again.
+ */
+export async function expectImportRefused(chat: ChatPage, text: string, problem: RegExp): Promise<void> {
+  const { page } = chat;
+  await page.getByPlaceholder('Paste JSON data here...').fill(text);
+  await page.getByRole('button', { name: 'Import Data' }).click();
+  await expect(chat.toast('Error importing data: Invalid format').filter({ hasText: problem })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Import / Export Data' })).toBeVisible();
+}
+
+/** The settings panel (provider, key, model and sampling settings). */
+export function settingsPanel(page: Page): Locator {
+  return page.getByRole('region', { name: 'AI Provider Configuration' });
+}
 
 /** Opens the Import / Export dialog on one of its tabs. */
 export async function openDataDialog(page: Page, tab: 'Export' | 'Import'): Promise<void> {
@@ -285,18 +335,54 @@ export async function deleteRow(chat: ChatPage, index: number): Promise<void> {
   await chat.page.getByRole('button', { name: 'Delete', exact: true }).click();
 }
 
-/** Two tabs of the app in one browser profile, both configured for the mock. */
-export async function twoTabs(context: BrowserContext, key = mockKey('ok')): Promise<[ChatPage, ChatPage]> {
-  await context.addInitScript(
-    (config) => {
-      if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
-    },
-    JSON.stringify(mockConfig('openai', key)),
-  );
-  const a = new ChatPage(await context.newPage());
-  const b = new ChatPage(await context.newPage());
-  await a.open();
-  await b.open();
+/**
+ * A page of the profile in a window of its own, with the app loaded (not waited for): a second
+ * "tab" of the app. Headless Chromium draws only the tab in front of a window, and input and frames
+ * reach a tab behind it a second or more late, so each Playwright action there took 2 to 3 s
+ * (a test of two tabs spent 8 of its 10 s so); a window of its own is always in front. For the
+ * app, two windows of a profile are two tabs: the same storage, BroadcastChannel and IndexedDB.
+ */
+export async function newTab(context: BrowserContext): Promise<ChatPage> {
+  const page = await newWindow(context);
+  await page.goto('/');
+  return new ChatPage(page);
+}
+
+/** A blank page of the profile in a window of its own (see newTab). */
+export async function newWindow(context: BrowserContext): Promise<Page> {
+  const [near] = context.pages();
+  if (!near) return context.newPage();
+  const { targetInfo } = await (await context.newCDPSession(near)).send('Target.getTargetInfo');
+  const browser = context.browser();
+  if (!browser) throw new Error('a window is opened through the browser');
+  const session = await browser.newBrowserCDPSession();
+  const opened = context.waitForEvent('page');
+  await session.send('Target.createTarget', {
+    url: 'about:blank',
+    browserContextId: targetInfo.browserContextId,
+    newWindow: true,
+  });
+  const page = await opened;
+  await session.detach();
+  return page;
+}
+
+/**
+ * Two tabs of the app in one browser profile, both configured for the mock with `key`, or with
+ * the configuration given (a held stream's).
+ */
+export async function twoTabs(
+  context: BrowserContext,
+  keyOrConfig: string | Record<string, unknown> = mockKey('ok'),
+): Promise<[ChatPage, ChatPage]> {
+  const config = typeof keyOrConfig === 'string' ? mockConfig('openai', keyOrConfig) : keyOrConfig;
+  await context.addInitScript((config) => {
+    if (!localStorage.getItem('ai-chat-config')) localStorage.setItem('ai-chat-config', config);
+  }, JSON.stringify(config));
+  const a = await newTab(context);
+  const b = await newTab(context);
+  await expect(a.page.getByRole('heading', { name: 'Conversations' })).toBeVisible();
+  await expect(b.page.getByRole('heading', { name: 'Conversations' })).toBeVisible();
   return [a, b];
 }
 
@@ -317,4 +403,60 @@ export async function setStorageFull(page: Page, full: boolean): Promise<void> {
   await page.evaluate((value) => {
     (window as unknown as { __storageFull?: boolean }).__storageFull = value;
   }, full);
+}
+
+/**
+ * Waits until the element's layout has stopped changing: its scroll height and position the same
+ * over ten animation frames in a row (late measurements, highlighting, images all done).
+ */
+export async function layoutSettled(element: Locator): Promise<void> {
+  await element.evaluate(
+    (target) =>
+      new Promise<void>((resolve) => {
+        let last = '';
+        let same = 0;
+        const check = () => {
+          const now = `${target.scrollHeight}:${target.scrollTop}:${target.clientHeight}`;
+          same = now === last ? same + 1 : 0;
+          last = now;
+          if (same >= 10) resolve();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+}
+
+/**
+ * Brings every finite animation or transition of the page to its end at once (a toast sliding in,
+ * a dialog fading, colours changing with the scheme), as Playwright's screenshots do: what is on
+ * screen is then what stays, without waiting out the app's durations (up to 700 ms). Endless ones
+ * (a spinner, the streaming cursor) are left running.
+ */
+export async function finishAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    // A style change made in this frame starts its transitions at the next one.
+    await new Promise(requestAnimationFrame);
+    for (const animation of document.getAnimations())
+      if (animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity)
+        animation.finish();
+  });
+}
+
+/** Closes every toast on the page (their close buttons) and waits until they are gone. */
+export async function dismissToasts(page: Page): Promise<void> {
+  const toasts = page.locator('[data-sonner-toast]');
+  for (const toast of await toasts.all()) await toast.getByRole('button', { name: 'Close toast' }).click();
+  await expect(toasts).toHaveCount(0);
+}
+
+/**
+ * Waits until the page's main thread has been idle twice: every task already queued (a load's
+ * or an error's event, a timer due now, a render) has run. For checks that something did not
+ * happen, instead of a sleep.
+ */
+export async function pageIdle(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))),
+  );
 }

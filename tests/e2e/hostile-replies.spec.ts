@@ -1,11 +1,11 @@
 import type { Locator } from '@playwright/test';
 import { ChatPage, expect, mockConfig, mockKey, test } from './fixtures.ts';
-import { longestTask, resetLongTasks, watchLongTasks } from './long-tasks.ts';
+import { longestTask, watchTasks, type LongestTask } from './long-tasks.ts';
 
 /**
  * Replies a prompt injection can make a model print, each a few bytes of recipe for the mock's
  * `repeat` scenario: the parser and the layout are super-linear on them. None may hold the page's
- * main thread for more than `budgetMs`, neither while it streams nor when its conversation opens
+ * main thread for more than `budgetMs` of CPU (long-tasks.ts), neither while it streams nor when its conversation opens
  * again, and each degrades visibly: deeper structure shown as text, a block beyond the budgets
  * shown as plain text with a note. Nothing of the reply is lost.
  */
@@ -140,24 +140,59 @@ const payloads: Payload[] = [
   },
 ];
 
+test('the measure sees a long task of the page, and not the test harness reading the page', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await watchTasks(page);
+  // The harness's own evaluation is left out, as the Long Tasks API leaves it out; the page's
+  // timer is counted.
+  await page.evaluate(() => {
+    const busy = (ms: number) => {
+      const start = performance.now();
+      while (performance.now() - start < ms);
+    };
+    busy(300);
+    return new Promise<void>((resolve) =>
+      setTimeout(() => {
+        busy(120);
+        resolve();
+      }),
+    );
+  });
+  const longest = await longestTask(page);
+  expect(longest.wallMs).toBeGreaterThanOrEqual(120);
+  expect(longest.wallMs).toBeLessThan(300);
+});
+
 for (const payload of payloads) {
   test(`a reply of ${payload.name} streams and reopens without freezing the page`, async ({ page }) => {
-    await watchLongTasks(page);
     const chat = new ChatPage(page);
     await chat.open(mockConfig('openai', mockKey('repeat')));
     await chat.newConversation();
-    await resetLongTasks(page);
+    await watchTasks(page);
     await chat.ask(JSON.stringify(payload.recipe));
     const reply = chat.messages('assistant');
     await payload.degraded(reply);
-    expect(await longestTask(page), 'longest task while streaming').toBeLessThan(budgetMs);
+    expectWithin(await longestTask(page), 'while streaming');
 
     // Saved whole: the app opens on it again at the next start.
+    await watchTasks(page);
     await page.reload();
     await payload.degraded(reply);
     expect(await reply.evaluate((element) => element.textContent?.length ?? 0)).toBeGreaterThanOrEqual(
       payload.length - 100,
     );
-    expect(await longestTask(page), 'longest task when it opens').toBeLessThan(budgetMs);
+    expectWithin(await longestTask(page), 'when it opens');
   });
+}
+
+/** The longest task within the budget (both its times noted in the report). */
+function expectWithin(longest: LongestTask, when: string): void {
+  test.info().annotations.push({
+    type: `longest task ${when}`,
+    description: `${longest.cpuMs.toFixed(0)} ms of CPU (${longest.wallMs.toFixed(0)} ms wall)`,
+  });
+  expect(longest.cpuMs, `longest task ${when} (CPU ms)`).toBeLessThan(budgetMs);
 }

@@ -1,10 +1,4 @@
-import { ChatPage, expect, mockConfig, mockKey, test } from './fixtures.ts';
-
-async function openDialog(chat: ChatPage, tab: 'Export' | 'Import') {
-  await chat.page.getByRole('button', { name: 'Import / Export' }).click();
-  await expect(chat.page.getByRole('dialog', { name: 'Import / Export Data' })).toBeVisible();
-  await chat.page.getByRole('tab', { name: tab }).click();
-}
+import { ChatPage, expect, mockConfig, mockKey, openDataDialog, test } from './fixtures.ts';
 
 test('export shows the download text, without the key unless asked, and downloads it', async ({ page }) => {
   const chat = new ChatPage(page);
@@ -14,7 +8,7 @@ test('export shows the download text, without the key unless asked, and download
   await chat.send('Keep me');
   await chat.waitForReplyDone();
 
-  await openDialog(chat, 'Export');
+  await openDataDialog(chat.page, 'Export');
   const area = page.getByTestId('export-text');
   await expect(area).toHaveValue(/"version": "2.0"/);
   const text = await area.inputValue();
@@ -68,7 +62,7 @@ test('import replaces everything, keeps the current key when the file has none, 
     ],
     activeConversationId: 'a2',
   };
-  await openDialog(chat, 'Import');
+  await openDataDialog(chat.page, 'Import');
   await expect(
     page.getByText('Warning: Importing data will overwrite your existing configuration and conversations.'),
   ).toBeVisible();
@@ -98,7 +92,7 @@ test('a bad import says what is wrong and changes nothing', async ({ page }) => 
   const chat = new ChatPage(page);
   await chat.open();
   await chat.newConversation();
-  await openDialog(chat, 'Import');
+  await openDataDialog(chat.page, 'Import');
   const area = page.getByPlaceholder('Paste JSON data here...');
 
   await area.fill('{ not json');

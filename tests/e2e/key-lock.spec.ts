@@ -1,5 +1,14 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { ChatPage, expect, mockConfig, mockKey, openDataDialog, recordedRequests, test } from './fixtures.ts';
+import {
+  ChatPage,
+  expect,
+  mockConfig,
+  mockKey,
+  newTab,
+  openDataDialog,
+  recordedRequests,
+  test,
+} from './fixtures.ts';
 
 const passphrase = 'correct horse battery staple';
 
@@ -140,8 +149,7 @@ test('locked, nothing is sent and the export holds no key; Forgot passphrase cle
   await later.page.keyboard.press('Escape');
 
   // Another tab unlocks meanwhile (this one stays locked: nothing is handed over unasked).
-  const other = new ChatPage(await context.newPage());
-  await other.page.goto('/');
+  const other = await newTab(context);
   const otherUnlock = other.page.getByRole('dialog', { name: 'Unlock your API keys' });
   await otherUnlock.getByLabel('Passphrase').fill(passphrase);
   await otherUnlock.getByRole('button', { name: 'Unlock' }).click();
@@ -197,8 +205,7 @@ test('an unlocked tab hands the key to a new one; turning protection off stores 
       }),
   );
 
-  const second = new ChatPage(await context.newPage());
-  await second.page.goto('/');
+  const second = await newTab(context);
   await second.newConversation();
   await ask(second, 'From the second tab');
   await expect(second.page.getByRole('dialog')).toHaveCount(0);

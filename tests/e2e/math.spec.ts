@@ -1,12 +1,5 @@
-import {
-  ChatPage,
-  expect,
-  importConversation,
-  importReplies,
-  mockConfig,
-  mockKey,
-  test,
-} from './fixtures.ts';
+import { richReply } from '../../tools/mock-providers/markdown.mjs';
+import { ChatPage, expect, importConversation, importReplies, pageIdle, test } from './fixtures.ts';
 
 /** Math in replies: the four delimiters models write, KaTeX in a worker started on first use, never unsafe. */
 
@@ -63,38 +56,42 @@ test('a reply without formulas does not fetch the math renderer', async ({ page 
   await importConversation(page, '## Plain\n\nNo formulas here, only **markdown** and a price of $5.');
   await expect(chat.messages('assistant').locator('h2')).toHaveText('Plain');
   // The markdown renderer is in; had the block asked for math, its worker request would precede this.
-  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
+  await pageIdle(page);
   expect(fetched.filter((url) => /typeset-math|katex/i.test(url))).toEqual([]);
 });
 
 test('while a reply streams, a formula not yet closed shows as text and a diagram as its code; then both render', async ({
   page,
+  held,
 }) => {
   const chat = new ChatPage(page);
-  await chat.open(mockConfig('openai', mockKey('rich')));
+  await chat.open(held.config());
   await chat.newConversation();
-  // Watches every change while the reply streams: what the reader saw before the end.
-  await page.evaluate(() => {
-    const seen = { openFormula: false, fenceAsCode: false };
-    (window as unknown as { __seen: typeof seen }).__seen = seen;
-    new MutationObserver(() => {
-      if (!document.querySelector('[data-testid=streaming-cursor]')) return;
-      const reply = [...document.querySelectorAll('[data-testid=message][data-role=assistant]')].at(-1);
-      const text = reply?.textContent ?? '';
-      if (/\$\\sum_\{k=1\}\^\{\d\} k = \\fr?a?c?[^$]*$/.test(text)) seen.openFormula = true;
-      if ([...(reply?.querySelectorAll('pre') ?? [])].some((pre) => pre.textContent?.includes('graph TD')))
-        seen.fenceAsCode = true;
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
   await chat.send('Show me math');
-  await chat.waitForReplyDone();
+  const stream = await held.nextReply();
+  const text = richReply();
   const reply = chat.messages('assistant');
+  // Held inside the first formula: its source, as written so far.
+  const opened = '$\\sum_{k=1}^{1} k = \\frac{1';
+  const inFormula = text.indexOf(opened) + opened.length;
+  const inFence = text.indexOf('B -->|yes|');
+  expect(inFormula).toBeGreaterThan(opened.length);
+  expect(inFence).toBeGreaterThan(inFormula);
+  stream.send(text.slice(0, inFormula));
+  await expect(reply).toContainText(`Inline 1: ${opened}`);
+  await expect(reply.locator('.katex')).toHaveCount(0);
+  // Held inside the first diagram's fence: the formulas before it are typeset, the fence is code.
+  stream.send(text.slice(inFormula, inFence));
+  await expect(reply.locator('pre').filter({ hasText: 'graph TD' })).toHaveCount(1);
+  await expect(reply.locator('.katex')).toHaveCount(8);
+  await expect(reply.getByRole('img', { name: 'Diagram' })).toHaveCount(0);
+  stream.send(text.slice(inFence));
+  stream.end();
+  await chat.waitForReplyDone();
   await expect(reply.locator('.katex')).toHaveCount(20);
   await expect(reply.locator('.katex-display')).toHaveCount(10);
-  await expect(reply.getByRole('img', { name: 'Diagram' })).toHaveCount(2, { timeout: 20_000 });
+  await expect(reply.getByRole('img', { name: 'Diagram' })).toHaveCount(2);
   await expect(reply).toContainText('A price is not a formula: $5 and $10.');
-  const seen = await page.evaluate(() => (window as unknown as { __seen: Record<string, boolean> }).__seen);
-  expect(seen).toMatchObject({ openFormula: true, fenceAsCode: true });
 });
 
 test('when the math renderer cannot load, formulas show as written and the next one tries again', async ({

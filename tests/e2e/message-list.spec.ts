@@ -1,4 +1,6 @@
-import { ChatPage, expect, importFile, mockConfig, mockKey, test } from './fixtures.ts';
+import type { Locator } from '@playwright/test';
+import { ChatPage, expect, importFile, layoutSettled, pageIdle, test } from './fixtures.ts';
+import type { HeldReply } from './held-stream.ts';
 
 function longConversation(count: number) {
   const messages = [{ role: 'system', content: 'You are a helpful assistant.' }];
@@ -54,32 +56,47 @@ test('a long conversation opens at its latest message and renders only the messa
 
 test('the list follows a streaming reply, stays put when the reader scrolls up, and offers Jump to latest', async ({
   page,
+  held,
 }) => {
   // A short window, so the reply soon overflows it.
   await page.setViewportSize({ width: 1000, height: 360 });
   const chat = new ChatPage(page);
-  await chat.open(mockConfig('openai', mockKey('slow')));
+  await chat.open(held.config());
   await chat.newConversation();
   await chat.send('Tell me a long story');
-  await expect(page.getByTestId('streaming-cursor')).toBeVisible();
+  const stream = await held.nextReply();
+  const reply = chat.messages('assistant');
   const list = page.getByTestId('message-list');
-  await expect
-    .poll(() => list.evaluate((element) => element.scrollHeight > element.clientHeight + 60), {
-      timeout: 15_000,
-    })
-    .toBe(true);
-  await expect(page.getByTestId('streaming-cursor')).toBeInViewport();
+  const cursor = page.getByTestId('streaming-cursor');
+  // A line at a time, each on screen before the next: the list follows past the window's height.
+  let line = 0;
+  const more = async (lines: number) => {
+    for (const end = line + lines; line < end; line++) {
+      stream.send(`Line ${line + 1} of the story.\n\n`);
+      await expect(reply).toContainText(`Line ${line + 1} of the story.`);
+    }
+  };
+  await more(12);
+  expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight + 60)).toBe(true);
+  await expect(cursor).toBeInViewport();
 
   await list.hover();
   await page.mouse.wheel(0, -5000);
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
   await expect.poll(() => list.evaluate((element) => element.scrollTop)).toBe(0);
-  await page.waitForTimeout(600);
+  // More of the reply arrives, and the list stays where the reader put it.
+  await more(6);
+  await layoutSettled(list);
   expect(await list.evaluate((element) => element.scrollTop)).toBe(0);
+  await expect(cursor).not.toBeInViewport();
 
   await page.getByRole('button', { name: 'Jump to latest' }).click();
-  await expect(page.getByTestId('streaming-cursor')).toBeInViewport();
-  await chat.stopButton.click();
+  await expect(cursor).toBeInViewport();
+  await more(2);
+  await layoutSettled(list);
+  await expect(cursor).toBeInViewport();
+  stream.end();
+  await chat.waitForReplyDone();
 });
 
 test('tall messages, measured after they render, still open pinned to the latest one', async ({ page }) => {
@@ -95,46 +112,56 @@ test('tall messages, measured after they render, still open pinned to the latest
   await importFile(page, file);
 
   await expect(chat.messages().last()).toContainText('End of part 30.');
-  await page.waitForTimeout(800);
+  // Every code block highlighted and measured: the list's height has stopped changing.
+  await expect(chat.messages().last().locator('pre code.hljs')).toHaveCount(1);
+  await layoutSettled(page.getByTestId('message-list'));
   await expect(chat.messages().last().getByText('End of part 30.')).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
 });
 
 test("a streamed reply's off-screen containment is lifted only when some block was never painted", async ({
   page,
+  held,
 }) => {
-  // Two replies of half a minute each: on a loaded 2-core machine this took over 90 s once.
-  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1000, height: 420 });
   const chat = new ChatPage(page);
-  await chat.open(mockConfig('openai', mockKey('markdown')));
+  await chat.open(held.config());
   await chat.newConversation();
   const contained = page.getByTestId('message').last().locator('.markdown-skip-offscreen');
-  // A markdown reply of some 1500 tokens streams for about half a minute.
-  const idle = () =>
-    page.evaluate(
-      () => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 3000 })),
-    );
+  /** Streams markdown steps from `first` to `last`, each shown before the next is sent. */
+  const steps = async (stream: HeldReply, first: number, last: number, reply: Locator) => {
+    for (let step = first; step <= last; step++) {
+      stream.send(`### Step ${step}\n\nThis step is done, and the next one follows.\n\n`);
+      await expect(reply.getByRole('heading', { name: `Step ${step}`, exact: true })).toBeAttached();
+    }
+  };
 
-  // Followed to the end: every block was painted as it arrived, so nothing is lifted.
+  // Followed to the end: every block was painted as it arrived (the reply, four times the
+  // window's height, scrolls by under the reader), so nothing is lifted.
   await chat.send('First');
-  await expect(page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 60_000 });
-  await idle();
-  await idle();
+  let stream = await held.nextReply();
+  await steps(stream, 1, 20, chat.messages('assistant'));
+  stream.end();
+  await chat.waitForReplyDone();
+  // The app lifts it in idle time, if at all: the page has been idle since.
+  await pageIdle(page);
+  await pageIdle(page);
   await expect(contained).toHaveCount(1);
 
-  // Read from its top while it streams: the blocks arriving far below were never painted, so
-  // the containment goes once the stream ends and they get their real size.
+  // Read from the top while it streams: the blocks arriving far below are never painted, so the
+  // containment goes once the stream ends and they get their real size.
   await chat.newConversation();
   await chat.send('Second');
+  stream = await held.nextReply();
   const reply = chat.messages('assistant');
-  await expect
-    .poll(() => reply.evaluate((element) => element.getBoundingClientRect().height), { timeout: 30_000 })
-    .toBeGreaterThan(2500);
+  await steps(stream, 1, 20, reply);
   await page.getByTestId('message-list').hover();
   await page.mouse.wheel(0, -100_000);
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
-  await expect(page.getByTestId('streaming-cursor')).toHaveCount(0, { timeout: 60_000 });
+  await expect.poll(() => page.getByTestId('message-list').evaluate((element) => element.scrollTop)).toBe(0);
+  await steps(stream, 21, 40, reply);
+  stream.end();
+  await chat.waitForReplyDone();
   await expect(reply.locator('.markdown')).toHaveCount(1);
   await expect(reply.locator('.markdown-skip-offscreen')).toHaveCount(0);
 });

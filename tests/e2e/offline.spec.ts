@@ -64,9 +64,10 @@ test('installable: a manifest with icons; with no network the app opens with its
 
 test("a new deployment: 'A new version is available', and Reload waits for a streaming reply to end", async ({
   page,
+  held,
 }) => {
   const chat = new ChatPage(page);
-  await chat.open(mockConfig('openai', mockKey('slow')));
+  await chat.open(held.config());
   await chat.newConversation();
   await controlled(chat);
   // The next deployment: the host now serves a service worker that differs by a byte.
@@ -78,15 +79,16 @@ test("a new deployment: 'A new version is available', and Reload waits for a str
     await writeFile(servedWorker, worker);
   }
   await chat.send('Tell me a story');
+  const stream = await held.nextReply();
+  stream.send('Once upon a time, ');
   await expect(chat.stopButton).toBeVisible();
   const prompt = chat.toast('A new version is available');
-  await expect(prompt).toBeVisible({ timeout: 15_000 });
+  await expect(prompt).toBeVisible();
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
   await prompt.getByRole('button', { name: 'Reload' }).click();
   // Not while the reply streams: more of it arrives in the same page, the new version still waiting.
-  const reply = chat.messages('assistant').last();
-  const sofar = (await reply.textContent())?.length ?? 0;
-  await expect.poll(async () => (await reply.textContent())?.length ?? 0).toBeGreaterThan(sofar + 20);
+  stream.send('a reply went on after Reload was asked for.');
+  await expect(chat.messages('assistant').last()).toContainText('after Reload was asked for.');
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(
     true,
   );

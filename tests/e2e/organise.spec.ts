@@ -1,4 +1,4 @@
-import { ChatPage, expect, importFile, test } from './fixtures.ts';
+import { ChatPage, expect, importFile, readDbStore, test } from './fixtures.ts';
 
 /** Pinned conversations on top, archived ones apart: from the row's menu and the palette. */
 
@@ -19,6 +19,11 @@ test('pin from the row menu: on top, marked, after a reload too; unpin puts it b
   await rowMenu(chat, 'Conversation 1', 'Pin conversation');
   await expect(chat.rows.first()).toContainText('Conversation 1');
   await expect(chat.rows.first().getByLabel('Pinned')).toBeVisible();
+  // Stored first: a reload while the save is still in flight can lose it (the page-hide flush
+  // writes only what has not been sent yet), which is not what this test is about.
+  await expect
+    .poll(async () => (await readDbStore(page)).find((record) => record.name === 'Conversation 1')?.place)
+    .toBe('pinned');
   await page.reload();
   await expect(chat.rows.first()).toContainText('Conversation 1');
 
@@ -44,6 +49,9 @@ test('archive from the palette: hidden from the list, listed under Archived, fou
   await expect(chat.rows).toHaveCount(1);
   const archivedToggle = page.getByRole('button', { name: 'Archived (1)' });
   await expect(archivedToggle).toHaveAttribute('aria-expanded', 'false');
+  await expect
+    .poll(async () => (await readDbStore(page)).find((record) => record.name === 'Conversation 1')?.place)
+    .toBe('archived');
   await page.reload();
   await archivedToggle.click();
   await expect(page.getByRole('list', { name: 'Archived' })).toContainText('Conversation 1');

@@ -82,7 +82,7 @@ test('storage full: what failed to save is written by itself once space frees up
 
   await setStorageFull(page, false);
   // No user action: the app retries on its own.
-  await expect.poll(() => storedTexts(page), { timeout: 10_000 }).toHaveProperty(['Conversation 1']);
+  await expect.poll(() => storedTexts(page)).toHaveProperty(['Conversation 1']);
   await page.reload();
   await expect(chat.rows).toHaveCount(1);
 });

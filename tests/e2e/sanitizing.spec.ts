@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ChatPage, expect, importConversation, mockConfig, mockKey, test } from './fixtures.ts';
+import { ChatPage, expect, importConversation, mockConfig, mockKey, pageIdle, test } from './fixtures.ts';
 
 /**
  * Attacks a model reply might carry (prompt injection can shape it). Each sets window.__xss or
@@ -63,8 +63,8 @@ const hostileReply = `# Report\n\n${vectors.join('\n\n')}\n\nThe end.`;
 async function expectNothingRan(page: Page, evilRequests: string[]) {
   const reply = page.locator('[data-testid=message][data-role=assistant]');
   await expect(reply).toContainText('The end.');
-  // Give any handler, timer or late load a chance to fire.
-  await page.waitForTimeout(500);
+  // Any handler, timer or late load has had its turn: the page has been idle since.
+  await pageIdle(page);
   expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
   expect(evilRequests).toEqual([]);
   expect(new URL(page.url()).pathname).toBe('/');
@@ -154,7 +154,7 @@ test('a remote image loads only when clicked, and the placeholder names its host
   await importConversation(page, '# Pic\n\n![chart](https://evil.example/chart.png)\n\nThe end.');
   const placeholder = page.getByRole('button', { name: /Load image .*chart.* from evil\.example/ });
   await expect(placeholder).toBeVisible();
-  await page.waitForTimeout(300);
+  await pageIdle(page);
   expect(evilRequests).toEqual([]);
   await placeholder.click();
   await expect.poll(() => evilRequests.length).toBe(1);
@@ -190,7 +190,7 @@ test('the Content-Security-Policy blocks inline script even if markup got throug
     script.textContent = 'window.__xss = "inline"';
     document.body.append(script);
   });
-  await page.waitForTimeout(300);
+  await expect.poll(() => violations.length).toBeGreaterThan(0);
+  await pageIdle(page);
   expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
-  expect(violations.length).toBeGreaterThan(0);
 });
