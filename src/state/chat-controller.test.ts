@@ -285,6 +285,25 @@ describe('saving while other things happen', () => {
     expect(tab.chat.store.getState().loaded[id]).toBeUndefined();
   });
 
+  it('a page closed while a save or a delete is still in flight issues them again at once', async () => {
+    tab.chat.watchBrowser();
+    await sendAndWait(tab, 'keep me', 'kept');
+    const pinned = active(tab).id;
+    await tab.chat.newConversation();
+    const deleted = active(tab).id;
+    await vi.waitFor(async () => expect(await tab.db.get(deleted)).toBeDefined());
+    // The browser ends a page's transactions as it goes: these writes never finish.
+    const never = new Promise<never>(() => undefined);
+    vi.spyOn(tab.db, 'update').mockReturnValue(never);
+    vi.spyOn(tab.db, 'delete').mockReturnValueOnce(never);
+    void tab.chat.placeConversation(pinned, 'pinned');
+    void tab.chat.deleteConversation(deleted);
+    await vi.waitFor(() => expect(tab.db.update).toHaveBeenCalled());
+    tab.page.fire('close');
+    await vi.waitFor(async () => expect((await tab.db.get(pinned))?.place).toBe('pinned'));
+    await vi.waitFor(async () => expect(await tab.db.get(deleted)).toBeUndefined());
+  });
+
   it('a reply is not stored before its first text: a reload then shows the question alone', async () => {
     const open = tab.provider.next();
     await tab.chat.send('Thinking hard?');

@@ -26,6 +26,12 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
   const undeleted = new Set<string>();
   /** Deleted in this tab: nothing (a save in flight, another tab's late news) brings them back here. */
   const deletedHere = new Set<string>();
+  /**
+   * Writes started and not yet settled. A page that goes away mid-write may lose it (the browser
+   * ends its transactions), so a page hide issues them again as plain writes.
+   */
+  const saving = createCounter();
+  const deleting = createCounter();
   let retryMs = firstRetryMs;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let flushing = false;
@@ -111,11 +117,15 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     if (!local) return false;
     pending.delete(id);
     const mayCreate = create || unsaved.has(id);
-    const { result, value, changed } = await ctx.db().update(id, (stored) => {
-      const mine = storable(ctx.get().loaded[id] ?? local);
-      if (!stored) return mayCreate ? mine : undefined;
-      return mergeConversations(mine, stored);
-    });
+    saving.add(id);
+    const { result, value, changed } = await ctx
+      .db()
+      .update(id, (stored) => {
+        const mine = storable(ctx.get().loaded[id] ?? local);
+        if (!stored) return mayCreate ? mine : undefined;
+        return mergeConversations(mine, stored);
+      })
+      .finally(() => saving.remove(id));
     // Missing from storage and not ours to create: another tab deleted it.
     if (!changed) return false;
     const ok = reportWrite(result);
@@ -141,10 +151,14 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     if (local) void ctx.db().put(storable(local));
   }
 
-  /** The page is going away: what is still to be written (a change saved when idle, a failed write) goes now. */
+  /**
+   * The page is going away: what is still to be written (a change saved when idle, a failed
+   * write, a write still in flight) goes now.
+   */
   function flushNow(): void {
-    for (const id of new Set([...unsaved, ...pending])) saveNow(id);
-    for (const id of undeleted) void ctx.db().delete(id);
+    for (const id of new Set([...unsaved, ...pending, ...saving.keys()]))
+      if (!deletedHere.has(id)) saveNow(id);
+    for (const id of new Set([...undeleted, ...deleting.keys()])) void ctx.db().delete(id);
   }
 
   /** Deletes a conversation from storage and tells other tabs; a failure is retried later. */
@@ -152,7 +166,13 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     deletedHere.add(id);
     unsaved.delete(id);
     pending.delete(id);
-    const ok = reportWrite(await ctx.db().delete(id));
+    deleting.add(id);
+    const ok = reportWrite(
+      await ctx
+        .db()
+        .delete(id)
+        .finally(() => deleting.remove(id)),
+    );
     if (ok) ctx.tabSync.post({ type: 'conversation-deleted', id });
     else {
       undeleted.add(id);
@@ -215,5 +235,19 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     receive,
     forget,
     forgetBacklog,
+  };
+}
+
+/** A multiset of ids: the same conversation may have two writes in flight. */
+function createCounter() {
+  const counts = new Map<string, number>();
+  return {
+    add: (id: string) => counts.set(id, (counts.get(id) ?? 0) + 1),
+    remove(id: string) {
+      const left = (counts.get(id) ?? 1) - 1;
+      if (left > 0) counts.set(id, left);
+      else counts.delete(id);
+    },
+    keys: () => counts.keys(),
   };
 }
