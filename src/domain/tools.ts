@@ -59,3 +59,12 @@ export interface ToolResultPart {
 
 /** The built-in tools' server id (see ToolCallPart.server). */
 export const builtinServer = 'builtin';
+
+/**
+ * The loop's own words for calls it did not run, which the model reads and the screen reads back
+ * (the card's 'Declined' and 'Not run' badges): held here once for both.
+ */
+export const declinedCallText = 'The user declined this call.';
+const notRunPrefix = 'Not run: ';
+export const notRunText = (reason: string) => `${notRunPrefix}${reason}`;
+export const isNotRunText = (text: string) => text.startsWith(notRunPrefix);

@@ -3,6 +3,7 @@ import { hasContent, type Conversation, type Message } from '../domain/conversat
 import { addMessage, markWritten, newMessage } from '../domain/conversation-rules.ts';
 import { deleteSubtree, findMessage, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
+import { notRunText } from '../domain/tools.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError, ProviderError } from '../providers/provider-error.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -163,7 +164,7 @@ export function createReplyRunner({
         if (step >= limit) {
           draft.answer(
             calls.map((call) =>
-              errorResult(call, `Not run: this reply reached its limit of ${limit} tool steps.`),
+              errorResult(call, notRunText(`this reply reached its limit of ${limit} tool steps.`)),
             ),
           );
           reply.notices = [
@@ -201,8 +202,8 @@ export function createReplyRunner({
           errorResult(
             call,
             controller.signal.aborted
-              ? 'Not run: the user stopped the reply.'
-              : 'Not run: the reply failed before this call ran.',
+              ? notRunText('the user stopped the reply.')
+              : notRunText('the reply failed before this call ran.'),
           ),
         ),
       );

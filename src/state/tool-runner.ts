@@ -1,7 +1,12 @@
 import type { Config } from '../domain/config.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { supportsTools } from '../domain/provider-definitions/capabilities.ts';
-import type { ToolCallPart, ToolResultContent, ToolResultPart } from '../domain/tools.ts';
+import {
+  declinedCallText,
+  type ToolCallPart,
+  type ToolResultContent,
+  type ToolResultPart,
+} from '../domain/tools.ts';
 import type { ChatContext } from './chat-context.ts';
 import { modelCapabilities, type ToolApproval } from './chat-store.ts';
 import type { OfferedTool, ToolOutcome, ToolSource } from './tool-sources.ts';
@@ -162,7 +167,7 @@ export function createToolRunner({
         );
         if (signal.aborted) break;
         if (decision === 'deny') {
-          plans.push({ call, result: errorResult(call, 'The user declined this call.') });
+          plans.push({ call, result: errorResult(call, declinedCallText) });
           continue;
         }
         // 'Always' is never offered for a tool marked destructive; a stale answer counts once.

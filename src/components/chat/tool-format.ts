@@ -1,4 +1,4 @@
-import type { ToolResultPart } from '../../domain/tools.ts';
+import { declinedCallText, isNotRunText, type ToolResultPart } from '../../domain/tools.ts';
 import { builtinTools } from '../../state/builtin-tools.ts';
 
 /**
@@ -47,16 +47,16 @@ export type ToolOutcomeKind = 'running' | 'done' | 'failed' | 'declined' | 'not-
 
 /**
  * The outcome of a call: running while the reply streams without a result, else read from the
- * result. The tool loop words its own results (src/state/tool-runner.ts, reply-runner.ts): a
- * declined call, one not run (stopped, the step limit); any other error is a failure.
+ * result: a declined call and one not run (stopped, the step limit) carry the loop's own words
+ * (domain/tools.ts); any other error is a failure.
  */
 export function toolOutcome(result: ToolResultPart | undefined, streaming: boolean): ToolOutcomeKind {
   if (!result) return streaming ? 'running' : 'no-result';
   if (!result.isError) return 'done';
   const first = result.content[0];
   const text = first?.type === 'text' ? first.text : '';
-  if (result.content.length === 1 && text === 'The user declined this call.') return 'declined';
-  if (result.content.length === 1 && text.startsWith('Not run: ')) return 'not-run';
+  if (result.content.length === 1 && text === declinedCallText) return 'declined';
+  if (result.content.length === 1 && isNotRunText(text)) return 'not-run';
   return 'failed';
 }
 
