@@ -6,8 +6,9 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The one-way import flow of the architecture:
- * lib <- domain <- {providers, storage} <- {state, search} <- hooks <- components <- app.
- * search/ is the full-text index, run in a worker that reads storage itself.
+ * lib <- domain <- {providers, storage, tools} <- {state, search} <- hooks <- components <- app.
+ * search/ is the full-text index, run in a worker that reads storage itself. tools/ is where
+ * tools come from (MCP servers); the UI reads only its types and sentences.
  * UI regions (chat, sidebar, settings, palette) never import each other, providers/ or storage/.
  */
 const layers = [
@@ -15,14 +16,15 @@ const layers = [
   { type: 'domain', pattern: 'src/domain', allow: ['lib'] },
   { type: 'providers', pattern: 'src/providers', allow: ['lib', 'domain'] },
   { type: 'storage', pattern: 'src/storage', allow: ['lib', 'domain'] },
-  { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage'] },
+  { type: 'tools', pattern: 'src/tools', allow: ['lib', 'domain'] },
+  { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage', 'tools'] },
   { type: 'search', pattern: 'src/search', allow: ['lib', 'domain', 'storage'] },
   { type: 'hooks', pattern: 'src/hooks', allow: ['lib', 'domain', 'state', 'search'] },
   { type: 'ui', pattern: 'src/components/ui', allow: ['lib'] },
   ...['chat', 'sidebar', 'settings', 'palette'].map((region) => ({
     type: region,
     pattern: `src/components/${region}`,
-    allow: ['lib', 'domain', 'state', 'hooks', 'ui'],
+    allow: ['lib', 'domain', 'state', 'hooks', 'ui', 'tools'],
   })),
   {
     type: 'app',
@@ -32,6 +34,7 @@ const layers = [
       'domain',
       'providers',
       'storage',
+      'tools',
       'state',
       'search',
       'hooks',

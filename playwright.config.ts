@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './tests/e2e/chromium.ts';
 
-import { appPort, mockPort } from './tests/e2e/ports.ts';
+import { appPort, mcpPort, mockPort } from './tests/e2e/ports.ts';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -51,6 +51,13 @@ export default defineConfig({
       // The loopback mock of the five provider APIs; stops by itself after an hour at most.
       command: `node tools/mock-providers/cli.mjs --port ${mockPort} --max-lifetime 3600`,
       url: `http://127.0.0.1:${mockPort}/__mock/requests`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // Real MCP servers (official SDK), one per transport, era, CORS and OAuth case: tools/mcp-servers/README.md.
+      command: `node tools/mcp-servers/cli.mjs --port ${mcpPort} --max-lifetime 3600`,
+      url: `http://127.0.0.1:${mcpPort}/__control/requests`,
       reuseExistingServer: false,
       timeout: 30_000,
     },

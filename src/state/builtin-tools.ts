@@ -1,5 +1,5 @@
 import { builtinServer } from '../domain/tools.ts';
-import type { OfferedTool, ToolOutcome, ToolSource } from './tool-sources.ts';
+import type { OfferedTool, ToolOutcome, ToolSource } from '../tools/tool-source.ts';
 
 /** 'Run JavaScript' stops a run after this long. */
 export const javascriptTimeLimitMs = 10_000;

@@ -7,7 +7,7 @@ import type { TabSync } from '../storage/tab-sync.ts';
 import type { ChatState, ChatStore } from './chat-store.ts';
 import type { Notifier } from './notify.ts';
 import type { FocusRequests, ViewStore } from './view-store.ts';
-import type { ToolSource } from './tool-sources.ts';
+import type { ToolSource } from '../tools/tool-source.ts';
 
 /** What the page tells the controller: the browser's events in the app (browser-page.ts), fakes in tests. */
 export interface PageEvents {

@@ -21,6 +21,7 @@ import { createReplyRunner } from './reply-runner.ts';
 import { builtinTools } from './builtin-tools.ts';
 import { createToolRunner, type SourceSwitch } from './tool-runner.ts';
 import { createToolCommands, type ToolCommands } from './tool-commands.ts';
+import { createMcpServers, type McpCommands } from './mcp-servers.ts';
 import { builtinServer } from '../domain/tools.ts';
 import { createTreeCommands, type TreeCommands } from './tree-commands.ts';
 import {
@@ -85,6 +86,7 @@ export interface ChatController
     MessageCommands,
     TreeCommands,
     ToolCommands,
+    McpCommands,
     SettingsCommands,
     DataCommands,
     KeyCommands,
@@ -144,7 +146,8 @@ export function createChatController(deps: ChatDependencies): ChatController {
   const sync = createConversationSync(ctx, () => void askToPersist());
   const keyLock = createKeyLock(ctx);
   const configs = createConfigCommands({ ctx, sync, keyLock });
-  const toolSources = () => deps.toolSources ?? [builtinTools];
+  const mcp = createMcpServers({ ctx, keyLock });
+  const toolSources = () => deps.toolSources ?? [builtinTools, ...mcp.sources()];
   const isOn: SourceSwitch = (conversation, source) =>
     conversation.toolSwitches?.[source.id] ?? source.id !== builtinServer;
   const toolRunner = createToolRunner({ ctx, sources: toolSources, isOn });
@@ -203,6 +206,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
       autoTitle: settings.loadAutoTitle(),
       toolSettings: settings.loadToolSettings(),
     });
+    mcp.load();
     await keyLock.load({ ask: true });
     if (saved.problem) {
       deps.notify.warning(
@@ -330,6 +334,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
         autoTitle: settings.loadAutoTitle(),
         toolSettings: settings.loadToolSettings(),
       });
+      mcp.load();
       // Stored without keys while they are protected: the vault gives them back.
       void keyLock.load();
     });
@@ -355,6 +360,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
     ...messages,
     ...tree,
     ...toolCommands,
+    ...mcp.commands,
     ...configs.commands,
     exportText: async (includeApiKey, includeAttachments) =>
       (await data()).exportText(includeApiKey, includeAttachments),

@@ -1,11 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import type { Conversation, ConversationPlace, ModelPin } from '../domain/conversation.ts';
+import type { McpServer } from '../domain/mcp-servers.ts';
+import type { McpStatus } from '../tools/mcp/types.ts';
 import type { ListedModel } from '../providers/types.ts';
 import { activePath } from '../domain/message-tree.ts';
 import { capabilitiesOf, modelOf, providerDefaults, withModel } from '../domain/provider-catalog.ts';
 import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
-import type { ToolHints } from './tool-sources.ts';
+import type { ToolHints } from '../tools/tool-source.ts';
 import { lastInputTokens } from '../domain/reply-stats.ts';
 
 import { defaultToolSettings, type Theme, type ToolSettings } from '../storage/local-settings.ts';
@@ -61,6 +63,12 @@ export interface ChatState {
   toolSettings: ToolSettings;
   /** The tool call waiting for the user's 'Allow once', 'Always allow' or 'Deny' (tool-runner.ts). */
   toolApproval: ToolApproval | null;
+  /** The MCP servers the user connected (Tools settings), without their secrets. */
+  mcpServers: McpServer[];
+  /** Their secrets, by key (domain/mcp-servers.ts), kept like API keys: in the vault while protected. */
+  mcpSecrets: Record<string, string>;
+  /** Each server's state in this tab, by server id. */
+  mcpStatus: Record<string, McpStatus>;
 }
 
 /** A tool call waiting for the user's answer, with what its server says of the tool (hints, never trusted). */
@@ -103,6 +111,9 @@ export function createChatStore(): ChatStore {
     confirmedKeys: [],
     toolApproval: null,
     toolSettings: defaultToolSettings,
+    mcpServers: [],
+    mcpSecrets: {},
+    mcpStatus: {},
   }));
 }
 

@@ -15,7 +15,7 @@ import { createChatController, type ChatController } from './chat-controller.ts'
 import type { Notifier } from './notify.ts';
 import type { BackupRunner } from './backup-runner.ts';
 import { inThreadImportWorker } from './test-import-worker.ts';
-import type { ToolSource } from './tool-sources.ts';
+import type { ToolSource } from '../tools/tool-source.ts';
 
 /** A reply the test hands out piece by piece, or fails. */
 export class ScriptedReply {

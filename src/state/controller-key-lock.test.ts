@@ -181,6 +181,36 @@ describe('keys protected with a passphrase', () => {
     await vi.waitFor(async () => expect(await keptKeys()).toEqual([]));
   }, 20_000);
 
+  it("keeps an MCP server's token like an API key: in the clear only while keys are not protected, sealed with them, never exported", async () => {
+    const added = tab.chat.addMcpServer({
+      url: 'http://127.0.0.1:9/mcp',
+      auth: 'bearer',
+      token: 'mcp-token-1',
+    });
+    expect(added.ok).toBe(true);
+    expect(localStorage.getItem(storageKeys.mcpServers)).not.toContain('mcp-token-1');
+    expect(localStorage.getItem(storageKeys.mcpSecrets)).toContain('Bearer mcp-token-1');
+    expect(await tab.chat.exportText(true, false)).not.toContain('mcp-token-1');
+
+    expect(await tab.chat.protectKeys('passphrase')).toBe(true);
+    expect(localStorage.getItem(storageKeys.mcpSecrets)).toBeNull();
+    expect(localStorage.getItem(storageKeys.keyVault)).not.toContain('mcp-token-1');
+    newSession();
+    const later = await openTab(`${databaseName}-mcp`, 'mcp');
+    expect(later.chat.store.getState()).toMatchObject({ keyLock: 'locked', mcpSecrets: {} });
+    expect(later.chat.store.getState().mcpServers).toHaveLength(1);
+    expect(await later.chat.unlockKeys('passphrase')).toBe(true);
+    expect(Object.values(later.chat.store.getState().mcpSecrets)).toEqual([
+      JSON.stringify({ headers: { Authorization: 'Bearer mcp-token-1' } }),
+    ]);
+
+    expect(await later.chat.unprotectKeys()).toBe(true);
+    expect(localStorage.getItem(storageKeys.mcpSecrets)).toContain('Bearer mcp-token-1');
+    later.chat.removeMcpServer(later.chat.store.getState().mcpServers[0]?.id ?? '');
+    expect(localStorage.getItem(storageKeys.mcpSecrets)).toBeNull();
+    expect(localStorage.getItem(storageKeys.mcpServers)).toBeNull();
+  }, 20_000);
+
   it('Forgot passphrase clears every key and every kept copy, and nothing else; Undo brings the vault back', async () => {
     await sendAndWait(tab, 'Keep', 'me');
     await tab.chat.protectKeys('passphrase');

@@ -12,7 +12,7 @@ import {
   stored,
   type Tab,
 } from './controller-harness.ts';
-import type { OfferedTool, ToolOutcome, ToolSource } from './tool-sources.ts';
+import type { OfferedTool, ToolOutcome, ToolSource } from '../tools/tool-source.ts';
 
 setUpTabs();
 

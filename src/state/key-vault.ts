@@ -1,4 +1,5 @@
 import { connectionsWithKeys, keysOf, withKeyFrom } from '../domain/config.ts';
+import { isMcpSecretKey } from '../domain/mcp-servers.ts';
 import { base64OfBytes, bytesOfBase64 } from '../lib/base64.ts';
 import {
   decryptText,
@@ -12,8 +13,14 @@ import { createKeySession } from '../storage/key-session.ts';
 import type { KeyVault } from '../storage/local-settings.ts';
 import type { StorageResult } from '../storage/result.ts';
 import type { ChatContext } from './chat-context.ts';
+import type { ChatState } from './chat-store.ts';
 
 type Keys = Record<string, string>;
+
+/** Everything the vault seals: each connection's key and the MCP servers' secrets (`mcp…` keys). */
+function secretsOf(state: ChatState): Keys {
+  return { ...keysOf(state.config, state.connections), ...state.mcpSecrets };
+}
 
 /** How long a locked tab waits for an unlocked one to hand over the key before asking the user. */
 const shareWaitMs = 400;
@@ -66,13 +73,17 @@ export function createKeyVault(ctx: ChatContext) {
       ctx.view.setState({ overlay: null });
   }
 
-  /** Puts the vault's keys into the configuration and connections in memory. */
+  /** Puts the vault's keys into the configuration and connections in memory, and the MCP secrets beside them. */
   function applyKeys(keys: Keys): void {
     store.setState((state) => {
       const merged = { ...keysOf(state.config, state.connections), ...keys };
       return {
         config: withKeyFrom(state.config, merged),
         connections: connectionsWithKeys(state.connections, merged),
+        mcpSecrets: {
+          ...state.mcpSecrets,
+          ...Object.fromEntries(Object.entries(keys).filter(([key]) => isMcpSecretKey(key))),
+        },
         keyLock: 'unlocked',
       };
     });
@@ -95,13 +106,14 @@ export function createKeyVault(ctx: ChatContext) {
     return true;
   }
 
-  /** Writes the configuration and connections as they are in memory, with or without their keys. */
+  /** Writes the configuration, connections and MCP secrets as they are in memory, with or without the secrets. */
   function writeSettings(withKeys: boolean): StorageResult {
-    const { config, connections } = store.getState();
+    const { config, connections, mcpSecrets } = store.getState();
     const keys = withKeys ? keysOf(config, connections) : {};
     const configWritten = ctx.settings.saveConfig(withKeyFrom(config, keys));
     const connectionsWritten = ctx.settings.saveConnections(connectionsWithKeys(connections, keys));
-    return configWritten.ok ? connectionsWritten : configWritten;
+    const secretsWritten = ctx.settings.saveMcpSecrets(withKeys ? mcpSecrets : {});
+    return [configWritten, connectionsWritten].find((result) => !result.ok) ?? secretsWritten;
   }
 
   /** This tab no longer holds the key; resolves once its kept copy is gone. */
@@ -124,8 +136,7 @@ export function createKeyVault(ctx: ChatContext) {
     /** After settings were stored: the vault takes the keys as they are now in memory. */
     async reseal(): Promise<void> {
       if (status() !== 'unlocked' || !held) return;
-      const { config, connections } = store.getState();
-      const vault = await sealVault(keysOf(config, connections), held.key, held.salt, held.iterations);
+      const vault = await sealVault(secretsOf(store.getState()), held.key, held.salt, held.iterations);
       const written = ctx.settings.saveKeyVault(vault);
       if (!written.ok) ctx.notify.error('Could not save the protected keys', written.message);
     },
@@ -147,6 +158,7 @@ export function createKeyVault(ctx: ChatContext) {
           keyLock: 'off',
           config: config ?? withKeyFrom(state.config, {}),
           connections: { ...connectionsWithKeys(state.connections, {}), ...ctx.settings.loadConnections() },
+          mcpSecrets: ctx.settings.loadMcpSecrets(),
         }));
         return;
       }
@@ -167,8 +179,7 @@ export function createKeyVault(ctx: ChatContext) {
     async protect(passphrase: string): Promise<boolean> {
       const salt = base64OfBytes(randomBytes(saltBytes));
       const key = await deriveKey(passphrase, bytesOfBase64(salt), passphraseIterations);
-      const { config, connections } = store.getState();
-      const vault = await sealVault(keysOf(config, connections), key, salt, passphraseIterations);
+      const vault = await sealVault(secretsOf(store.getState()), key, salt, passphraseIterations);
       const written = ctx.settings.saveKeyVault(vault);
       if (!written.ok) {
         ctx.notify.error('Could not protect the keys', written.message);
@@ -227,6 +238,7 @@ export function createKeyVault(ctx: ChatContext) {
         keyLock: 'off',
         config: withKeyFrom(state.config, {}),
         connections: connectionsWithKeys(state.connections, {}),
+        mcpSecrets: {},
       }));
       writeSettings(false);
       ctx.notify.success('API keys cleared', {

@@ -2,7 +2,7 @@ import { setToolSwitch } from '../domain/tool-switches.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { OpenConversations } from './open-conversations.ts';
 import type { ToolDecision, ToolRunner } from './tool-runner.ts';
-import type { OfferedTool, ToolSource } from './tool-sources.ts';
+import type { OfferedTool, ToolSource } from '../tools/tool-source.ts';
 
 /** A place tools come from, as the Tools settings and the composer show it. */
 export interface ToolSourceView {

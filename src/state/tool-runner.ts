@@ -9,7 +9,7 @@ import {
 } from '../domain/tools.ts';
 import type { ChatContext } from './chat-context.ts';
 import { modelCapabilities, type ToolApproval } from './chat-store.ts';
-import type { OfferedTool, ToolOutcome, ToolSource } from './tool-sources.ts';
+import type { OfferedTool, ToolOutcome, ToolSource } from '../tools/tool-source.ts';
 
 /** The user's answer to a call waiting for approval. */
 export type ToolDecision = 'once' | 'always' | 'deny';

@@ -17,6 +17,14 @@ export const storageKeys = {
   autoTitle: 'ai-chat-auto-title',
   /** localStorage: the tool settings as JSON (`ToolSettings`): tools always allowed, the step limit. */
   tools: 'ai-chat-tools',
+  /** localStorage: the MCP servers the user connected, as JSON (`McpServer[]`), without secrets. */
+  mcpServers: 'ai-chat-mcp-servers',
+  /**
+   * localStorage, while keys are not protected: the MCP servers' secrets (tokens, headers, OAuth
+   * state) by key (`mcp:{server}`, `mcp-oauth:…`), kept like API keys. Sealed in `keyVault` with
+   * the API keys while they are protected, and then absent.
+   */
+  mcpSecrets: 'ai-chat-mcp-secrets',
   /**
    * localStorage, only while keys are protected with a passphrase: the keys of every connection,
    * encrypted (`KeyVault`); `config` and `connections` then hold '' for each key.

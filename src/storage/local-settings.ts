@@ -1,6 +1,7 @@
 import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
 import { restoreConfig } from '../domain/config-restore.ts';
 import { isRecord, ownField } from '../domain/json-guards.ts';
+import { isMcpSecretKey, readMcpServers, type McpServer } from '../domain/mcp-servers.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, unavailable, type StorageResult } from './result.ts';
 
@@ -197,6 +198,46 @@ export function saveToolSettings(settings: ToolSettings, storage?: StorageLike):
   return write(storageKeys.tools, JSON.stringify(settings), storage);
 }
 
+/** The MCP servers the user connected; what does not read is left out. */
+export function loadMcpServers(storage?: StorageLike): McpServer[] {
+  try {
+    return readMcpServers(JSON.parse(read(storageKeys.mcpServers, storage) ?? '[]'));
+  } catch {
+    return [];
+  }
+}
+
+export function saveMcpServers(servers: readonly McpServer[], storage?: StorageLike): StorageResult {
+  return write(storageKeys.mcpServers, servers.length === 0 ? null : JSON.stringify(servers), storage);
+}
+
+/** The MCP servers' secrets kept in the clear (keys not protected), by key. */
+export function loadMcpSecrets(storage?: StorageLike): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(read(storageKeys.mcpSecrets, storage) ?? '{}');
+    if (!isRecord(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter(
+        (entry): entry is [string, string] => isMcpSecretKey(entry[0]) && typeof entry[1] === 'string',
+      ),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** Empty removes them (none kept, or sealed in the vault). */
+export function saveMcpSecrets(
+  secrets: Readonly<Record<string, string>>,
+  storage?: StorageLike,
+): StorageResult {
+  return write(
+    storageKeys.mcpSecrets,
+    Object.keys(secrets).length === 0 ? null : JSON.stringify(secrets),
+    storage,
+  );
+}
+
 /** The unsent text of a conversation, or ''. */
 export function loadDraft(conversationId: string, storage?: StorageLike): string {
   return read(draftKey(conversationId), storage) ?? '';
@@ -287,6 +328,10 @@ export function createLocalSettings(local: StorageLike | null = browserStorage()
     saveAutoTitle: (on: boolean) => saveAutoTitle(on, storage),
     loadToolSettings: () => loadToolSettings(storage),
     saveToolSettings: (settings: ToolSettings) => saveToolSettings(settings, storage),
+    loadMcpServers: () => loadMcpServers(storage),
+    saveMcpServers: (servers: readonly McpServer[]) => saveMcpServers(servers, storage),
+    loadMcpSecrets: () => loadMcpSecrets(storage),
+    saveMcpSecrets: (secrets: Readonly<Record<string, string>>) => saveMcpSecrets(secrets, storage),
     loadDraft: (conversationId: string) => loadDraft(conversationId, storage),
     saveDraft: (conversationId: string, text: string) => saveDraft(conversationId, text, storage),
     loadKeyVault: () => loadKeyVault(storage),

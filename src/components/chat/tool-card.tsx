@@ -1,7 +1,9 @@
 import { ChevronRight, LoaderCircle, ShieldQuestion, Wrench } from 'lucide-react';
 import { memo, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ToolResultContent } from '../../domain/tools.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useObjectUrl } from '../../hooks/use-object-url.ts';
+import { boundedText } from '../../lib/bounded-text.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat } from '../../state/chat.ts';
 import type { ToolApproval } from '../../state/chat-store.ts';
@@ -9,11 +11,11 @@ import { Button } from '../ui/button.tsx';
 import { PlainText } from './plain-text.tsx';
 import type { ToolUse } from './reply-steps.ts';
 import {
-  boundedText,
   outcomeBadge,
   prettyJson,
   shortName,
   shownArguments,
+  shownChars,
   toolOutcome,
   toolSourceName,
 } from './tool-format.ts';
@@ -39,7 +41,8 @@ export const ToolCard = memo(function ToolCard({ use, streaming, approval }: Too
   const outcome = toolOutcome(result, streaming);
   const badge = outcomeBadge[outcome];
   const name = shortName(call.name);
-  const source = toolSourceName(call.server);
+  const servers = useChatState((state) => state.mcpServers);
+  const source = toolSourceName(call.server, servers);
   const title = outcome === 'running' ? `Running ${name}…` : `${result ? 'Used' : 'Called'} ${name}`;
   const label = `${title}${source ? ` (${source})` : ''}${badge ? `, ${badge.toLowerCase()}` : ''}`;
 
@@ -246,7 +249,7 @@ function Arguments({ text, tool }: { text: string; tool: string }) {
  */
 function BoundedText({ text, label }: { text: string; label: string }) {
   const [all, setAll] = useState(false);
-  const { shown, cut } = boundedText(text);
+  const { shown, cut } = boundedText(text, shownChars);
   const tall = cut || shown.length > 1500 || lineCount(shown) > 18;
   return (
     <div>

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolResultPart } from '../../domain/tools.ts';
-import {
-  boundedText,
-  prettyJson,
-  shortName,
-  shownArguments,
-  toolOutcome,
-  toolSourceName,
-} from './tool-format.ts';
+import { prettyJson, shortName, shownArguments, toolOutcome, toolSourceName } from './tool-format.ts';
 import { countOffered } from './tool-count.ts';
 
 const result = (text: string, isError = false): ToolResultPart => ({
@@ -51,19 +44,6 @@ describe('shownArguments', () => {
   });
 });
 
-describe('boundedText', () => {
-  it('keeps a short text whole', () => {
-    expect(boundedText('abc', 5)).toEqual({ shown: 'abc', cut: false });
-    expect(boundedText('abcde', 5)).toEqual({ shown: 'abcde', cut: false });
-  });
-
-  it('cuts at the limit, never inside a surrogate pair', () => {
-    expect(boundedText('abcdef', 5)).toEqual({ shown: 'abcde', cut: true });
-    expect(boundedText('abcd😀f', 5)).toEqual({ shown: 'abcd', cut: true });
-    expect(boundedText('x'.repeat(30_000)).shown).toHaveLength(20_000);
-  });
-});
-
 describe('toolOutcome', () => {
   it('is running while the reply streams without a result, else has none', () => {
     expect(toolOutcome(undefined, true)).toBe('running');
@@ -81,10 +61,12 @@ describe('toolOutcome', () => {
 });
 
 describe('names', () => {
-  it('names the built-in source and keeps a server id', () => {
-    expect(toolSourceName('builtin')).toBe('Built-in');
-    expect(toolSourceName('files')).toBe('files');
-    expect(toolSourceName(undefined)).toBeUndefined();
+  it("names the built-in source and an MCP server, and keeps an unknown server's id", () => {
+    const servers = [{ id: 'mcp-1', name: 'Files' }];
+    expect(toolSourceName('builtin', servers)).toBe('Built-in');
+    expect(toolSourceName('mcp-1', servers)).toBe('Files');
+    expect(toolSourceName('mcp-gone', servers)).toBe('mcp-gone');
+    expect(toolSourceName(undefined, servers)).toBeUndefined();
   });
 
   it('bounds a long tool name', () => {

@@ -1,4 +1,6 @@
 import { declinedCallText, isNotRunText, type ToolResultPart } from '../../domain/tools.ts';
+import type { McpServer } from '../../domain/mcp-servers.ts';
+import { boundedText } from '../../lib/bounded-text.ts';
 import { builtinTools } from '../../state/builtin-tools.ts';
 
 /**
@@ -29,17 +31,13 @@ export function shownArguments(text: string): string {
   return prettyJson(text);
 }
 
-/** The first `limit` characters (never half of a character of two UTF-16 units) and whether more follow. */
-export function boundedText(text: string, limit = shownChars): { shown: string; cut: boolean } {
-  if (text.length <= limit) return { shown: text, cut: false };
-  const before = text.charCodeAt(limit - 1);
-  const end = before >= 0xd800 && before <= 0xdbff ? limit - 1 : limit;
-  return { shown: text.slice(0, end), cut: true };
-}
-
-/** Where a tool ran, as the user knows it: 'Built-in', or the server's id. */
-export function toolSourceName(server: string | undefined): string | undefined {
-  return server === builtinTools.id ? builtinTools.label : server;
+/** Where a tool ran, as the user knows it: 'Built-in', an MCP server's name, or the id it had. */
+export function toolSourceName(
+  server: string | undefined,
+  servers: readonly Pick<McpServer, 'id' | 'name'>[],
+): string | undefined {
+  if (server === builtinTools.id) return builtinTools.label;
+  return servers.find((entry) => entry.id === server)?.name ?? server;
 }
 
 /** How a call ended, as its card says it. */

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { cn } from '../../lib/cn.ts';
+import { boundedText } from '../../lib/bounded-text.ts';
 import { chat } from '../../state/chat.ts';
 import type { ToolSourceView } from '../../state/tool-commands.ts';
-import { boundedText } from './tool-format.ts';
+import { Switch } from '../ui/switch.tsx';
 
 export interface ToolsPopoverProps {
   conversationId: string;
@@ -66,26 +66,12 @@ function SourceSwitch({ source, onChange }: { source: ToolSourceView; onChange(o
         <span id={labelId} className="min-w-0 truncate text-sm font-medium" title={source.label}>
           {source.label}
         </span>
-        <button
-          type="button"
-          role="switch"
-          aria-checked={source.on}
+        <Switch
+          on={source.on}
+          onChange={onChange}
           aria-labelledby={labelId}
           aria-describedby={source.tools.length > 0 ? listId : undefined}
-          onClick={() => onChange(!source.on)}
-          className={cn(
-            'relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 focus-visible:outline-none dark:focus-visible:ring-offset-gray-900',
-            source.on ? 'bg-indigo-600' : 'bg-gray-300 dark:bg-gray-600',
-          )}
-        >
-          <span
-            aria-hidden
-            className={cn(
-              'inline-block size-4 rounded-full bg-white shadow transition-transform',
-              source.on ? 'translate-x-4.5' : 'translate-x-0.5',
-            )}
-          />
-        </button>
+        />
       </div>
       {source.problem && (
         <p className="text-red-700 dark:text-red-400">

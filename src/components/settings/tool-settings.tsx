@@ -4,6 +4,12 @@ import { chat } from '../../state/chat.ts';
 import { builtinTools } from '../../state/builtin-tools.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label } from '../ui/input.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
+
+// Outside the first load: the MCP servers' list and its dialog load with the settings' first paint.
+const McpServerSettings = lazyPart<Record<string, never>>(() =>
+  import('./mcp-server-settings.tsx').then((loaded) => ({ default: loaded.McpServerSettings })),
+);
 
 /** An 'Always allow' key (`{server}/{tool}`) as the user knows it: the tool and where it runs. */
 function allowedTool(key: string): { tool: string; source: string } {
@@ -55,6 +61,7 @@ export function ToolSettings() {
       <p id={hintId} className="text-xs text-faint-foreground">
         How many times in a row a reply may call tools before it must answer (1 to 100).
       </p>
+      <McpServerSettings />
       <p className="mt-1 text-sm font-medium text-gray-700 dark:text-gray-300">Always allowed</p>
       {alwaysAllowed.length === 0 ? (
         <p className="text-xs text-faint-foreground">
