@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, mockConfig, mockKey, settingsPanel, test, type ChatPage } from './fixtures.ts';
 import { appPort, mcpPort, mcpUrl } from './ports.ts';
@@ -119,6 +120,16 @@ test('a server the browser blocks says what its owner must change', async ({ cha
   // Its tools are offered nowhere, and the composer says none is on.
   await chat.newConversation();
   await expect(page.getByRole('button', { name: 'Tools: off' })).toBeVisible();
+
+  // The servers' rows, a failing one included, pass the accessibility checks in both themes.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = new AxeBuilder({ page }).include('section[aria-label="AI Provider Configuration"]');
+    const results = await (
+      colorScheme === 'light' ? axe.withTags(['wcag2a', 'wcag2aa']) : axe.withRules(['color-contrast'])
+    ).analyze();
+    expect(results.violations.map((violation) => `${colorScheme} ${violation.id}`)).toEqual([]);
+  }
 });
 
 test('OAuth: the server asks for a sign-in, the sign-in window approves, and its tools work', async ({
@@ -194,4 +205,25 @@ test('tools switched off: a tool for every conversation in settings, a server fo
   await popover.getByRole('switch', { name: 'Switches' }).click();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Tools: off' })).toBeVisible();
+});
+
+test('a reload while a call waits for approval keeps the reply, and the next message goes on from it', async ({
+  chat,
+  page,
+}) => {
+  await openWithServer(chat, '/legacy/mcp/reload', 'Reloaded');
+  await chat.send(recipe({ name: 'echo', arguments: { text: 'never run' } }));
+  await expect(approval(page, 'echo')).toBeVisible();
+  await page.reload();
+
+  const reply = chat.messages('assistant').last();
+  await expect(reply.getByRole('button', { name: 'Called echo (Reloaded), no result' })).toBeVisible();
+  expect(
+    (await mcpRequests('/legacy/mcp/reload')).filter((request) => request.rpc.includes('tools/call')),
+  ).toHaveLength(0);
+  // The call without a result is answered for the model, so the provider takes the next turn.
+  await chat.send(recipe({ name: 'echo', arguments: { text: 'after reload' } }));
+  await approval(page, 'echo').getByRole('button', { name: 'Allow once' }).click();
+  await chat.waitForReplyDone();
+  await expect(chat.messages('assistant').last()).toContainText('Tool results: echo: after reload');
 });

@@ -94,7 +94,7 @@ function ServerRow({ server }: { server: McpServer }) {
             Try again
           </Button>
         )}
-        {server.enabled && (
+        {server.enabled && status?.state !== 'failed' && status?.state !== 'needs-sign-in' && (
           <Button
             variant="outline"
             size="sm"
