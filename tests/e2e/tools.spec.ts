@@ -47,7 +47,7 @@ function toolCards(chat: ChatPage) {
   return chat.messages('assistant').last().getByTestId('tool-card');
 }
 
-for (const provider of ['openai', 'claude'] as const) {
+for (const provider of ['openai', 'azure', 'claude', 'gemini', 'groq'] as const) {
   test(`${provider}: a call allowed once runs, its card opens to the arguments and result, and a reload keeps it`, async ({
     chat,
     page,
