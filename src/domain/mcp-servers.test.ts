@@ -14,9 +14,12 @@ describe('MCP server URLs', () => {
     expect(mcpUrlProblem('https://mcp.example.com/mcp')).toBeNull();
     expect(mcpUrlProblem('http://127.0.0.1:8931/mcp')).toBeNull();
     expect(mcpUrlProblem('http://localhost:3000/sse')).toBeNull();
-    expect(mcpUrlProblem('http://[::1]:3000/mcp')).toBeNull();
+    // Other loopback forms are outside the page's Content-Security-Policy.
+    expect(mcpUrlProblem('http://[::1]:3000/mcp')).toBe(
+      'Use https: plain http is allowed only for localhost and 127.0.0.1.',
+    );
     expect(mcpUrlProblem('http://mcp.example.com/mcp')).toBe(
-      'Use https: plain http is allowed only for localhost.',
+      'Use https: plain http is allowed only for localhost and 127.0.0.1.',
     );
     expect(mcpUrlProblem('ftp://example.com')).toBe('Enter an https URL.');
     expect(mcpUrlProblem('example.com/mcp')).toBe(
@@ -80,7 +83,7 @@ describe('a server from what the user typed', () => {
       },
     );
     expect(serverFromDraft({ url: 'http://a.example', auth: 'none' }, 'mcp-1')).toEqual({
-      problem: 'Use https: plain http is allowed only for localhost.',
+      problem: 'Use https: plain http is allowed only for localhost and 127.0.0.1.',
     });
   });
 

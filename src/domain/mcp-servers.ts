@@ -35,8 +35,8 @@ export const isMcpSecretKey = (key: string) => key.startsWith('mcp:') || key.sta
 
 /**
  * Why a URL cannot be an MCP server's, or null when it can: https anywhere, plain http only on
- * this computer (a browser would block it from an https page elsewhere, and it would carry
- * tokens in the clear).
+ * this computer as the page's Content-Security-Policy names it (127.0.0.1 and localhost): anything
+ * else over http would carry tokens in the clear, and the page could not reach it.
  */
 export function mcpUrlProblem(text: string): string | null {
   let url: URL;
@@ -46,18 +46,9 @@ export function mcpUrlProblem(text: string): string | null {
     return 'Enter the server’s full URL, like https://example.com/mcp.';
   }
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && isLoopback(url.hostname)) return null;
-  if (url.protocol === 'http:') return 'Use https: plain http is allowed only for localhost.';
+  if (url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost')) return null;
+  if (url.protocol === 'http:') return 'Use https: plain http is allowed only for localhost and 127.0.0.1.';
   return 'Enter an https URL.';
-}
-
-function isLoopback(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname === '[::1]' ||
-    /^127(\.\d{1,3}){3}$/.test(hostname)
-  );
 }
 
 /** A header name as HTTP allows it (a token). */
