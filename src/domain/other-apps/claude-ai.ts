@@ -4,14 +4,20 @@ import {
   readEntries,
   type ImportedChat,
   type ImportedMessage,
+  type ImportedPart,
+  type ImportedResultPiece,
   type OtherAppExport,
 } from './imported-chat.ts';
+import { addCall, addReasoning, addResult, addText, newReply, usedTools } from './imported-reply.ts';
 
 /**
  * Claude.ai's data export: `conversations.json`, an array of conversations with `chat_messages`
  * (sender 'human' or 'assistant', `content` blocks or a plain `text`). Messages may name their
  * `parent_message_uuid` (branches); without it the list is one line. The export names no active
- * branch, so the newest leaf is shown. A file's extracted text is kept in its message.
+ * branch, so the newest leaf is shown. A file's extracted text is kept in its message. A reply
+ * that used tools (web search and fetch, the analysis tool, artifacts, connectors) holds them as
+ * blocks among its text and thinking, in order: `tool_use` (`id`, `name`, `input`) and
+ * `tool_result` (`tool_use_id`, `content`, `is_error`); older exports give neither id.
  */
 
 export function isClaudeAiExport(value: unknown): value is unknown[] {
@@ -55,6 +61,66 @@ function attachedText(message: JsonRecord): string {
     .join('\n\n');
 }
 
+/**
+ * What a tool returned: its text blocks, and the pages a search or fetch found (`knowledge`:
+ * title, address and text). An image's bytes are not in the export: it is named.
+ */
+function resultPieces(content: unknown): ImportedResultPiece[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block): ImportedResultPiece[] => {
+    if (!isRecord(block)) return [];
+    const type = ownField(block, 'type');
+    const text = str(ownField(block, 'text')) ?? '';
+    if (type === 'knowledge') {
+      const source = [str(ownField(block, 'title')), str(ownField(block, 'url'))].filter(Boolean).join('\n');
+      return [{ type: 'text', text: [source, text.trim()].filter(Boolean).join('\n\n') }];
+    }
+    if (type === 'image') return [{ type: 'text', text: '[image]' }];
+    return text ? [{ type: 'text', text }] : [];
+  });
+}
+
+/**
+ * A reply's blocks in order, when it used a tool: its thinking, texts, calls and their results
+ * (each result after the call it answers, by `tool_use_id`, or in order when there is none). A
+ * block Claude.ai hides in the chat (`hidden_in_chat`) stays hidden, and so does a result whose
+ * call is not there. Null for a reply without tools, which reads as before: thinking, then text.
+ */
+function toolParts(message: JsonRecord, files: string): ImportedPart[] | null {
+  const content = ownField(message, 'content');
+  if (!Array.isArray(content)) return null;
+  const reply = newReply();
+  addText(reply, files);
+  let texts = 0;
+  for (const block of content) {
+    if (!isRecord(block) || ownField(block, 'hidden_in_chat') === true) continue;
+    const type = ownField(block, 'type');
+    if (type === 'thinking') addReasoning(reply, (str(ownField(block, 'thinking')) ?? '').trim());
+    if (type === 'text') {
+      const text = (str(ownField(block, 'text')) ?? '').trim();
+      addText(reply, text);
+      if (text !== '') texts++;
+    }
+    if (type === 'tool_use') {
+      const input = ownField(block, 'input');
+      addCall(reply, ownField(block, 'id'), ownField(block, 'name'), JSON.stringify(input ?? {}));
+    }
+    if (type === 'tool_result') {
+      const callId = str(ownField(block, 'tool_use_id'));
+      const name = str(ownField(block, 'name'));
+      addResult(reply, resultPieces(ownField(block, 'content')), ownField(block, 'is_error') === true, {
+        ...(callId !== undefined && { callId }),
+        ...(name && { name }),
+      });
+    }
+  }
+  if (!usedTools(reply)) return null;
+  // An export whose text is only in `text` (no text blocks): the answer, after the tools.
+  if (texts === 0) addText(reply, (str(ownField(message, 'text')) ?? '').trim());
+  return reply.parts;
+}
+
 function readConversation(entry: unknown): ImportedChat | null {
   if (!isRecord(entry)) return null;
   const uuid = str(ownField(entry, 'uuid'));
@@ -73,8 +139,11 @@ function readConversation(entry: unknown): ImportedChat | null {
     if (!role) return;
     const { text, thinking } = blocks(record);
     const files = attachedText(record);
-    const body = [files, text].filter(Boolean).join('\n\n');
-    if (body === '') return;
+    const parts = role === 'assistant' ? toolParts(record, files) : null;
+    const body = parts
+      ? parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n\n')
+      : [files, text].filter(Boolean).join('\n\n');
+    if (body === '' && !parts) return;
     let id = str(ownField(record, 'uuid')) ?? `${uuid}:${index}`;
     if (seen.has(id)) id = `${id}:${index}`;
     seen.add(id);
@@ -85,7 +154,8 @@ function readConversation(entry: unknown): ImportedChat | null {
       role,
       text: body,
     };
-    if (thinking) message.reasoning = thinking;
+    if (parts) message.parts = parts;
+    else if (thinking) message.reasoning = thinking;
     const at = isoFrom(ownField(record, 'created_at'));
     if (at) message.createdAt = at;
     messages.push(message);

@@ -7,6 +7,8 @@ import {
   type Message,
   type MessagePart,
 } from '../conversation.ts';
+import type { ToolResultContent } from '../tools.ts';
+import { missingImageText, resultImages } from './imported-reply.ts';
 
 /**
  * A chat read from another app's export, before it becomes a conversation: each reader (chatgpt.ts,
@@ -18,18 +20,42 @@ export interface ImportedMessage {
   /** The message before it; null for the first (it hangs under the system message). */
   parentId: string | null;
   role: 'user' | 'assistant';
+  /** Its text; for a reply with `parts`, the texts among them, joined. */
   text: string;
   /**
-   * The images it showed, by the id the export names each with (ChatGPT's pointers). Those whose
-   * files came with the export become attachments; the others read '[image]'.
+   * The images it showed, by the id the export names each with (ChatGPT's pointers), its tools'
+   * included: the files the import stores. Those whose files came with the export become
+   * attachments (or, when a tool returned them, images of that result); the others read '[image]'.
    */
   images?: string[];
   /** A reply's thinking, when the export holds it. */
   reasoning?: string;
+  /**
+   * A reply that used tools, as it went: texts, thinking, each call and then its result, in order
+   * (imported-reply.ts puts them together). When present, it is the reply, and `reasoning` is not
+   * read; absent, the reply is its `reasoning` and `text`.
+   */
+  parts?: ImportedPart[];
   /** ISO; absent when the export has none. */
   createdAt?: string;
   model?: string;
 }
+
+/** A piece of what a tool returned: text, or an image by the id the export names it with. */
+export type ImportedResultPiece = { type: 'text'; text: string } | { type: 'image'; image: string };
+
+/** A part of a reply that used tools, as an export holds it (see ToolCallPart, ToolResultPart). */
+export type ImportedPart =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; callId: string; name: string; arguments: string }
+  | {
+      type: 'tool-result';
+      callId: string;
+      name: string;
+      content: ImportedResultPiece[];
+      isError?: true;
+    };
 
 export interface ImportedChat {
   /** Already prefixed by the app (`chatgpt-…`), so two apps' ids never meet. */
@@ -83,10 +109,30 @@ export function importedImageId(chat: ImportedChat, image: string): string {
   return `${chat.id}:${image}`;
 }
 
+/** A reply's imported parts as message parts: a tool's image whose file is not here is named. */
+function replyParts(
+  parts: readonly ImportedPart[],
+  images: ReadonlyMap<string, AttachmentPart>,
+): MessagePart[] {
+  return parts.map((part): MessagePart => {
+    if (part.type !== 'tool-result') return { ...part };
+    const content = part.content.map((piece): ToolResultContent => {
+      if (piece.type === 'text') return { ...piece };
+      const image = images.get(piece.image);
+      return image
+        ? { type: 'image', attachmentId: image.id, mimeType: image.mimeType }
+        : { type: 'text', text: missingImageText };
+    });
+    return { ...part, content };
+  });
+}
+
 /**
  * The chat as a conversation: the system message as root, then every message under its parent,
  * parents first, siblings by time. A message whose parent is missing hangs under the root. The
  * images whose files came with the export are in `images`, by the id the messages name them with.
+ * A reply that used tools keeps its parts in their order, its calls with neither server nor
+ * provider data (docs/behaviour.md#tool-calls-in-a-reply).
  */
 export function toConversation(
   chat: ImportedChat,
@@ -97,13 +143,27 @@ export function toConversation(
   const known = new Set(chat.messages.map((message) => message.id));
   const messages: Message[] = chat.messages.map((message) => {
     // Files first, as a message written here holds them; an image whose file is not here is named.
-    const shown = (message.images ?? []).map((image) => images.get(image) ?? null);
+    // The images a tool returned are in its result instead.
+    const ofTools = new Set(message.parts ? resultImages(message.parts) : []);
+    const shown = (message.images ?? [])
+      .filter((image) => !ofTools.has(image))
+      .map((image) => images.get(image) ?? null);
     const missing = shown.filter((part) => part === null).map(() => '[image]');
-    const parts: MessagePart[] = [
-      ...(message.reasoning ? [{ type: 'reasoning' as const, text: message.reasoning }] : []),
-      ...shown.filter((part) => part !== null),
-      ...textParts([...missing, message.text].filter((text) => text !== '').join('\n\n')),
-    ];
+    const files = shown.filter((part) => part !== null);
+    let parts: MessagePart[];
+    if (message.parts) {
+      const own = replyParts(message.parts, images);
+      const first = own[0];
+      if (missing.length > 0 && first?.type === 'text')
+        own[0] = { type: 'text', text: [...missing, first.text].join('\n\n') };
+      else if (missing.length > 0) own.unshift(...textParts(missing.join('\n\n')));
+      parts = [...files, ...own];
+    } else
+      parts = [
+        ...(message.reasoning ? [{ type: 'reasoning' as const, text: message.reasoning }] : []),
+        ...files,
+        ...textParts([...missing, message.text].filter((text) => text !== '').join('\n\n')),
+      ];
     const built: Message = {
       id: message.id,
       parentId: message.parentId !== null && known.has(message.parentId) ? message.parentId : rootId,

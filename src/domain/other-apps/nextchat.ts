@@ -5,15 +5,21 @@ import {
   readEntries,
   type ImportedChat,
   type ImportedMessage,
+  type ImportedPart,
   type OtherAppExport,
 } from './imported-chat.ts';
+import { addCall, addResult, addText, newReply, usedTools } from './imported-reply.ts';
 
 /**
  * NextChat's backup (Settings → Sync → Export): one key per store of the app. The chats are
  * `chat-next-web-store`.sessions: `topic`, `lastUpdate` (ms), linear `messages` whose `content`
  * is a string or a list of parts, and a `mask` whose `context` messages open the chat. Message
  * `date`s are written in the browser's locale and read leniently. The backup also holds the
- * user's API keys (`access-control`): they are never read.
+ * user's API keys (`access-control`): they are never read. A reply that used plugins lists them in
+ * `tools` (`id`, `function` { name, arguments }, and once run `content`, or `isError` with
+ * `errorMsg`); NextChat shows them above the reply's text, which it writes as one (see toolParts).
+ * Its MCP calls are not structured: the model's text holds a `json:mcp` block and the result comes
+ * back as a user's message (`isMcpResponse`); both are read as the text they are.
  */
 
 export function nextChatSessions(value: unknown): unknown[] | null {
@@ -43,6 +49,33 @@ function contentText(content: unknown): string {
     .join('\n\n');
 }
 
+/**
+ * A reply's plugin calls, each with its result when it ran (a call still pending has none), then
+ * its text: NextChat keeps the text of all the reply's rounds as one, so where the calls came in
+ * it is not known, and they go first, as NextChat shows them. Null when it called none.
+ */
+function toolParts(tools: unknown, text: string): ImportedPart[] | null {
+  if (!Array.isArray(tools)) return null;
+  const reply = newReply();
+  for (const tool of tools) {
+    if (!isRecord(tool)) continue;
+    const call = ownField(tool, 'function');
+    const name = isRecord(call) ? ownField(call, 'name') : undefined;
+    const args = isRecord(call) ? ownField(call, 'arguments') : undefined;
+    const callId = addCall(reply, ownField(tool, 'id'), name, typeof args === 'string' ? args : '{}');
+    if (callId === null) continue;
+    const isError = ownField(tool, 'isError');
+    const output = ownField(tool, isError === true ? 'errorMsg' : 'content');
+    if (isError === true || isError === false)
+      addResult(reply, typeof output === 'string' ? [{ type: 'text', text: output }] : [], isError, {
+        callId,
+      });
+  }
+  if (!usedTools(reply)) return null;
+  addText(reply, text);
+  return reply.parts;
+}
+
 function readSession(entry: unknown, index: number): ImportedChat | null {
   if (!isRecord(entry)) return null;
   const messagesField = ownField(entry, 'messages');
@@ -61,7 +94,8 @@ function readSession(entry: unknown, index: number): ImportedChat | null {
   all.forEach((item: JsonRecord, position) => {
     const role = ownField(item, 'role');
     const text = contentText(ownField(item, 'content')).trim();
-    if (text === '') return;
+    const parts = role === 'assistant' ? toolParts(ownField(item, 'tools'), text) : null;
+    if (text === '' && !parts) return;
     if (role === 'system') {
       if (messages.length === 0) system = system === undefined ? text : `${system}\n\n${text}`;
       return;
@@ -72,6 +106,7 @@ function readSession(entry: unknown, index: number): ImportedChat | null {
     if (seen.has(messageId)) messageId = `${messageId}:${position}`;
     seen.add(messageId);
     const message: ImportedMessage = { id: messageId, parentId: messages.at(-1)?.id ?? null, role, text };
+    if (parts) message.parts = parts;
     const at = isoFrom(ownField(item, 'date'));
     if (at) message.createdAt = at;
     const model = ownField(item, 'model');

@@ -1,29 +1,42 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { messageText, reasoningParts } from '../conversation.ts';
-import { validateConversation } from '../conversation-validation.ts';
+import {
+  attachmentParts,
+  messageText,
+  reasoningParts,
+  toolCallParts,
+  toolResultParts,
+  type Conversation,
+  type MessagePart,
+} from '../conversation.ts';
+import { toolPartLimits, validateConversation } from '../conversation-validation.ts';
 import { conversationRecord } from '../conversation-record.ts';
 import { activePath, siblingsOf } from '../message-tree.ts';
 import type { AttachmentPart } from '../attachments.ts';
-import { importedImageId, toConversation } from './imported-chat.ts';
+import { importedImageId, toConversation, type ImportedChat } from './imported-chat.ts';
 import { readOtherAppExport } from './read-other-app.ts';
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
 const now = new Date('2026-11-25T12:00:00.000Z');
 
+/** What the app stores and reads back must be a valid conversation, every message's parts as they were. */
+function expectStored(conversation: Conversation) {
+  const back = validateConversation(conversationRecord(conversation), 'record', {
+    now,
+    fallbackProvider: 'openai',
+  });
+  expect(back.ok, JSON.stringify(back)).toBe(true);
+  if (!back.ok) return;
+  const stored = new Map(back.value.messages.map((message) => [message.id, message.parts]));
+  for (const message of conversation.messages) expect(stored.get(message.id)).toEqual(message.parts);
+}
+
 function read(name: string) {
   const result = readOtherAppExport(fixture(name), now);
   if (!result) throw new Error(`${name} not recognised`);
   const conversations = result.chats.map((chat, index) => toConversation(chat, index));
-  // What the app stores and reads back must be a valid conversation.
-  for (const conversation of conversations) {
-    const back = validateConversation(conversationRecord(conversation), 'record', {
-      now,
-      fallbackProvider: 'openai',
-    });
-    expect(back.ok, JSON.stringify(back)).toBe(true);
-  }
+  for (const conversation of conversations) expectStored(conversation);
   return { ...result, conversations };
 }
 
@@ -37,7 +50,7 @@ const shown = (conversation: ReturnType<typeof toConversation> | undefined) =>
   activePath(must(conversation)).map((message) => `${message.role}: ${messageText(message)}`);
 
 describe('imports from other apps', () => {
-  it('ChatGPT: the mapping becomes the tree, current_node the shown branch; hidden, system and tool messages left out', () => {
+  it('ChatGPT: the mapping becomes the tree, current_node the shown branch; hidden and system messages, and a tool output answering no call, left out', () => {
     const { app, conversations, skipped } = read('chatgpt-conversations.json');
     expect(app).toBe('ChatGPT export');
     expect(skipped).toBe(1);
@@ -256,3 +269,390 @@ describe('imports from other apps', () => {
 function chatGptNode(id: string, parent: string | null, role: 'user' | 'assistant') {
   return { id, parent, message: { author: { role }, content: { content_type: 'text', parts: [id] } } };
 }
+
+/** A message of a conversation by id, or a failed test. */
+const messageOf = (conversation: Conversation | undefined, id: string) =>
+  must(must(conversation).messages.find((message) => message.id === id));
+
+/** A tool's image as the import stores it (import-work.ts), for a chat whose export came with its file. */
+function storedImage(chat: ImportedChat, image: string): AttachmentPart {
+  return {
+    type: 'attachment',
+    id: importedImageId(chat, image),
+    kind: 'image',
+    name: `${image}-picture.png`,
+    mimeType: 'image/png',
+    size: 68,
+    width: 1,
+    height: 1,
+  };
+}
+
+describe('tool calls imported from other apps', () => {
+  it('exports without tools read exactly as before; the one reply that used a tool now keeps it', () => {
+    // What these fixtures imported as before tools were read (toConversation's output, by fixture).
+    const before = fixture('imported-before-tools.json') as Record<string, Conversation[]>;
+    for (const name of [
+      'chatgpt-conversations.json',
+      'claude-conversations.json',
+      'betterchatgpt-export.json',
+      'nextchat-backup.json',
+    ]) {
+      const expected = must(before[name]);
+      if (name === 'claude-conversations.json') {
+        // Claude's m5 held a `tool_use` and a `tool_result` (an older export: no ids, an empty
+        // result), which were left out; they are its parts now, in order, before its text.
+        const m5 = messageOf(expected[0], 'm5');
+        expect(m5.parts).toEqual([{ type: 'text', text: 'Day 2: Trastevere.' }]);
+        m5.parts = [
+          { type: 'tool-call', callId: 'call-1', name: 'web_search', arguments: '{"query":"Rome day 2"}' },
+          { type: 'tool-result', callId: 'call-1', name: 'web_search', content: [] },
+          { type: 'text', text: 'Day 2: Trastevere.' },
+        ];
+      }
+      expect(read(name).conversations, name).toEqual(expected);
+    }
+  });
+
+  it('ChatGPT: a python call and its output, chart included, fold into the reply around them', () => {
+    const { conversations, skipped } = read('chatgpt-tools.json');
+    expect(skipped).toBe(0);
+    const plot = must(conversations[0]);
+    expect(plot.messages.map((message) => message.id)).toEqual([
+      'chatgpt-7c3e9a10-0000-4000-8000-000000000001:root',
+      'u1',
+      'r1',
+      'a1',
+    ]);
+    // current_node (a3) is in the reply a1 begins; the earlier answer stays its sibling.
+    expect(plot.activeLeafId).toBe('a1');
+    expect(siblingsOf(plot, 'a1').siblings.map((message) => message.id)).toEqual(['r1', 'a1']);
+    const reply = messageOf(plot, 'a1');
+    expect(reply).toMatchObject({ role: 'assistant', model: 'gpt-4o', parentId: 'u1' });
+    expect(reply.parts).toEqual([
+      { type: 'text', text: 'Let me plot it.' },
+      {
+        type: 'tool-call',
+        callId: 'a2',
+        name: 'python',
+        // The code as the model sent it, not wrapped in JSON (see chatgpt.ts, callArguments).
+        arguments:
+          'import matplotlib.pyplot as plt\nxs = range(4)\nplt.plot(xs, [x**2 for x in xs])\nplt.show()\n3**2',
+      },
+      // The chart's file is not in conversations.json alone: it is named.
+      {
+        type: 'tool-result',
+        callId: 'a2',
+        name: 'python',
+        content: [
+          { type: 'text', text: '9' },
+          { type: 'text', text: '[image]' },
+        ],
+      },
+      { type: 'text', text: 'At x = 3, y = 9; the chart is above.' },
+    ]);
+    expect(messageText(reply)).toBe('Let me plot it.\n\nAt x = 3, y = 9; the chart is above.');
+    expect(reply.parts.some((part) => 'server' in part || 'providerData' in part)).toBe(false);
+    expect(shown(plot)).toEqual([
+      'system: You are a helpful assistant.',
+      'user: Plot y = x² for x from 0 to 3 and tell me y at 3.',
+      'assistant: Let me plot it.\n\nAt x = 3, y = 9; the chart is above.',
+    ]);
+  });
+
+  it('ChatGPT: a web.run search keeps its sources; thoughts, the spinner and a hidden tool message stay hidden', () => {
+    const weather = must(read('chatgpt-tools.json').conversations[1]);
+    expect(weather.messages.map((message) => message.id)).toEqual([
+      'chatgpt-690bc613-0000-4000-8000-000000000002:root',
+      'u1',
+      'c1',
+    ]);
+    expect(weather.activeLeafId).toBe('c1');
+    const reply = messageOf(weather, 'c1');
+    expect(reply).toMatchObject({
+      model: 'gpt-5-thinking',
+      createdAt: new Date(1762379319000).toISOString(),
+    });
+    expect(reply.parts).toEqual([
+      {
+        type: 'tool-call',
+        callId: 'c1',
+        name: 'web.run',
+        arguments: '{"search_query": [{"q": "Lisbon weather today"}], "response_length": "short"}',
+      },
+      {
+        type: 'tool-result',
+        callId: 'c1',
+        name: 'web.run',
+        content: [
+          {
+            type: 'text',
+            text:
+              'Lisbon forecast - IPMA\nhttps://www.ipma.pt/en/otempo/prev.localidade.hora/\n' +
+              'Today: sunny, max 18 °C, min 11 °C.\n\n' +
+              'Lisbon Weather Today\nhttps://weather.com/weather/today/l/Lisbon\nSunny. High 18C.',
+          },
+        ],
+      },
+      { type: 'text', text: 'It is sunny in Lisbon today, up to 18 °C.' },
+    ]);
+    const everything = JSON.stringify(weather);
+    for (const hidden of [
+      'Cite each source', // a tool message marked hidden
+      'Answer in one sentence', // the custom instructions
+      'I should search', // the thoughts
+      'Thought for 8s', // their recap
+    ])
+      expect(everything).not.toContain(hidden);
+  });
+
+  it("ChatGPT: DALL·E's image is the result's image when its file came with the export, its note after it", () => {
+    const parsed = must(readOtherAppExport(fixture('chatgpt-tools.json'), now));
+    const chat = must(parsed.chats.find((entry) => entry.name === 'A lighthouse at dusk'));
+    const imported = must(chat.messages.find((message) => message.id === 'a1'));
+    // The import stores the files a message's images name, its tools' included.
+    expect(imported.images).toEqual(['file-Dalle1']);
+    const image = storedImage(chat, 'file-Dalle1');
+    const conversation = toConversation(chat, 0, new Map([['file-Dalle1', image]]));
+    expectStored(conversation);
+    const reply = messageOf(conversation, 'a1');
+    expect(attachmentParts(reply)).toEqual([]);
+    expect(toolCallParts(reply)).toEqual([
+      {
+        type: 'tool-call',
+        callId: 'a1',
+        name: 'dalle.text2im',
+        arguments: '{\n  "size": "1024x1024",\n  "prompt": "A lighthouse at dusk, oil painting"\n}',
+      },
+    ]);
+    const [result] = toolResultParts(reply);
+    expect(must(result).content[0]).toEqual({ type: 'image', attachmentId: image.id, mimeType: 'image/png' });
+    expect(must(result).content[1]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/^DALL·E displayed 1 images/),
+    });
+    expect(reply.parts.at(-1)).toEqual({ type: 'text', text: 'Here is your lighthouse at dusk.' });
+  });
+
+  it('ChatGPT: a failed run is an error result, a call the user stopped keeps no result, a file read in without a call is left out', () => {
+    const log = must(read('chatgpt-tools.json').conversations[3]);
+    // The file_search quote (a tool message answering no call) is not a message: the reply hangs on the question.
+    expect(log.messages.map((message) => `${message.id}<${message.parentId}`)).toEqual([
+      'chatgpt-9a8b7c60-0000-4000-8000-000000000004:root<null',
+      'u1<chatgpt-9a8b7c60-0000-4000-8000-000000000004:root',
+      'c1<u1',
+    ]);
+    expect(JSON.stringify(log)).not.toContain('GET /a 404');
+    const reply = messageOf(log, 'c1');
+    expect(reply.parts.map((part) => part.type)).toEqual(['tool-call', 'tool-result', 'text', 'tool-call']);
+    expect(toolResultParts(reply)).toEqual([
+      {
+        type: 'tool-result',
+        callId: 'c1',
+        name: 'python',
+        content: [{ type: 'text', text: expect.stringContaining('FileNotFoundError: [Errno 2]') }],
+        isError: true,
+      },
+    ]);
+    expect(toolCallParts(reply).map((call) => call.callId)).toEqual(['c1', 'c2']);
+    expect(log.activeLeafId).toBe('c1');
+  });
+
+  it('ChatGPT: names and outputs are kept as written within what a stored reply holds; replies without tools stay a message per node', () => {
+    const longName = `plugin_${'x'.repeat(300)}.run`;
+    const node = (id: string, parent: string | null, message: Record<string, unknown>) => ({
+      id,
+      parent,
+      message,
+    });
+    const mapping = (output: string) => ({
+      u: node('u', null, { author: { role: 'user' }, content: { content_type: 'text', parts: ['Go'] } }),
+      t1: node('t1', 'u', {
+        author: { role: 'assistant' },
+        content: { content_type: 'text', parts: ['First.'] },
+      }),
+      t2: node('t2', 't1', {
+        author: { role: 'assistant' },
+        content: { content_type: 'text', parts: ['Second.'] },
+      }),
+      c: node('c', 't2', {
+        author: { role: 'assistant' },
+        recipient: longName,
+        content: { content_type: 'text', parts: ['y'.repeat(toolPartLimits.argumentsLength + 10)] },
+      }),
+      o: node('o', 'c', {
+        author: { role: 'tool', name: longName },
+        content: {
+          content_type: 'multimodal_text',
+          parts: [
+            output,
+            'more',
+            'and more',
+            ...Array.from({ length: toolPartLimits.resultPieces }, (_, index) => ({
+              content_type: 'image_asset_pointer',
+              asset_pointer: `sediment://file_${index}`,
+            })),
+          ],
+        },
+      }),
+    });
+    const imported = (output: string) => {
+      const entry = { id: 'big', create_time: 1756000000, mapping: mapping(output) };
+      const conversation = toConversation(must(must(readOtherAppExport([entry], now)).chats[0]), 0);
+      expectStored(conversation);
+      return conversation;
+    };
+    const conversation = imported('z'.repeat(toolPartLimits.resultLength - 2));
+    expect(conversation.messages.map((message) => message.id)).toEqual(['chatgpt-big:root', 'u', 't1', 't2']);
+    expect(messageOf(conversation, 't1').parts).toEqual([{ type: 'text', text: 'First.' }]);
+    const reply = messageOf(conversation, 't2');
+    const [call] = toolCallParts(reply);
+    const [output] = toolResultParts(reply);
+    expect(must(call).name).toBe(longName.slice(0, toolPartLimits.nameLength));
+    expect(must(output).name).toBe(must(call).name);
+    expect(must(call).arguments).toHaveLength(toolPartLimits.argumentsLength);
+    const texts = must(output).content.map((piece) => (piece.type === 'text' ? piece.text.length : 0));
+    expect(texts.reduce((sum, length) => sum + length, 0)).toBe(toolPartLimits.resultLength);
+    expect(texts).toEqual([toolPartLimits.resultLength - 2, 2]);
+    // With room for their notes, images are kept up to the pieces a result holds.
+    const [pieces] = toolResultParts(messageOf(imported('short'), 't2'));
+    expect(must(pieces).content).toHaveLength(toolPartLimits.resultPieces);
+    expect(must(pieces).content.at(-1)).toEqual({ type: 'text', text: '[image]' });
+  });
+
+  it('Claude.ai: tool_use and tool_result blocks are parts in their order, an error result flagged, a hidden call hidden, a call without result kept', () => {
+    const { conversations, skipped } = read('claude-tools.json');
+    expect(skipped).toBe(0);
+    const louvre = must(conversations[0]);
+    expect(messageOf(louvre, 'm2').parts).toEqual([
+      { type: 'reasoning', text: "Opening hours change by season: check the museum's own page." },
+      { type: 'text', text: "I'll look that up." },
+      {
+        type: 'tool-call',
+        callId: 'toolu_01A',
+        name: 'web_fetch',
+        arguments: '{"url":"https://www.louvre.fr/en/visit/hours"}',
+      },
+      {
+        type: 'tool-result',
+        callId: 'toolu_01A',
+        name: 'web_fetch',
+        content: [{ type: 'text', text: expect.stringContaining('PERMISSIONS_ERROR') }],
+        isError: true,
+      },
+      {
+        type: 'tool-call',
+        callId: 'toolu_01B',
+        name: 'web_search',
+        arguments: '{"query":"Louvre opening hours"}',
+      },
+      {
+        type: 'tool-result',
+        callId: 'toolu_01B',
+        name: 'web_search',
+        content: [
+          {
+            type: 'text',
+            text:
+              'Opening hours | Louvre Museum\nhttps://www.louvre.fr/en/visit/hours\n\n' +
+              'The museum is open from 9 a.m. to 6 p.m., and until 9 p.m. on Wednesdays and Fridays. Closed on Tuesdays.',
+          },
+        ],
+      },
+      {
+        type: 'text',
+        text: 'The Louvre opens at 9 a.m. and closes at 6 p.m. (9 p.m. on Wednesdays and Fridays); it is closed on Tuesdays.',
+      },
+    ]);
+    expect(messageOf(louvre, 'm4').parts).toEqual([
+      { type: 'text', text: 'Let me chart them.' },
+      {
+        type: 'tool-call',
+        callId: 'toolu_01C',
+        name: 'repl',
+        arguments: JSON.stringify({
+          code: 'const visits = {2022: 7.8, 2023: 8.9};\nconsole.log(Object.entries(visits));',
+        }),
+      },
+    ]);
+    expect(JSON.stringify(louvre)).not.toContain('conversation_search');
+    expect(shown(louvre).at(-1)).toBe('assistant: Let me chart them.');
+  });
+
+  it('Claude.ai: a reply of tools alone is kept; blocks without ids pair in order; made-up ids never repeat', () => {
+    const block = (fields: Record<string, unknown>) => fields;
+    const result = must(
+      readOtherAppExport(
+        [
+          {
+            uuid: 'c',
+            name: 'Tools only',
+            created_at: '2026-01-01T00:00:00Z',
+            chat_messages: [
+              { uuid: 'h', sender: 'human', text: 'Go', content: [{ type: 'text', text: 'Go' }] },
+              {
+                uuid: 'a',
+                sender: 'assistant',
+                text: '',
+                content: [
+                  block({ type: 'tool_use', id: 'call-1', name: 'first', input: {} }),
+                  block({ type: 'tool_use', name: '', input: { n: 2 } }),
+                  block({ type: 'tool_use', id: 'call-1', name: 'third' }),
+                  block({ type: 'tool_result', content: [{ type: 'text', text: 'one' }] }),
+                  block({ type: 'tool_result', name: 'third', content: 'three' }),
+                  block({
+                    type: 'tool_result',
+                    tool_use_id: 'nowhere',
+                    content: [{ type: 'text', text: 'lost' }],
+                  }),
+                ],
+              },
+            ],
+          },
+        ],
+        now,
+      ),
+    );
+    const conversation = toConversation(must(result.chats[0]), 0);
+    expectStored(conversation);
+    const reply = messageOf(conversation, 'a');
+    expect(toolCallParts(reply).map((call) => [call.callId, call.name, call.arguments])).toEqual([
+      ['call-1', 'first', '{}'],
+      ['call-2', 'tool', '{"n":2}'],
+      ['call-3', 'third', '{}'],
+    ]);
+    expect(toolResultParts(reply).map((part) => [part.callId, part.content])).toEqual([
+      ['call-1', [{ type: 'text', text: 'one' }]],
+      ['call-3', [{ type: 'text', text: 'three' }]],
+    ]);
+    expect(messageText(reply)).toBe('');
+  });
+
+  it('NextChat: a reply’s plugin calls come first with their results (an error, one still pending), then its text', () => {
+    const { conversations } = read('nextchat-tools.json');
+    const reply = messageOf(conversations[0], 'r1');
+    expect(reply.parts).toEqual([
+      { type: 'tool-call', callId: 'call_Wx1', name: 'getCurrentWeather', arguments: '{"city":"Lisbon"}' },
+      {
+        type: 'tool-result',
+        callId: 'call_Wx1',
+        name: 'getCurrentWeather',
+        content: [{ type: 'text', text: '{"temperature":18,"condition":"sunny"}' }],
+      },
+      { type: 'tool-call', callId: 'call_Dl2', name: 'dalle3', arguments: '{"prompt":"Lisbon in the sun"}' },
+      {
+        type: 'tool-result',
+        callId: 'call_Dl2',
+        name: 'dalle3',
+        content: [{ type: 'text', text: 'Error: 401 Incorrect API key provided' }],
+        isError: true,
+      },
+      { type: 'tool-call', callId: 'call_Pn3', name: 'getCurrentWeather', arguments: '{"city":"Porto"}' },
+      {
+        type: 'text',
+        text: 'It is 18 °C and sunny in Lisbon. The drawing failed: the image service refused the key.',
+      },
+    ] satisfies MessagePart[]);
+    expect(JSON.stringify(conversations)).not.toContain('sk-');
+  });
+});
