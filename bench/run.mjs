@@ -5,7 +5,7 @@
  *   npm run bench                      3 runs per case: median, min and max
  *   npm run bench -- --quick           1 run, a ~1500-token reply, 50 prior messages
  *   npm run bench -- --runs=5          another number of runs
- *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text   some cases only
+ *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools   some cases only
  *
  * It builds the app with vite into a temporary folder, serves it with `vite preview`, starts the
  * mock provider APIs (tools/mock-providers) at 50 chunks per second and a reference page, all on
@@ -27,6 +27,8 @@
  *   8. cases/backup.mjs     a backup of the 1000 conversations, and restoring it
  *   9. cases/hostile-text.mjs  the text functions on hostile and large input (Node): the speed
  *                           targets the unit tests used to assert
+ *  10. cases/tools.mjs      a reply with 10 tool calls and their results against plain text of the
+ *                           same length: main-thread busy time, A/B, long tasks
  * Shared: serve.mjs (servers), browser.mjs (Chromium, CDP), seed.mjs (IndexedDB records),
  * probes.mjs (in-page instrumentation), reference-page.mjs, report.mjs, stats.mjs.
  * A case that fails is reported as such and the others still run; the exit code is then 1.
@@ -50,6 +52,7 @@ import { importCase } from './cases/import.mjs';
 import { searchCase } from './cases/search.mjs';
 import { streamingCase } from './cases/streaming-case.mjs';
 import { switchCase } from './cases/switch.mjs';
+import { toolsCase } from './cases/tools.mjs';
 import { Report } from './report.mjs';
 import { buildApp, serveApp, serveMock, serveReference } from './serve.mjs';
 
@@ -59,7 +62,9 @@ const runsArg = argv.find((arg) => arg.startsWith('--runs='));
 const onlyArg = argv.find((arg) => arg.startsWith('--only='));
 const runs = runsArg ? Math.max(1, Number(runsArg.slice(7)) || 1) : quick ? 1 : 3;
 const cases = new Set(
-  (onlyArg ? onlyArg.slice(7) : 'stream,switch,cold,bundle,attach,search,import,backup,text').split(','),
+  (onlyArg ? onlyArg.slice(7) : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools').split(
+    ',',
+  ),
 );
 
 const settings = {
@@ -155,6 +160,7 @@ async function main() {
     ['import', 'Case 7 (import another app)', () => importCase(ctx)],
     ['backup', 'Case 8 (backup and restore)', () => backupCase(ctx, settings)],
     ['text', 'Case 9 (text functions)', () => hostileTextCase(ctx, root)],
+    ['tools', 'Case 10 (tool calls)', () => toolsCase(ctx, settings)],
   ];
   for (const [name, title, step] of steps) {
     if (!cases.has(name)) continue;
