@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { Message } from '../../domain/conversation.ts';
 import { isMarkdownLike } from '../../domain/conversation-rules.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
@@ -25,6 +25,17 @@ const messageContentClass =
  */
 export function ToolReply({ message, streaming }: ToolReplyProps) {
   const steps = useMemo(() => replySteps(message.parts), [message.parts]);
+  // Which cards are open, by call id: held here so a closed card can skip its arguments' updates.
+  const [openCalls, setOpenCalls] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleCall = useCallback(
+    (callId: string) =>
+      setOpenCalls((opened) => {
+        const next = new Set(opened);
+        if (!next.delete(callId)) next.add(callId);
+        return next;
+      }),
+    [],
+  );
   const approval = useChatState((state) =>
     state.toolApproval?.messageId === message.id ? state.toolApproval : null,
   );
@@ -67,6 +78,8 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
                 use={use}
                 streaming={streaming}
                 approval={approval?.callId === use.call.callId ? approval : null}
+                open={openCalls.has(use.call.callId)}
+                onToggle={toggleCall}
               />
             ))}
           </div>
