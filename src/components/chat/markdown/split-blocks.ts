@@ -59,8 +59,11 @@ export function splitMarkdownBlocks(text: string): string[] {
   return blocks;
 }
 
-/** The opening fence of a code block: 0-3 spaces, then 3+ backticks or tildes (CommonMark). */
-const openingFence = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+/**
+ * The opening fence of a code block: 0-3 spaces, then 3+ backticks or tildes (CommonMark). The
+ * lookaheads keep it linear on any text: a shorter run of the fence is never tried again.
+ */
+const openingFence = /^( {0,3})(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 
 /** The fence marker a line opens a code block with, or null. */
 function fenceOpening(line: string): string | null {
