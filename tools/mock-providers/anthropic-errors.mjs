@@ -1,6 +1,7 @@
 // @ts-check
 /** Anthropic's error replies: the browser-access gate, pydantic-style validation, keys and statuses. */
 
+import { searchHistoryError, searchScenarioError } from './anthropic-search.mjs';
 import { anthropicHistoryError, anthropicToolsError } from './anthropic-tools.mjs';
 import { MB, decodeBase64, imageSize, imageTypes, magicType, pdfPageCount } from './attachments.mjs';
 import { isRedactedThinking, thinkingSignature } from './signatures.mjs';
@@ -365,7 +366,12 @@ export function validate(body, _request, scenario) {
   if (temperature !== undefined && body.top_p !== undefined) {
     return invalid('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
   }
-  return thinkingBlocksError(body, body.messages) ?? anthropicHistoryError(body, thinkingOn(body));
+  return (
+    thinkingBlocksError(body, body.messages) ??
+    anthropicHistoryError(body, thinkingOn(body)) ??
+    searchHistoryError(body) ??
+    searchScenarioError(body, scenario)
+  );
 }
 
 /** @param {number} status @param {string} model @returns {Reply} */

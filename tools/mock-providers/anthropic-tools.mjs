@@ -24,6 +24,7 @@
  * current turn, i.e. after the user's last own text.
  */
 
+import { isWebSearchTool, webSearchToolError } from './anthropic-search.mjs';
 import { resultText } from './tools.mjs';
 import { isRecord, mockId } from './wire.mjs';
 
@@ -94,6 +95,11 @@ export function anthropicToolsError(body) {
     if (!Array.isArray(tools)) return invalid('tools: Input should be a valid list');
     for (const [index, tool] of tools.entries()) {
       if (!isRecord(tool)) return invalid(`tools.${index}: Input should be a valid dictionary`);
+      if (isWebSearchTool(tool)) {
+        const error = webSearchToolError(tool, index);
+        if (error) return error;
+        continue;
+      }
       if (isServerTool(tool.type)) continue;
       if (tool.type !== undefined && tool.type !== 'custom') {
         const tags = reportedTags.map((tag) => `'${tag}'`).join(', ');

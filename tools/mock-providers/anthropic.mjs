@@ -15,6 +15,7 @@ import {
 import { anthropicAttachments } from './attachments.mjs';
 import { thinks } from './scenarios.mjs';
 import { digest, redactedThinking, thinkingSignature } from './signatures.mjs';
+import { anthropicSearchTurn } from './anthropic-search.mjs';
 import { anthropicToolState } from './anthropic-tools.mjs';
 import { tokenize } from './tokens.mjs';
 import { argumentPieces, callsTools, randomId } from './tools.mjs';
@@ -193,6 +194,25 @@ function streamFrames(plan) {
   /** @param {number} index */
   const blockStop = (index) => event('content_block_stop', { type: 'content_block_stop', index });
   const ping = event('ping', { type: 'ping' });
+  const search = anthropicSearchTurn(plan);
+  if (search) {
+    // A web search turn (anthropic-search.mjs): its blocks in order, a ping after the first start.
+    return [
+      event('message_start', { type: 'message_start', message }),
+      ...search.blocks.flatMap((block, index) => [
+        blockStart(index, block.start),
+        ...(index === 0 ? [ping] : []),
+        ...block.deltas.map((delta) => blockDelta(index, delta)),
+        blockStop(index),
+      ]),
+      event('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: search.stopReason, stop_sequence: null },
+        usage: { ...inputUsage, ...searchUsageOf(search) },
+      }),
+      event('message_stop', { type: 'message_stop' }),
+    ];
+  }
   const thinkingFrames = thinking
     ? [
         blockStart(0, { type: 'thinking', thinking: '', signature: '' }),
@@ -253,8 +273,31 @@ function streamFrames(plan) {
   ];
 }
 
+/**
+ * A web search turn's output usage: its searches in server_tool_use.
+ * @param {NonNullable<ReturnType<typeof anthropicSearchTurn>>} search
+ */
+const searchUsageOf = (search) => ({
+  output_tokens: search.outputTokens,
+  server_tool_use: { web_search_requests: search.requests, web_fetch_requests: 0 },
+});
+
 /** @param {ChatPlan} plan @returns {Reply} */
 function reply(plan) {
+  const search = anthropicSearchTurn(plan);
+  if (search) {
+    const body = {
+      id: mockId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      model: plan.model,
+      content: search.blocks.map((block) => block.whole),
+      stop_reason: search.stopReason,
+      stop_sequence: null,
+      usage: { ...inputUsageOf(plan, cacheOf(plan)), ...searchUsageOf(search) },
+    };
+    return { status: 200, body, headers: { 'request-id': mockId('req_') } };
+  }
   const script = scriptOf(plan);
   const { tokens, stopReason, thinking, calls } = script;
   const cache = cacheOf(plan);

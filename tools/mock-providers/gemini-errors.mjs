@@ -2,6 +2,7 @@
 /** Gemini's error replies: proto-JSON validation, keys and statuses, as Google RPC errors. */
 
 import { MB, decodeBase64, isImageOf, magicType } from './attachments.mjs';
+import { searchRetrievalError } from './gemini-search.mjs';
 import { geminiHistoryError, geminiToolsError } from './gemini-tools.mjs';
 import { isRecord } from './wire.mjs';
 
@@ -204,7 +205,8 @@ export function validate(body, request) {
   }
   if (isRecord(contents[0]) && contents[0].role === 'model')
     return invalid('Please ensure that multiturn requests alternate between user and model.');
-  return geminiToolsError(body) ?? geminiHistoryError(body, request.params.model ?? '');
+  const model = request.params.model ?? '';
+  return geminiToolsError(body) ?? searchRetrievalError(body, model) ?? geminiHistoryError(body, model);
 }
 
 const errorInfo = (/** @type {string} */ reason) => ({

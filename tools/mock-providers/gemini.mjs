@@ -3,6 +3,7 @@
 
 import { geminiAttachments } from './attachments.mjs';
 import { gate, geminiKeyReplies, httpError, retiredError, validate } from './gemini-errors.mjs';
+import { geminiSearchTurn } from './gemini-search.mjs';
 import { checksSignatures, geminiToolState } from './gemini-tools.mjs';
 import { thinks } from './scenarios.mjs';
 import { callSignature, thoughtSignature } from './signatures.mjs';
@@ -183,6 +184,31 @@ function toolFrames(plan) {
   return [...frames, chunk(plan, [{ text: '' }], usageOf(plan, output, allThoughts), 'STOP')];
 }
 
+/**
+ * A grounded answer (gemini-search.mjs): the text in chunks of a few tokens, the last one with
+ * STOP and the groundingMetadata.
+ * @param {ChatPlan} plan @param {NonNullable<ReturnType<typeof geminiSearchTurn>>} search
+ * @returns {string[]}
+ */
+function groundedFrames(plan, search) {
+  const texts = groups(tokenize(search.text));
+  let answer = 0;
+  return texts.map((group, index) => {
+    answer += group.length;
+    const last = index === texts.length - 1;
+    const candidate = {
+      content: { parts: [{ text: group.join('') }], role: 'model' },
+      ...(last && { finishReason: 'STOP', groundingMetadata: search.groundingMetadata }),
+      index: 0,
+    };
+    return data({
+      candidates: [candidate],
+      usageMetadata: usageOf(plan, last ? answer : undefined),
+      ...envelope(plan),
+    });
+  });
+}
+
 const overloadedJson = JSON.stringify(
   {
     error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
@@ -204,6 +230,8 @@ function streamFrames(plan) {
   }
   if (plan.toolTurn && plan.toolTurn.calls.length > 0) return toolFrames(plan);
   if (thinks(plan.scenario)) return thinkingFrames(plan);
+  const search = geminiSearchTurn(plan);
+  if (search) return groundedFrames(plan, search);
   const late = plan.scenario === 'blocked-late' || plan.scenario === 'error-event';
   const length = plan.scenario === 'length';
   const tokens = late ? plan.tokens.slice(0, 6) : length ? plan.tokens.slice(0, 3) : plan.tokens;
@@ -256,6 +284,17 @@ function reply(plan) {
       thinking ? plan.reasoning.length : undefined,
     );
     const candidate = { content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 };
+    return { status: 200, body: { candidates: [candidate], usageMetadata: usage, ...envelope(plan) } };
+  }
+  const search = geminiSearchTurn(plan);
+  if (search) {
+    const candidate = {
+      content: { parts: [{ text: search.text }], role: 'model' },
+      finishReason: 'STOP',
+      index: 0,
+      groundingMetadata: search.groundingMetadata,
+    };
+    const usage = usageOf(plan, tokenize(search.text).length);
     return { status: 200, body: { candidates: [candidate], usageMetadata: usage, ...envelope(plan) } };
   }
   const late = plan.scenario === 'blocked-late';

@@ -16,6 +16,7 @@ import {
 } from './openai-errors.mjs';
 import { chatAttachments } from './attachments.mjs';
 import { chatAttachmentsError, groqAttachmentsError } from './openai-attachments.mjs';
+import { chatSearchTurn, compoundSearchTurn, isCompound } from './openai-search.mjs';
 import { chatHistoryError, chatToolState, chatToolsError, groqToolsError } from './openai-tools.mjs';
 import { isReasoningModel, validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
 import { inThinkTags, thinks } from './scenarios.mjs';
@@ -132,7 +133,8 @@ const callsOf = (variant, plan) =>
  * @param {Variant} variant @param {ChatPlan} plan @returns {Script}
  */
 function scriptOf(variant, plan) {
-  const reasoning = thinks(plan.scenario) ? plan.reasoning : [];
+  const compoundSearch = variant === 'groq' && compoundSearchTurn(plan) !== undefined;
+  const reasoning = thinks(plan.scenario) || compoundSearch ? plan.reasoning : [];
   const cut = plan.tokens.slice(0, 3);
   if (plan.scenario === 'error-event') return { tokens: cut, reasoning, ending: 'error', calls: [] };
   if (plan.scenario.startsWith('blocked'))
@@ -155,7 +157,7 @@ function groqReasoningFormat({ scenario, body, model }) {
   const structured =
     (Array.isArray(body.tools) && body.tools.length > 0) ||
     (isRecord(body.response_format) && body.response_format.type !== 'text');
-  return structured || model.includes('gpt-oss') ? 'parsed' : 'raw';
+  return structured || model.includes('gpt-oss') || isCompound(model) ? 'parsed' : 'raw';
 }
 
 /**
@@ -171,11 +173,28 @@ function shownOf(variant, plan, { tokens, reasoning }) {
   };
 }
 
+/**
+ * A web search turn (openai-search.mjs): OpenAI's search models and Groq's compound models answer
+ * a search scenario with the search answer (and compound with its reasoning and executed tools).
+ * @param {Variant} variant @param {ChatPlan} plan
+ */
+function withSearch(variant, plan) {
+  const chat = variant === 'openai' ? chatSearchTurn(plan) : undefined;
+  const compound = variant === 'groq' ? compoundSearchTurn(plan) : undefined;
+  const text = chat?.text ?? compound?.text;
+  if (text === undefined) return { plan, search: undefined };
+  return {
+    plan: { ...plan, tokens: tokenize(text), reasoning: tokenize(compound?.reasoning ?? '') },
+    search: { annotations: chat?.annotations, tools: compound?.tools, thoughts: compound?.thoughts },
+  };
+}
+
 /** @param {unknown} value */
 const data = (value) => `data: ${JSON.stringify(value)}\n\n`;
 
-/** @param {Variant} variant @param {ChatPlan} plan @returns {string[]} */
-function streamFrames(variant, plan) {
+/** @param {Variant} variant @param {ChatPlan} asked @returns {string[]} */
+function streamFrames(variant, asked) {
+  const { plan, search } = withSearch(variant, asked);
   const script = scriptOf(variant, plan);
   const { ending, calls } = script;
   if (variant === 'groq' && calls.length > 0 && plan.scenario === 'tools-failed-late')
@@ -249,8 +268,19 @@ function streamFrames(variant, plan) {
     data(chunk(roleDelta, null, variant === 'groq' ? { x_groq: { id: requestId, seed: 1234567 } } : {})),
   );
   if (variant === 'openai') frames.push(': keep-alive\n\n');
-  for (const piece of shown.reasoning) frames.push(data(chunk({ reasoning: piece }, null)));
+  if (search?.tools) {
+    // Groq's compound models: each search it ran, whole, after the reasoning that leads to it.
+    for (const [index, tool] of search.tools.entries()) {
+      const thought = shown.reasoning.length > 0 ? (search.thoughts?.[index] ?? '') : '';
+      for (const piece of tokenize(thought)) frames.push(data(chunk({ reasoning: piece }, null)));
+      frames.push(data(chunk({ executed_tools: [tool] }, null)));
+    }
+  } else {
+    for (const piece of shown.reasoning) frames.push(data(chunk({ reasoning: piece }, null)));
+  }
   for (const token of shown.content) frames.push(data(chunk({ content: token }, null)));
+  // OpenAI's search models: the citations in a chunk of their own after the text.
+  if (search?.annotations) frames.push(data(chunk({ annotations: search.annotations }, null)));
   if (variant === 'groq') {
     // Groq sends each call whole, its arguments in one piece (T2).
     for (const [index, call] of calls.entries()) {
@@ -365,8 +395,9 @@ const toolCallsOf = (calls) =>
     function: { name: call.name, arguments: call.arguments },
   }));
 
-/** @param {Variant} variant @param {ChatPlan} plan @returns {Reply} */
-function reply(variant, plan) {
+/** @param {Variant} variant @param {ChatPlan} asked @returns {Reply} */
+function reply(variant, asked) {
+  const { plan, search } = withSearch(variant, asked);
   const script = scriptOf(variant, plan);
   const { ending, calls } = script;
   const shown = shownOf(variant, plan, script);
@@ -405,7 +436,13 @@ function reply(variant, plan) {
     const reasoning = shown.reasoning.length > 0 ? { reasoning: shown.reasoning.join('') } : {};
     const choice = {
       index: 0,
-      message: { role: 'assistant', ...(content !== null && { content }), ...reasoning, ...toolCalls },
+      message: {
+        role: 'assistant',
+        ...(content !== null && { content }),
+        ...reasoning,
+        ...toolCalls,
+        ...(search?.tools && { executed_tools: search.tools }),
+      },
       logprobs: null,
       finish_reason: ending,
     };
@@ -422,7 +459,13 @@ function reply(variant, plan) {
   }
   const choice = {
     index: 0,
-    message: { role: 'assistant', content, refusal: null, annotations: [], ...toolCalls },
+    message: {
+      role: 'assistant',
+      content,
+      refusal: null,
+      annotations: search?.annotations ?? [],
+      ...toolCalls,
+    },
     logprobs: null,
     finish_reason: ending,
   };
@@ -507,6 +550,7 @@ export const groqMock = {
   streamFrames: (plan) => streamFrames('groq', plan),
   reply: (plan) => reply('groq', plan),
   midStreamErrorStatus: 500,
+  // The compound systems search the web on their own (openai-search.mjs).
   models: () => ({
     object: 'list',
     data: [
@@ -514,11 +558,13 @@ export const groqMock = {
       'llama-3.1-8b-instant',
       'openai/gpt-oss-120b',
       'openai/gpt-oss-20b',
+      'groq/compound',
+      'groq/compound-mini',
     ].map((id) => ({
       id,
       object: 'model',
       created: 1693721698,
-      owned_by: 'Meta',
+      owned_by: isCompound(id) ? 'Groq' : 'Meta',
       active: true,
       context_window: 131072,
       public_apps: null,

@@ -8,6 +8,13 @@
 import { responsesAttachments } from './attachments.mjs';
 import { responsesAttachmentsError } from './openai-attachments.mjs';
 import { azureMock, openaiMock } from './openai-family.mjs';
+import {
+  echoedSearchTool,
+  responsesSearchError,
+  responsesSearchTurn,
+  responsesSearchTypes,
+  searchReasoningItem,
+} from './openai-search.mjs';
 import { responsesHistoryError, responsesToolState, responsesToolsError } from './openai-tools.mjs';
 import { isReasoningModel, openaiInvalid } from './openai-validation.mjs';
 import { encryptedReasoning, isEncryptedReasoning } from './signatures.mjs';
@@ -183,7 +190,7 @@ function validate(body, scenario, reasoningModel) {
           : undefined;
     if (error) return error;
   }
-  const toolsError = responsesToolsError(body) ?? responsesHistoryError(body);
+  const toolsError = responsesToolsError(body) ?? responsesSearchError(body) ?? responsesHistoryError(body);
   if (toolsError) return toolsError;
   const attachmentsError = responsesAttachmentsError(Array.isArray(input) ? input : []);
   if (attachmentsError) return attachmentsError;
@@ -254,11 +261,13 @@ function scriptOf(plan) {
 
 /**
  * The request's tools as the response echoes them: function tools with `strict` (true unless sent
- * false) and, when strict, `additionalProperties: false` added to their parameters (T1).
+ * false) and, when strict, `additionalProperties: false` added to their parameters (T1); web
+ * search tools with their defaults.
  * @param {Record<string, unknown>} body
  */
 function echoedTools(body) {
   return (Array.isArray(body.tools) ? body.tools : []).map((tool) => {
+    if (isRecord(tool) && responsesSearchTypes.includes(String(tool.type))) return echoedSearchTool(tool);
     if (!isRecord(tool) || tool.type !== 'function') return tool;
     const strict = tool.strict !== false;
     const parameters = isRecord(tool.parameters) ? tool.parameters : { type: 'object', properties: {} };
@@ -271,6 +280,52 @@ function echoedTools(body) {
     };
   });
 }
+
+/** The response object before any output, as response.created carries it. @param {Variant} variant @param {ChatPlan} plan */
+function baseOf(variant, plan) {
+  const { body } = plan;
+  const reasoning = reasoningOf(body);
+  return {
+    id: mockId('resp_'),
+    object: 'response',
+    created_at: unixNow(),
+    status: 'in_progress',
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model: plan.model,
+    output: /** @type {unknown[]} */ ([]),
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    previous_response_id: body.previous_response_id ?? null,
+    reasoning: { effort: reasoning.effort ?? 'medium', summary: reasoning.summary ?? null },
+    store: body.store ?? true,
+    temperature: 1,
+    text: { format: { type: 'text' }, verbosity: 'medium' },
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: echoedTools(body),
+    top_p: 1,
+    truncation: 'disabled',
+    usage: /** @type {unknown} */ (null),
+    user: null,
+    metadata: {},
+    // Azure adds the content filter results to the response object (B1).
+    ...(variant === 'azure' && { content_filters: null }),
+  };
+}
+
+/**
+ * Usage: output_tokens includes the reasoning; input_tokens includes the cached part (E).
+ * @param {ChatPlan} plan @param {number} outputTokens @param {number} reasoningTokens
+ */
+const usageOf = (plan, outputTokens, reasoningTokens) => ({
+  input_tokens: plan.inputTokens,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: outputTokens,
+  output_tokens_details: { reasoning_tokens: reasoningTokens },
+  total_tokens: plan.inputTokens + outputTokens,
+});
 
 /**
  * Everything one response needs, made once so streamed events and the final object agree.
@@ -305,56 +360,169 @@ function responseParts(variant, plan) {
     content: [{ type: 'output_text', annotations: [], logprobs: [], text }],
     role: 'assistant',
   };
-  const reasoning = reasoningOf(body);
-  const base = {
-    id: mockId('resp_'),
-    object: 'response',
-    created_at: unixNow(),
-    status: 'in_progress',
-    background: false,
-    error: null,
-    incomplete_details: null,
-    instructions: body.instructions ?? null,
-    max_output_tokens: body.max_output_tokens ?? null,
-    model: plan.model,
-    output: /** @type {unknown[]} */ ([]),
-    parallel_tool_calls: body.parallel_tool_calls ?? true,
-    previous_response_id: body.previous_response_id ?? null,
-    reasoning: { effort: reasoning.effort ?? 'medium', summary: reasoning.summary ?? null },
-    store: body.store ?? true,
-    temperature: 1,
-    text: { format: { type: 'text' }, verbosity: 'medium' },
-    tool_choice: body.tool_choice ?? 'auto',
-    tools: echoedTools(body),
-    top_p: 1,
-    truncation: 'disabled',
-    usage: /** @type {unknown} */ (null),
-    user: null,
-    metadata: {},
-    // Azure adds the content filter results to the response object (B1).
-    ...(variant === 'azure' && { content_filters: null }),
-  };
-  // output_tokens includes the reasoning; input_tokens includes the cached part (E).
+  const base = baseOf(variant, plan);
   const callTokens = callItems.reduce((sum, item) => sum + tokenize(item.arguments).length, 0);
   const outputTokens = script.tokens.length + plan.reasoning.length + callTokens;
-  const usage = {
-    input_tokens: plan.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: outputTokens,
-    output_tokens_details: { reasoning_tokens: plan.reasoning.length },
-    total_tokens: plan.inputTokens + outputTokens,
-  };
   const final = {
     ...base,
     status: script.status,
     incomplete_details: script.reason ? { reason: script.reason } : null,
     output: [reasoningItem, ...(hasMessage ? [messageItem] : []), ...callItems],
-    usage,
+    usage: usageOf(plan, outputTokens, plan.reasoning.length),
   };
   return { script, reasoningText, text, reasoningItem, messageItem, hasMessage, callItems, base, final };
 }
 
+/**
+ * A web search turn (openai-search.mjs): reasoning and web_search_call items, then the message
+ * with its url_citation annotations.
+ * @param {Variant} variant @param {ChatPlan} plan
+ * @param {NonNullable<ReturnType<typeof responsesSearchTurn>>} turn
+ */
+function searchParts(variant, plan, turn) {
+  const summary = summaryAsked(plan.body);
+  const before = turn.steps.map((step) =>
+    step.kind === 'reasoning'
+      ? { reasoning: step.text, item: searchReasoningItem(step.text, summary) }
+      : { reasoning: undefined, item: step.item },
+  );
+  const messageItem = {
+    id: mockId('msg_'),
+    type: 'message',
+    status: 'completed',
+    content: [{ type: 'output_text', annotations: turn.annotations, logprobs: [], text: turn.text }],
+    role: 'assistant',
+  };
+  const tokens = tokenize(turn.text);
+  const reasoningTokens = before.reduce((sum, step) => sum + tokenize(step.reasoning ?? '').length, 0);
+  const base = baseOf(variant, plan);
+  const final = {
+    ...base,
+    status: 'completed',
+    output: [...before.map((step) => step.item), messageItem],
+    usage: usageOf(plan, tokens.length + reasoningTokens, reasoningTokens),
+  };
+  return { before, messageItem, tokens, base, final };
+}
+
 const serverErrorMessage = 'The server had an error while processing your request. Sorry about that!';
+
+/**
+ * Writes one event: `event:` and `data:` lines, `type` equal to the event name, a rising
+ * sequence_number.
+ */
+function eventWriter() {
+  let sequence = 0;
+  /** @param {string} type @param {Record<string, unknown>} fields */
+  return (type, fields) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
+}
+
+/** @typedef {ReturnType<typeof eventWriter>} EventWriter */
+
+/**
+ * A reasoning item's events: added with an empty summary, the summary in deltas when asked, done.
+ * @param {EventWriter} event @param {{ id: string }} item @param {string[]} pieces the reasoning
+ * @param {number} outputIndex @param {boolean} summary
+ */
+function reasoningFrames(event, item, pieces, outputIndex, summary) {
+  const frames = [
+    event('response.output_item.added', { output_index: outputIndex, item: { ...item, summary: [] } }),
+  ];
+  if (summary) {
+    const text = pieces.join('');
+    const at = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
+    const part = { type: 'summary_text', text };
+    frames.push(
+      event('response.reasoning_summary_part.added', { ...at, part: { ...part, text: '' } }),
+      ...pieces.map((delta) =>
+        event('response.reasoning_summary_text.delta', { ...at, delta, obfuscation: 'm0ck' }),
+      ),
+      event('response.reasoning_summary_text.done', { ...at, text }),
+      event('response.reasoning_summary_part.done', { ...at, part }),
+    );
+  }
+  return [...frames, event('response.output_item.done', { output_index: outputIndex, item })];
+}
+
+/**
+ * A web search turn's events (openai-search.mjs): each reasoning item, each web_search_call
+ * (added in_progress without its action, in_progress, searching, completed, done with it), then
+ * the message, each annotation added after the delta that completes its span.
+ * @param {Variant} variant @param {ChatPlan} plan
+ * @param {NonNullable<ReturnType<typeof responsesSearchTurn>>} turn
+ */
+function searchFrames(variant, plan, turn) {
+  const { before, messageItem, tokens, base, final } = searchParts(variant, plan, turn);
+  const event = eventWriter();
+  const summary = summaryAsked(plan.body);
+  const frames = [
+    event('response.created', { response: base }),
+    event('response.in_progress', { response: base }),
+  ];
+  for (const [outputIndex, { reasoning, item }] of before.entries()) {
+    if (reasoning !== undefined) {
+      frames.push(
+        ...reasoningFrames(
+          event,
+          /** @type {{ id: string }} */ (item),
+          tokenize(reasoning),
+          outputIndex,
+          summary,
+        ),
+      );
+      continue;
+    }
+    const at = { output_index: outputIndex, item_id: item.id };
+    frames.push(
+      event('response.output_item.added', {
+        output_index: outputIndex,
+        item: { id: item.id, type: 'web_search_call', status: 'in_progress' },
+      }),
+      event('response.web_search_call.in_progress', at),
+      event('response.web_search_call.searching', at),
+      event('response.web_search_call.completed', at),
+      event('response.output_item.done', { output_index: outputIndex, item }),
+    );
+  }
+  const outputIndex = before.length;
+  const at = { item_id: messageItem.id, output_index: outputIndex, content_index: 0 };
+  const part = /** @type {{ text: string, annotations: { end_index: number }[] }} */ (messageItem.content[0]);
+  frames.push(
+    event('response.output_item.added', {
+      output_index: outputIndex,
+      item: { ...messageItem, status: 'in_progress', content: [] },
+    }),
+    event('response.content_part.added', { ...at, part: { ...part, annotations: [], text: '' } }),
+  );
+  let length = 0;
+  let annotationIndex = 0;
+  for (const delta of tokens) {
+    frames.push(event('response.output_text.delta', { ...at, delta, logprobs: [], obfuscation: 'm0ck' }));
+    length += delta.length;
+    for (
+      let next = part.annotations[annotationIndex];
+      next && next.end_index <= length;
+      next = part.annotations[annotationIndex]
+    ) {
+      frames.push(
+        event('response.output_text.annotation.added', {
+          ...at,
+          annotation_index: annotationIndex,
+          annotation: next,
+        }),
+      );
+      annotationIndex += 1;
+    }
+  }
+  return [
+    ...frames,
+    event('response.output_text.done', { ...at, text: part.text, logprobs: [] }),
+    event('response.content_part.done', { ...at, part }),
+    event('response.output_item.done', { output_index: outputIndex, item: messageItem }),
+    event('response.completed', { response: final }),
+  ];
+}
 
 /**
  * The B1 event sequence: `event:` and `data:` lines, `type` equal to the event name, a rising
@@ -362,31 +530,19 @@ const serverErrorMessage = 'The server had an error while processing your reques
  * @param {Variant} variant @param {ChatPlan} plan @returns {string[]}
  */
 function streamFrames(variant, plan) {
-  const { script, reasoningText, text, reasoningItem, messageItem, hasMessage, callItems, base, final } =
-    responseParts(variant, plan);
-  let sequence = 0;
-  /** @param {string} type @param {Record<string, unknown>} fields */
-  const event = (type, fields) =>
-    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
+  const search = responsesSearchTurn(plan);
+  if (search) return searchFrames(variant, plan, search);
+  const { script, text, reasoningItem, messageItem, hasMessage, callItems, base, final } = responseParts(
+    variant,
+    plan,
+  );
+  const event = eventWriter();
   const obfuscation = 'm0ck';
   const frames = [
     event('response.created', { response: base }),
     event('response.in_progress', { response: base }),
-    event('response.output_item.added', { output_index: 0, item: { ...reasoningItem, summary: [] } }),
+    ...reasoningFrames(event, reasoningItem, plan.reasoning, 0, summaryAsked(plan.body)),
   ];
-  if (summaryAsked(plan.body)) {
-    const at = { item_id: reasoningItem.id, output_index: 0, summary_index: 0 };
-    const part = { type: 'summary_text', text: reasoningText };
-    frames.push(
-      event('response.reasoning_summary_part.added', { ...at, part: { ...part, text: '' } }),
-      ...plan.reasoning.map((delta) =>
-        event('response.reasoning_summary_text.delta', { ...at, delta, obfuscation }),
-      ),
-      event('response.reasoning_summary_text.done', { ...at, text: reasoningText }),
-      event('response.reasoning_summary_part.done', { ...at, part }),
-    );
-  }
-  frames.push(event('response.output_item.done', { output_index: 0, item: reasoningItem }));
   if (!hasMessage)
     return [...frames, ...callFrames(event, callItems, 1), event('response.completed', { response: final })];
   const at = { item_id: messageItem.id, output_index: 1, content_index: 0 };
@@ -461,7 +617,11 @@ function responsesMock(variant, legacy) {
     toolState: responsesToolState,
     isStream: (body) => body.stream === true,
     streamFrames: (plan) => streamFrames(variant, plan),
-    reply: (plan) => ({ status: 200, body: responseParts(variant, plan).final }),
+    reply: (plan) => {
+      const search = responsesSearchTurn(plan);
+      const parts = search ? searchParts(variant, plan, search) : responseParts(variant, plan);
+      return { status: 200, body: parts.final };
+    },
     midStreamErrorStatus: 500,
   };
 }

@@ -1,5 +1,8 @@
 // @ts-check
-/** Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. */
+/**
+ * Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. The
+ * tool scenarios are written in tools.mjs, the web search ones in web-search.mjs.
+ */
 
 import { attachmentsReply } from './attachments.mjs';
 import { markdownReasoning, markdownReply, richReply } from './markdown.mjs';
@@ -57,6 +60,14 @@ export const scenarioHelp = {
     'Groq: the tool call fails inside a 200 stream, as event: error with tool_use_failed (not streamed: the 400); others as tools',
   attachments:
     'what the last user message carried: "Received:", then per item "- image image/png 640×480", "- pdf report.pdf 12345 bytes", "- text NAME" (each <file name="NAME"> block), then "- message: <the rest of the text>"',
+  search:
+    "the providers' own web search (web-search.mjs), when the request asks for it (Responses web_search tool, a Chat Completions *-search-preview model, Claude's web_search tool, Gemini googleSearch, a Groq compound model): searches, then a fixed answer on the tallest mountain citing three pages. Otherwise Echo",
+  'search-pause':
+    'Claude: as search, but the turn pauses (stop_reason pause_turn) after the first search; a request that sends that assistant turn back continues it (400 when its search blocks are missing or changed). Others as search',
+  'search-failed':
+    "Claude: the second search fails (web_search_tool_result_error max_uses_exceeded, as with max_uses 1 under search) and the answer's last sentence is uncited. Others as search",
+  'search-disabled':
+    'Claude: a request with the web_search tool gets a 400 invalid_request_error, web search not enabled for the organization (wording unverified); without it, Echo. Others as search',
 };
 
 export const scenarioNames = Object.keys(scenarioHelp);

@@ -1,7 +1,10 @@
 // @ts-check
 /**
  * A loopback server that behaves like the five provider APIs, each on its real paths (they do not
- * collide), so one origin serves them all. The API key picks a scenario: see scenarios.mjs.
+ * collide), so one origin serves them all. The API key picks a scenario: see scenarios.mjs. Tool
+ * calling: tools.mjs; the providers' own web search (scenarios search, search-pause,
+ * search-failed, search-disabled): web-search.mjs, with each API's form in openai-search.mjs,
+ * anthropic-search.mjs and gemini-search.mjs.
  */
 
 import { createServer } from 'node:http';

@@ -59,3 +59,15 @@ export const callSignature = (/** @type {string} */ model, /** @type {string} */
 
 export const isCallSignature = (/** @type {string} */ model, /** @type {unknown} */ value) =>
   isSealed('', `gemini-call\n${model}`, value);
+
+/**
+ * A web search result's encrypted_content (Anthropic), bound to the page's address and title: a
+ * client that sends a result back changed, or made up, fails. Real ones are long base64 protobufs
+ * ("Er…", "Ev…"); these only look alike.
+ */
+export const searchResultContent = (/** @type {string} */ url, /** @type {string} */ title) =>
+  `Ev${digest(`web-search-result\n${url}\n${title}`)}`;
+
+/** A web search citation's encrypted_index (Anthropic), bound to the page and the cited text. */
+export const citationIndex = (/** @type {string} */ url, /** @type {string} */ citedText) =>
+  `Eo${digest(`web-search-citation\n${url}\n${citedText}`)}`;
