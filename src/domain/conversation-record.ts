@@ -10,6 +10,7 @@ import {
 } from './conversation.ts';
 import type { ProviderData, ToolResultContent } from './tools.ts';
 import { timingFields, usageFields, type ReplyStats } from './reply-stats.ts';
+import type { WebResearch } from './web-search.ts';
 import { conversationFormatVersion } from './conversation-validation.ts';
 import { activePath, findMessage, newestLeafUnder, pathTo, rootMessage } from './message-tree.ts';
 
@@ -32,6 +33,8 @@ export interface MessageRecord {
   stats?: Message['stats'];
   /** User messages: the files sent with `content`, in order; their bytes are kept apart. */
   attachments?: AttachmentRecord[];
+  /** Assistant replies that searched the web: searches, sources, and citations at offsets in `content`. */
+  web?: WebResearch;
   /**
    * Assistant replies whose parts `reasoning` and `content` cannot hold in order (one that called
    * tools): every part, in order, and then no `reasoning`. `content` still holds the answer text
@@ -108,6 +111,20 @@ function statsRecord({ usage, finishReason, ...timings }: ReplyStats): ReplyStat
   for (const field of timingFields) if (timings[field] !== undefined) record[field] = timings[field];
   if (finishReason) record.finishReason = finishReason;
   return record;
+}
+
+/** The fields in one fixed order; nothing that marks a search as still running. */
+function webRecord({ searches, sources, citations, suggestions }: WebResearch): WebResearch {
+  return {
+    searches: searches.map(({ query, failed }) => ({ query, ...(failed && { failed }) })),
+    sources: sources.map(({ url, title }) => ({ url, ...(title && { title }) })),
+    citations: citations.map(({ at, source, citedText }) => ({
+      at,
+      source,
+      ...(citedText && { citedText }),
+    })),
+    ...(suggestions !== undefined && { suggestions }),
+  };
 }
 
 /** The fields in one fixed order. */
@@ -203,6 +220,7 @@ function messageRecord(message: Message, onPath: boolean): MessageRecord {
     if (reasoning.length > 0) record.reasoning = reasoning.map(reasoningRecord);
   }
   if (stats) record.stats = statsRecord(stats);
+  if (message.web) record.web = webRecord(message.web);
   const attachments = attachmentParts(message);
   if (attachments.length > 0) record.attachments = attachments.map(attachmentRecord);
   return record;

@@ -88,6 +88,52 @@ function withOthers(others: Record<string, unknown>[], path?: Record<string, unk
   };
 }
 
+describe('a reply that searched the web', () => {
+  const web = {
+    searches: [{ query: 'tallest mountain' }, { query: 'k2', failed: 'max_uses_exceeded' }],
+    sources: [{ url: 'https://a.example/everest', title: 'Everest' }, { url: 'https://b.example/k2' }],
+    citations: [
+      { at: 8, source: 0, citedText: 'Everest, 8,849 m' },
+      { at: 13, source: 1 },
+    ],
+    suggestions: '<div class="container">chips</div>',
+  };
+  const searched = (research: unknown): Conversation => {
+    const conversation = linearConversation('w', [
+      { role: 'user', text: 'Tallest?' },
+      { role: 'assistant', text: 'Everest. K2 next.' },
+    ]);
+    const reply = conversation.messages.at(-1) as Message;
+    return {
+      ...conversation,
+      messages: [...conversation.messages.slice(0, -1), { ...reply, web: research as never }],
+    };
+  };
+
+  it('keeps its searches, sources, citations and suggestions through a record', () => {
+    const back = read(written(conversationRecord(searched(web))));
+    expect(back.messages.at(-1)?.web).toEqual(web);
+  });
+
+  it('reads hostile research within bounds: what does not read is dropped, one entry at a time', () => {
+    const hostile = {
+      searches: [{ query: 7 }, { query: 'ok', searching: true }],
+      sources: [{ url: 'javascript:alert(1)' }, { url: 'https://a.example/', title: 'x'.repeat(9000) }],
+      citations: [
+        { at: 99_999, source: 0 },
+        { at: 3, source: 5 },
+        { at: 3, source: 0 },
+      ],
+      suggestions: 'y'.repeat(200_000),
+    };
+    expect(read(written(conversationRecord(searched(hostile)))).messages.at(-1)?.web).toEqual({
+      searches: [{ query: 'ok' }],
+      sources: [{ url: 'https://a.example/', title: 'x'.repeat(500) }],
+      citations: [{ at: 3, source: 0 }],
+    });
+  });
+});
+
 describe('conversationRecord and validateConversation', () => {
   it('round-trip a tree with branches: every message, the active leaf, order, rename and deletions', () => {
     const back = read(written(conversationRecord(branched)));

@@ -2,6 +2,7 @@ import { isAttachmentKind, sentImageTypes, type AttachmentPart } from './attachm
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
 import {
   conversationPlaces,
+  messageText,
   roles,
   textParts,
   type Conversation,
@@ -14,6 +15,7 @@ import {
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
 import { finishReasons, timingFields, usageFields, type ReplyStats, type Usage } from './reply-stats.ts';
 import { readOrder } from './conversation-summary.ts';
+import { readWebResearch } from './web-search.ts';
 import type { ProviderData, ToolCallPart, ToolResultContent, ToolResultPart } from './tools.ts';
 import {
   describeType,
@@ -112,6 +114,8 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
       parts.length > 0 ? parts : [...readReasoning(ownField(value, 'reasoning')), ...message.parts];
     const stats = readStats(ownField(value, 'stats'));
     if (stats) message.stats = stats;
+    const web = readWebResearch(ownField(value, 'web'), messageText(message).length);
+    if (web) message.web = web;
   }
   return { ok: true, value: { message, id, parentId: parentId ?? undefined } };
 }

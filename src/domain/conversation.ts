@@ -2,6 +2,7 @@ import type { AttachmentPart } from './attachments.ts';
 import type { ProviderId } from './config.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 import type { ReplyStats } from './reply-stats.ts';
+import type { WebResearch } from './web-search.ts';
 import type { ToolCallPart, ToolResultPart } from './tools.ts';
 
 export const roles = ['system', 'user', 'assistant'] as const;
@@ -62,6 +63,8 @@ export interface Message {
   notices?: string[];
   /** Assistant replies: the provider's token counts, timings and how the reply ended. */
   stats?: ReplyStats;
+  /** Assistant replies that searched the web (the provider's own search): searches, sources, citations. */
+  web?: WebResearch;
 }
 
 export interface ModelPin {

@@ -12,6 +12,40 @@ import type { Message } from './conversation.ts';
 import { conversationMarkdown, markdownFileName } from './markdown-export.ts';
 
 describe('Markdown export', () => {
+  it('writes a searched answer with its citations as footnotes, and the searches', () => {
+    const conversation = treeConversation('c', [
+      ['root', null, 'system', 'You are a helpful assistant.'],
+      ['u', 'root', 'user', 'Tallest mountain?'],
+      ['a1', 'u', 'assistant', 'Everest is the tallest. K2 is second.'],
+    ]);
+    const reply = conversation.messages[2] as Message;
+    conversation.messages[2] = {
+      ...reply,
+      web: {
+        searches: [{ query: 'tallest mountain' }],
+        sources: [
+          { url: 'https://a.example/everest', title: 'Everest [peak]' },
+          { url: 'https://b.example/k2 x' },
+        ],
+        citations: [
+          { at: 23, source: 0 },
+          { at: 37, source: 1 },
+        ],
+      },
+    };
+    expect(conversationMarkdown({ ...conversation, name: 'Peaks' })).toBe(
+      [
+        '# Peaks',
+        '## User',
+        'Tallest mountain?',
+        '## Assistant',
+        'Everest is the tallest.[^a1-1] K2 is second.[^a1-2]',
+        '_Searched the web: `tallest mountain`_',
+        '[^a1-1]: [Everest  peak ](<https://a.example/everest>)\n[^a1-2]: [https://b.example/k2 x](<https://b.example/k2%20x>)',
+      ].join('\n\n') + '\n',
+    );
+  });
+
   it('writes the shown path: headings per turn, code fences as they are, thinking in <details>', () => {
     const conversation = treeConversation('c', [
       ['root', null, 'system', 'You are a helpful assistant.'],

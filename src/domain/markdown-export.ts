@@ -1,4 +1,5 @@
 import { formatBytes } from './attachments.ts';
+import { withCitationMarkers } from './citation-markers.ts';
 import {
   attachmentParts,
   defaultSystemPrompt,
@@ -74,6 +75,16 @@ function heading(message: Message): string {
   return message.model ? `## Assistant (${message.model})` : '## Assistant';
 }
 
+/**
+ * A reply's text with its citations as footnote references, where the offsets are the text's own
+ * (a reply whose answer is this one text part).
+ */
+function citedText(message: Message, text: string): string {
+  const answers = message.parts.filter((part) => part.type === 'text' && part.text !== '');
+  if (!message.web || answers.length !== 1 || messageText(message) !== text) return text;
+  return withCitationMarkers(text, message.web, (number) => `[^${footnote(message, number)}]`);
+}
+
 /** A message's parts in their order: thinking, text, and the tools used, each with its result. */
 function partsMarkdown(message: Message): string[] {
   const blocks: string[] = [];
@@ -92,13 +103,35 @@ function partsMarkdown(message: Message): string[] {
       continue;
     }
     endThinking();
-    if (part.type === 'text' && part.text.trim()) blocks.push(part.text.trim());
+    if (part.type === 'text' && part.text.trim()) blocks.push(citedText(message, part.text).trim());
     if (part.type === 'tool-call') blocks.push(toolMarkdown(part, results.get(part.callId)));
     // A result is written with its call; one without a call in this reply, on its own.
     if (part.type === 'tool-result' && !calls.has(part.callId))
       blocks.push(`Result of ${inlineCode(part.name)}\n\n${resultMarkdown(part)}`);
   }
   endThinking();
+  return blocks;
+}
+
+/** A footnote label of a reply's source N, unique in the document. */
+const footnote = (message: Message, number: number) => `${message.id.replace(/[^\w-]/g, '')}-${number}`;
+
+/** What a reply found on the web: its searches, and its sources as the footnotes its markers point to. */
+function webMarkdown(message: Message): string[] {
+  const web = message.web;
+  if (!web) return [];
+  const blocks: string[] = [];
+  const searched = web.searches.filter((search) => search.query).map((search) => inlineCode(search.query));
+  if (searched.length > 0) blocks.push(`_Searched the web: ${searched.join(', ')}_`);
+  if (web.sources.length > 0)
+    blocks.push(
+      web.sources
+        .map(
+          (source, index) =>
+            `[^${footnote(message, index + 1)}]: [${(source.title || source.url).replace(/[[\]\n]/g, ' ')}](<${source.url.replace(/[<>\s]/g, encodeURIComponent)}>)`,
+        )
+        .join('\n'),
+    );
   return blocks;
 }
 
@@ -111,7 +144,7 @@ function messageMarkdown(message: Message): string {
         .map((file) => `- Attached: ${file.name} (${file.mimeType}, ${formatBytes(file.size)})`)
         .join('\n'),
     );
-  blocks.push(...partsMarkdown(message));
+  blocks.push(...partsMarkdown(message), ...webMarkdown(message));
   if (message.status === 'stopped') blocks.push('_(Stopped before the end.)_');
   if (message.status === 'interrupted')
     blocks.push(`_(Interrupted: ${message.error ?? 'the reply did not finish'}.)_`);

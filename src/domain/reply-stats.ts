@@ -13,6 +13,8 @@ export interface Usage {
   /** Of the output, the model's reasoning. */
   reasoningTokens?: number;
   totalTokens?: number;
+  /** Web searches the provider ran for this reply (Anthropic's `server_tool_use.web_search_requests`). */
+  webSearches?: number;
 }
 
 /** 'tool-calls': the model stopped to have tools run (the tool loop then asks it again). */
@@ -26,6 +28,7 @@ export const usageFields = [
   'outputTokens',
   'reasoningTokens',
   'totalTokens',
+  'webSearches',
 ] as const satisfies readonly (keyof Usage)[];
 
 export const timingFields = ['firstTokenMs', 'thinkingMs', 'totalMs'] as const;
@@ -79,6 +82,8 @@ export function statsPhrases(stats: ReplyStats): string[] {
     const reasoning = usage.reasoningTokens ? ` (${count.format(usage.reasoningTokens)} reasoning)` : '';
     phrases.push(`${count.format(usage.outputTokens)} out${reasoning}`);
   }
+  if (usage.webSearches)
+    phrases.push(`${usage.webSearches} web ${usage.webSearches === 1 ? 'search' : 'searches'}`);
   if (stats.firstTokenMs !== undefined) phrases.push(`${seconds(stats.firstTokenMs)} to first token`);
   const speed = tokensPerSecond(stats);
   if (speed !== undefined) phrases.push(`${speed < 10 ? speed.toFixed(1) : Math.round(speed)} tokens/s`);

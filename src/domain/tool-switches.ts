@@ -17,3 +17,14 @@ export function setToolSwitch(
     toolSwitchesAt: now.toISOString(),
   };
 }
+
+/**
+ * The key of 'Search the web' among a conversation's switches: the provider's own search, off
+ * until turned on. Not a tool source's id (those are 'builtin' and 'mcp-…').
+ */
+export const webSearchSwitch = 'web-search';
+
+/** Whether 'Search the web' is on in this conversation. */
+export function webSearchOn(conversation: Pick<Conversation, 'toolSwitches'>): boolean {
+  return conversation.toolSwitches?.[webSearchSwitch] === true;
+}

@@ -9,10 +9,12 @@ import {
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, countAt, definedOnly, fieldAt, numberAt, recordAt, stringAt } from './json.ts';
-import { isRecord } from '../domain/json-guards.ts';
+import { arrayAt, countAt, definedOnly, fieldAt, numberAt, parseJson, recordAt, stringAt } from './json.ts';
+import { isRecord, type JsonRecord } from '../domain/json-guards.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import { withParameterRetry } from './parameter-retry.ts';
+import { isProviderError, ProviderError } from './provider-error.ts';
+import { sourcePart, webSource } from './web-search-wire.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 import type { ToolDefinition } from '../domain/tools.ts';
 import { argumentsObject, offeredTools, wholeArguments, wholeCall } from './tool-wire.ts';
@@ -191,11 +193,34 @@ function readUsage(usage: unknown, previous: Usage = {}): Usage {
   const output = numberAt(usage, 'output_tokens') ?? previous.outputTokens;
   const reasoning =
     numberAt(recordAt(usage, 'output_tokens_details'), 'thinking_tokens') ?? previous.reasoningTokens;
+  const searches =
+    numberAt(recordAt(usage, 'server_tool_use'), 'web_search_requests') ?? previous.webSearches;
   const result: Usage = { inputTokens: input, outputTokens: output };
   if (reasoning) result.reasoningTokens = reasoning;
   if (cacheRead !== undefined) result.cachedInputTokens = cacheRead;
   if (cacheWrite !== undefined) result.cacheWriteTokens = cacheWrite;
   if (input !== undefined && output !== undefined) result.totalTokens = input + output;
+  if (searches) result.webSearches = searches;
+  return result;
+}
+
+/**
+ * The usage of a turn continued after a pause: the last request's input (the conversation as it
+ * now is), and the output, reasoning and searches of every request.
+ */
+function addUsage(earlier: Usage | undefined, next: Usage | undefined): Usage | undefined {
+  if (!earlier || !next) return next ?? earlier;
+  const sum = (key: 'outputTokens' | 'reasoningTokens' | 'webSearches') =>
+    earlier[key] === undefined && next[key] === undefined
+      ? undefined
+      : (earlier[key] ?? 0) + (next[key] ?? 0);
+  const result: Usage = { ...next };
+  for (const key of ['outputTokens', 'reasoningTokens', 'webSearches'] as const) {
+    const total = sum(key);
+    if (total) result[key] = total;
+  }
+  if (result.inputTokens !== undefined && result.outputTokens !== undefined)
+    result.totalTokens = result.inputTokens + result.outputTokens;
   return result;
 }
 
@@ -223,19 +248,62 @@ function* blockParts(block: unknown): Generator<StreamPart> {
   }
 }
 
-/** A `tool_use` block as it streams: its id, and its input's JSON text so far. */
-interface StreamedToolUse {
-  id: string;
-  json: string;
-  /** The input the block started with: a proxy may send it whole there, with no deltas. */
-  input: unknown;
+/** The `web_search` server tool: a search starts (its query follows when its input is complete). */
+function isWebSearch(block: unknown): boolean {
+  return stringAt(block, 'type') === 'server_tool_use' && stringAt(block, 'name') === 'web_search';
 }
 
-function createMessagesDecoder(request: HttpRequest): StreamDecoder {
+/**
+ * A `web_search_tool_result` block, which arrives whole: the search is done and each result is a
+ * page found, or the content is `{type: "web_search_tool_result_error", error_code}` and it failed.
+ */
+function* searchResult(block: unknown, queries: ReadonlyMap<string, string>): Generator<StreamPart> {
+  const id = stringAt(block, 'tool_use_id') ?? '';
+  const query = queries.get(id);
+  const content = fieldAt(block, 'content');
+  if (!Array.isArray(content)) {
+    const error = stringAt(content, 'error_code') ?? 'unavailable';
+    yield { type: 'web-search', id, status: 'failed', error, ...(query && { query }) };
+    return;
+  }
+  yield { type: 'web-search', id, status: 'done', ...(query && { query }) };
+  for (const result of content) yield* sourcePart(stringAt(result, 'url'), stringAt(result, 'title'));
+}
+
+/** A text block's web citations, placed at its end: the text this request has streamed so far. */
+function citationParts(citations: readonly unknown[], at: number): StreamPart[] {
+  return citations.flatMap((citation): StreamPart[] => {
+    if (stringAt(citation, 'type') !== 'web_search_result_location') return [];
+    const source = webSource(stringAt(citation, 'url'), stringAt(citation, 'title'));
+    const citedText = stringAt(citation, 'cited_text');
+    return source ? [{ type: 'citation', source, at, ...(citedText && { citedText }) }] : [];
+  });
+}
+
+/**
+ * A reply across the requests of one turn: a turn paused (`pause_turn`, the server's own tool loop
+ * ran long) is continued with what it said so far, and streams on into the same reply.
+ */
+interface TurnState {
+  /** UTF-16 length of the text streamed so far, over every request of the turn: citations are placed in it. */
+  text: number;
+  /** The turn's content blocks as they arrived, to send back unchanged when it pauses. */
+  blocks: JsonRecord[];
+  /** Queries of the searches so far, by server tool id. */
+  queries: Map<string, string>;
+}
+
+/** A `tool_use` or `server_tool_use` block as it streams: its input's JSON text so far. */
+interface StreamedBlock {
+  block: JsonRecord;
+  json: string;
+}
+
+function createMessagesDecoder(request: HttpRequest, turn: TurnState): StreamDecoder {
   let rawReason: string | undefined;
   let usage: Usage = {};
   let stopped = false;
-  const toolUses = new Map<number, StreamedToolUse>();
+  const blocks = new Map<number, StreamedBlock>();
   return {
     *decode(event) {
       const data = parseEventJson(request, event.data);
@@ -245,42 +313,89 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
           usage = readUsage(recordAt(recordAt(data, 'message'), 'usage'), usage);
           break;
         case 'content_block_start': {
-          const block = recordAt(data, 'content_block');
-          if (stringAt(block, 'type') === 'tool_use') {
-            const id = stringAt(block, 'id') ?? '';
-            toolUses.set(index, { id, json: '', input: fieldAt(block, 'input') });
-            yield { type: 'tool-call-start', callId: id, name: stringAt(block, 'name') ?? '' };
-          } else yield* blockParts(block);
+          const block = { ...recordAt(data, 'content_block') };
+          blocks.set(index, { block, json: '' });
+          const type = stringAt(block, 'type');
+          if (type === 'tool_use')
+            yield {
+              type: 'tool-call-start',
+              callId: stringAt(block, 'id') ?? '',
+              name: stringAt(block, 'name') ?? '',
+            };
+          else if (isWebSearch(block))
+            yield { type: 'web-search', id: stringAt(block, 'id') ?? '', status: 'searching' };
+          else if (type === 'web_search_tool_result') yield* searchResult(block, turn.queries);
+          else {
+            if (type === 'text') turn.text += (stringAt(block, 'text') ?? '').length;
+            yield* blockParts(block);
+          }
           break;
         }
         case 'content_block_delta': {
           const delta = recordAt(data, 'delta');
-          const type = stringAt(delta, 'type');
-          const text = stringAt(delta, type === 'thinking_delta' ? 'thinking' : 'text');
-          if (type === 'text_delta' && text) yield { type: 'text-delta', text };
-          if (type === 'thinking_delta' && text) yield { type: 'reasoning-delta', text };
-          // The signature arrives just before the thinking block stops: it closes the block.
-          if (type === 'signature_delta')
-            yield { type: 'reasoning-end', signature: stringAt(delta, 'signature') };
-          const json = type === 'input_json_delta' ? stringAt(delta, 'partial_json') : undefined;
-          const toolUse = toolUses.get(index);
-          if (toolUse && json) {
-            toolUse.json += json;
-            yield { type: 'tool-call-delta', callId: toolUse.id, delta: json };
+          const streamed = blocks.get(index);
+          const block = streamed?.block;
+          switch (stringAt(delta, 'type')) {
+            case 'text_delta': {
+              const text = stringAt(delta, 'text');
+              if (!text) break;
+              if (block) block.text = (stringAt(block, 'text') ?? '') + text;
+              turn.text += text.length;
+              yield { type: 'text-delta', text };
+              break;
+            }
+            case 'thinking_delta': {
+              const text = stringAt(delta, 'thinking');
+              if (!text) break;
+              if (block) block.thinking = (stringAt(block, 'thinking') ?? '') + text;
+              yield { type: 'reasoning-delta', text };
+              break;
+            }
+            // The signature arrives just before the thinking block stops: it closes the block.
+            case 'signature_delta': {
+              const signature = stringAt(delta, 'signature');
+              if (block && signature !== undefined) block.signature = signature;
+              yield { type: 'reasoning-end', signature };
+              break;
+            }
+            case 'input_json_delta': {
+              const json = stringAt(delta, 'partial_json');
+              if (!streamed || !json) break;
+              streamed.json += json;
+              if (stringAt(block, 'type') === 'tool_use')
+                yield { type: 'tool-call-delta', callId: stringAt(block, 'id') ?? '', delta: json };
+              break;
+            }
+            // Citations of a text block come before or with its text: placed at its end.
+            case 'citations_delta':
+              if (block) block.citations = [...arrayAt(block, 'citations'), fieldAt(delta, 'citation')];
+              break;
+            default:
           }
           break;
         }
         case 'content_block_stop': {
-          // The joined partial JSON is the input; none at all is `{}`.
-          const toolUse = toolUses.get(index);
-          if (!toolUse) break;
-          toolUses.delete(index);
-          const whole = toolUse.json === '' && isRecord(toolUse.input) ? JSON.stringify(toolUse.input) : '';
-          yield {
-            type: 'tool-call-end',
-            callId: toolUse.id,
-            arguments: wholeArguments(toolUse.json || whole),
-          };
+          const streamed = blocks.get(index);
+          if (!streamed) break;
+          const { block, json } = streamed;
+          const type = stringAt(block, 'type');
+          if (type === 'text') yield* citationParts(arrayAt(block, 'citations'), turn.text);
+          if (type !== 'tool_use' && type !== 'server_tool_use') break;
+          // The joined partial JSON is the input; none at all is `{}` (or the input it started with).
+          const input = json === '' ? fieldAt(block, 'input') : parseJson(json);
+          block.input = isRecord(input) ? input : {};
+          const id = stringAt(block, 'id') ?? '';
+          if (type === 'server_tool_use') {
+            // The query, once the input is whole: a second part with the same id.
+            const query = isWebSearch(block) ? stringAt(block.input, 'query') : undefined;
+            if (query) {
+              turn.queries.set(id, query);
+              yield { type: 'web-search', id, status: 'searching', query };
+            }
+            break;
+          }
+          const whole = json === '' && isRecord(input) ? JSON.stringify(input) : '';
+          yield { type: 'tool-call-end', callId: id, arguments: wholeArguments(json || whole) };
           break;
         }
         case 'message_delta':
@@ -297,7 +412,12 @@ function createMessagesDecoder(request: HttpRequest): StreamDecoder {
       }
       return false;
     },
-    finish: () => (stopped || rawReason !== undefined ? finishPart(rawReason, usage) : undefined),
+    finish: () => {
+      if (!stopped && rawReason === undefined) return undefined;
+      // The turn's blocks in order, for a continuation if it paused.
+      turn.blocks.push(...[...blocks.entries()].sort(([a], [b]) => a - b).map(([, { block }]) => block));
+      return finishPart(rawReason, usage);
+    },
   };
 }
 
@@ -325,17 +445,87 @@ function listedModel(item: unknown): ListedModel[] {
   ];
 }
 
-function decodeMessagesReply(json: unknown): StreamPart[] {
-  const parts = arrayAt(json, 'content').flatMap((block) =>
-    stringAt(block, 'type') === 'tool_use'
-      ? wholeCall(
-          stringAt(block, 'id') ?? '',
-          stringAt(block, 'name') ?? '',
-          JSON.stringify(recordAt(block, 'input') ?? {}),
-        )
-      : [...blockParts(block)],
-  );
+function decodeMessagesReply(json: unknown, turn: TurnState): StreamPart[] {
+  const parts: StreamPart[] = [];
+  for (const block of arrayAt(json, 'content')) {
+    if (!isRecord(block)) continue;
+    turn.blocks.push(block);
+    const type = stringAt(block, 'type');
+    const id = stringAt(block, 'id') ?? '';
+    if (type === 'tool_use')
+      parts.push(
+        ...wholeCall(id, stringAt(block, 'name') ?? '', JSON.stringify(recordAt(block, 'input') ?? {})),
+      );
+    else if (isWebSearch(block)) {
+      const query = stringAt(recordAt(block, 'input'), 'query');
+      if (query) turn.queries.set(id, query);
+      parts.push({ type: 'web-search', id, status: 'searching', ...(query && { query }) });
+    } else if (type === 'web_search_tool_result') parts.push(...searchResult(block, turn.queries));
+    else {
+      parts.push(...blockParts(block));
+      if (type !== 'text') continue;
+      turn.text += (stringAt(block, 'text') ?? '').length;
+      parts.push(...citationParts(arrayAt(block, 'citations'), turn.text));
+    }
+  }
   return [...parts, finishPart(stringAt(json, 'stop_reason'), readUsage(recordAt(json, 'usage')))];
+}
+
+/**
+ * Anthropic's web search server tool. 20250305 is the version every model with web search takes,
+ * with no beta header. The newer 20260209 (dynamic filtering, Claude 4.6 on) runs through code
+ * execution and was announced behind the `code-execution-web-tools-2026-02-09` beta, and an
+ * unknown beta value is a 400: not worth the risk for what this app shows.
+ */
+const webSearchTool = { type: 'web_search_20250305', name: 'web_search' };
+
+/** How often a paused turn is continued before the reply ends as it is. */
+const maxContinuations = 8;
+
+/**
+ * The blocks of a paused turn as they go back: unchanged (signatures, encrypted content and
+ * citations included), but without empty text blocks, and without trailing whitespace at the very
+ * end (the API refuses a final assistant turn that ends with whitespace).
+ */
+function pausedContent(blocks: readonly JsonRecord[]): JsonRecord[] {
+  const kept = blocks.filter((block) => stringAt(block, 'type') !== 'text' || stringAt(block, 'text') !== '');
+  const last = kept.at(-1);
+  const text = stringAt(last, 'type') === 'text' ? (stringAt(last, 'text') ?? '') : undefined;
+  if (last === undefined || text === undefined || text.trimEnd() === text) return kept;
+  return text.trimEnd() === ''
+    ? kept.slice(0, -1)
+    : [...kept.slice(0, -1), { ...last, text: text.trimEnd() }];
+}
+
+/** The messages of a continuation: the turn so far as the last assistant turn (after a prefill, in it). */
+function continued(messages: readonly { role: string; content: unknown }[], blocks: readonly JsonRecord[]) {
+  const content = pausedContent(blocks);
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return [...messages, { role: 'assistant', content }];
+  const earlier = Array.isArray(last.content)
+    ? last.content
+    : typeof last.content === 'string' && last.content.trim() !== ''
+      ? [{ type: 'text', text: last.content }]
+      : [];
+  return [...messages.slice(0, -1), { role: 'assistant', content: [...earlier, ...content] }];
+}
+
+/**
+ * An organisation whose admin has not allowed web search is refused with a 400 naming web search:
+ * said in one sentence that names the setting.
+ */
+export const webSearchOffMessage =
+  'Web search is switched off for this Anthropic organisation; an admin can turn it on in the Claude Console (Settings → Privacy).';
+
+function searchRefusal(error: unknown): ProviderError | undefined {
+  if (!isProviderError(error) || (error.status !== 400 && error.status !== 403)) return undefined;
+  const { message } = error;
+  if (!/web[ _-]?search/i.test(message)) return undefined;
+  if (!/organi[sz]ation|console|admin|not enabled|disabled/i.test(message)) return undefined;
+  return new ProviderError(
+    { provider: error.provider, kind: error.kind, status: error.status, message: webSearchOffMessage },
+    { cause: error },
+  );
 }
 
 export function createAnthropicProvider(
@@ -361,45 +551,71 @@ export function createAnthropicProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true, tools: requested }) {
+    chat({ messages, settings, effort, signal, stream = true, tools: requested, webSearch = false }) {
       const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const capabilities = capabilitiesOf(config);
       const { rejects } = capabilities;
       const tools = offeredTools(requested);
+      // Function tools first, then the search server tool; neither when there is none (the original payload).
+      const toolList = [...(tools ? anthropicTools(tools) : []), ...(webSearch ? [webSearchTool] : [])];
       // A loop answering calls that carry no signed thinking (another model's) cannot think this step.
       const thinking = thinkingFields(config, capabilities, answersUnsignedCalls(messages) ? 'off' : effort);
       const thinkingOn = thinking !== undefined && thinking.thinking.type !== 'disabled';
       // With thinking on, temperature, top_p and top_k are refused (docs/providers.md#anthropic-thinking).
       const sendsTemperature = !rejects.includes('temperature') && !thinkingOn;
       const request = { ...target, url: `${base}/v1/messages`, signal };
+      const history = anthropicMessages(messages, thinkingOn);
+      const body = (leftOut: ReadonlySet<string>, turn: TurnState) => ({
+        model: config.model,
+        max_tokens: config.maxTokens,
+        // The app's slider goes to 2 (the OpenAI range); Anthropic accepts 0 to 1 and rejects more.
+        ...(sendsTemperature &&
+          !leftOut.has('temperature') && { temperature: Math.min(1, Math.max(0, config.temperature)) }),
+        // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
+        ...(system.trim() ? { system } : {}),
+        messages: turn.blocks.length > 0 ? continued(history, turn.blocks) : history,
+        // Only with tools; tool_choice stays the default, auto (thinking refuses any other).
+        ...(toolList.length > 0 && { tools: toolList }),
+        stream,
+        ...thinking,
+        // Long chats cost less: the conversation so far is read from Claude's prompt cache.
+        ...(promptChars(messages) >= cacheWorthChars && { cache_control: { type: 'ephemeral' } }),
+        // Never top_p: newer models reject temperature and top_p together.
+      });
+      /** The turn, continued while the server pauses it; one finish with the usage of all its requests. */
+      async function* turnOf(leftOut: ReadonlySet<string>): AsyncGenerator<StreamPart> {
+        const turn: TurnState = { text: 0, blocks: [], queries: new Map() };
+        let usage: Usage | undefined;
+        for (let continuation = 0; ; continuation++) {
+          let finish: FinishPart | undefined;
+          const parts = runChat({
+            ...request,
+            body: body(leftOut, turn),
+            stream,
+            createDecoder: () => createMessagesDecoder(request, turn),
+            decodeReply: (json) => decodeMessagesReply(json, turn),
+          });
+          try {
+            for await (const part of parts) {
+              if (part.type === 'finish') finish = part;
+              else yield part;
+            }
+          } catch (error) {
+            throw (webSearch && searchRefusal(error)) || error;
+          }
+          if (!finish) return;
+          usage = addUsage(usage, finish.usage);
+          if (finish.rawReason !== 'pause_turn' || continuation >= maxContinuations) {
+            yield usage ? { ...finish, usage } : finish;
+            return;
+          }
+        }
+      }
       return withParameterRetry({
         modelKey: `${definition.id}|${base}|${config.model ?? ''}`,
         droppable: ['temperature'],
-        call: (leftOut) =>
-          runChat({
-            ...request,
-            body: {
-              model: config.model,
-              max_tokens: config.maxTokens,
-              // The app's slider goes to 2 (the OpenAI range); Anthropic accepts 0 to 1 and rejects more.
-              ...(sendsTemperature &&
-                !leftOut.has('temperature') && { temperature: Math.min(1, Math.max(0, config.temperature)) }),
-              // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
-              ...(system.trim() ? { system } : {}),
-              messages: anthropicMessages(messages, thinkingOn),
-              // Only with tools; tool_choice stays the default, auto (thinking refuses any other).
-              ...(tools && { tools: anthropicTools(tools) }),
-              stream,
-              ...thinking,
-              // Long chats cost less: the conversation so far is read from Claude's prompt cache.
-              ...(promptChars(messages) >= cacheWorthChars && { cache_control: { type: 'ephemeral' } }),
-              // Never top_p: newer models reject temperature and top_p together.
-            },
-            stream,
-            createDecoder: () => createMessagesDecoder(request),
-            decodeReply: decodeMessagesReply,
-          }),
+        call: turnOf,
       });
     },
     async listModels(signal) {

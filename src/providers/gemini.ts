@@ -14,6 +14,7 @@ import type { FinishReason, Usage } from '../domain/reply-stats.ts';
 import type { ProviderData, ToolDefinition } from '../domain/tools.ts';
 import { argumentsObject, newCallId, offeredTools, ownData, wholeCall } from './tool-wire.ts';
 import type { ChatFile, ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
+import { sourcePart, utf8BytesToUtf16, webSource } from './web-search-wire.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -136,6 +137,25 @@ function geminiTools(tools: readonly ToolDefinition[]): unknown[] {
   ];
 }
 
+/**
+ * Google Search alongside function declarations: Gemini 3 and later take both when asked to include
+ * the server-side tool invocations in the reply (`toolConfig.includeServerSideToolInvocations`,
+ * without it a 400); Gemini 2.x refuses the pair (400 "Tool use with function calling is
+ * unsupported by the model."). The aliases may still point at 2.5: they do not get the pair.
+ */
+const combinesSearchWithFunctions = gemini3;
+
+export const searchLeftOutNotice =
+  'Web search was left out of this request: this Gemini model cannot search while tools are offered (Gemini 3 and later can).';
+
+/** A part of the reply as Google numbers them for `partIndex`: text fragments of one kind in a row are one part. */
+interface ReplyPart {
+  kind: 'text' | 'thought' | 'call';
+  /** Where its text begins in the answer text (UTF-16), and its text. */
+  start: number;
+  text: string;
+}
+
 interface ReplyState {
   provider: ProviderId;
   /** The model asked, as its calls' signatures are recorded. */
@@ -144,6 +164,81 @@ interface ReplyState {
   usage?: Usage;
   /** Calls so far: Gemini's finish reason stays STOP when the reply calls tools. */
   calls: number;
+  /** The answer text so far (the text deltas joined): grounding offsets are placed in it. */
+  text: string;
+  parts: ReplyPart[];
+  /** What grounding metadata was reported already (it may repeat in later chunks). */
+  reported: Set<string>;
+  /** Searches reported: their ids count them. */
+  searches: number;
+}
+
+function replyState(provider: ProviderId, model: string): ReplyState {
+  return { provider, model, calls: 0, text: '', parts: [], reported: new Set(), searches: 0 };
+}
+
+/** Text of a part, extending the reply part in progress when it is of the same kind. */
+function addText(state: ReplyState, kind: 'text' | 'thought', text: string): void {
+  const last = state.parts.at(-1);
+  if (last?.kind === kind) last.text += text;
+  else state.parts.push({ kind, start: state.text.length, text });
+  if (kind === 'text') state.text += text;
+}
+
+/**
+ * Where a grounding segment ends in the answer text (UTF-16). `endIndex` counts UTF-8 bytes from
+ * the start of the part `partIndex` names (absent: from the start of the answer; Google omits it
+ * when a thought part comes first, too). The segment's own `text` checks the place: when the
+ * answer does not end there with it, the segment is looked for in the answer instead.
+ */
+function segmentEnd(segment: unknown, state: ReplyState): number | undefined {
+  const end = numberAt(segment, 'endIndex');
+  if (end === undefined) return undefined;
+  const partIndex = numberAt(segment, 'partIndex');
+  const part = partIndex === undefined ? undefined : state.parts[partIndex];
+  let at =
+    part?.kind === 'text' ? part.start + utf8BytesToUtf16(part.text, end) : utf8BytesToUtf16(state.text, end);
+  const cited = stringAt(segment, 'text');
+  if (cited && !state.text.slice(0, at).endsWith(cited)) {
+    const near = state.text.indexOf(cited, Math.max(0, at - cited.length - 1));
+    const found = near === -1 ? state.text.indexOf(cited) : near;
+    if (found !== -1) at = found + cited.length;
+  }
+  return at;
+}
+
+/**
+ * Grounding with Google Search (`groundingMetadata`, usually in the last chunks): the queries run
+ * (searches done), the pages (`groundingChunks`), the spans they support (`groundingSupports`: a
+ * citation per chunk index, at the segment's end, citing its text) and Google's search suggestions.
+ * Each is reported once, however often the metadata repeats.
+ */
+function* groundingParts(metadata: unknown, state: ReplyState): Generator<StreamPart> {
+  const once = (key: string) => !state.reported.has(key) && Boolean(state.reported.add(key));
+  for (const query of arrayAt(metadata, 'webSearchQueries')) {
+    if (typeof query !== 'string' || !once(`query:${query}`)) continue;
+    state.searches += 1;
+    yield { type: 'web-search', id: `google-search-${state.searches}`, status: 'done', query };
+  }
+  const sources = arrayAt(metadata, 'groundingChunks').map((chunk) => {
+    const web = recordAt(chunk, 'web');
+    return webSource(stringAt(web, 'uri'), stringAt(web, 'title'));
+  });
+  for (const source of sources)
+    if (source && once(`source:${source.url}`)) yield* sourcePart(source.url, source.title);
+  for (const support of arrayAt(metadata, 'groundingSupports')) {
+    const segment = recordAt(support, 'segment');
+    const at = segmentEnd(segment, state);
+    if (at === undefined) continue;
+    const citedText = stringAt(segment, 'text');
+    for (const index of arrayAt(support, 'groundingChunkIndices')) {
+      const source = typeof index === 'number' ? sources[index] : undefined;
+      if (!source || !once(`citation:${at}:${source.url}`)) continue;
+      yield { type: 'citation', source, at, ...(citedText && { citedText }) };
+    }
+  }
+  const html = stringAt(recordAt(metadata, 'searchEntryPoint'), 'renderedContent');
+  if (html && once(`suggestions:${html}`)) yield { type: 'search-suggestions', html };
 }
 
 /** Repeated, cumulative, in every chunk. The prompt count includes the cached tokens; the output is the answer plus the thoughts. */
@@ -198,15 +293,19 @@ function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, v
   for (const part of arrayAt(recordAt(candidate, 'content'), 'parts')) {
     const call = recordAt(part, 'functionCall');
     if (call) {
+      state.parts.push({ kind: 'call', start: state.text.length, text: '' });
       yield* callParts(call, stringAt(part, 'thoughtSignature'), state);
       continue;
     }
+    // Server-side tool invocations (`toolCall`, `toolResponse`) are not shown: grounding says it all.
     const text = stringAt(part, 'text');
     if (!text) continue;
-    yield fieldAt(part, 'thought') === true
-      ? { type: 'reasoning-delta', text }
-      : { type: 'text-delta', text };
+    const thought = fieldAt(part, 'thought') === true;
+    addText(state, thought ? 'thought' : 'text', text);
+    yield thought ? { type: 'reasoning-delta', text } : { type: 'text-delta', text };
   }
+  const grounding = recordAt(candidate, 'groundingMetadata');
+  if (grounding) yield* groundingParts(grounding, state);
   const reason = stringAt(candidate, 'finishReason');
   if (reason === undefined) return;
   state.rawReason = reason;
@@ -239,7 +338,7 @@ function finishPart(state: ReplyState): FinishPart {
 }
 
 function createGeminiDecoder(request: HttpRequest, model: string): StreamDecoder {
-  const state: ReplyState = { provider: request.provider, model, calls: 0 };
+  const state = replyState(request.provider, model);
   return {
     *decode(event) {
       yield* chunkParts(parseEventJson(request, event.data), state);
@@ -251,8 +350,13 @@ function createGeminiDecoder(request: HttpRequest, model: string): StreamDecoder
 }
 
 function decodeGeminiReply(json: unknown, provider: ProviderId, model: string): StreamPart[] {
-  const state: ReplyState = { provider, model, calls: 0 };
+  const state = replyState(provider, model);
   return [...chunkParts(json, state), finishPart(state)];
+}
+
+async function* withNotice(text: string, parts: AsyncIterable<StreamPart>): AsyncGenerator<StreamPart> {
+  yield { type: 'notice', text };
+  yield* parts;
 }
 
 function modelId(model: string | undefined): string {
@@ -275,10 +379,14 @@ export function createGeminiProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true, tools: requested }) {
+    chat({ messages, settings, effort, signal, stream = true, tools: requested, webSearch = false }) {
       const config: Config = { ...connection, ...settings };
       const model = modelId(config.model);
       const tools = offeredTools(requested);
+      // Function tools win over the search where the model cannot have both (the reply says so).
+      const combines = combinesSearchWithFunctions.test(model);
+      const searches = webSearch && (!tools || combines);
+      const toolList = [...(tools ? geminiTools(tools) : []), ...(searches ? [{ googleSearch: {} }] : [])];
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
       const capabilities = capabilitiesOf(config);
@@ -287,7 +395,8 @@ export function createGeminiProvider(
         contents: geminiContents(messages, { provider: definition.id, model }, capabilities.rejectsPrefill),
         ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
         // Only with tools; the calling mode stays the default, AUTO.
-        ...(tools && { tools: geminiTools(tools) }),
+        ...(toolList.length > 0 && { tools: toolList }),
+        ...(searches && tools && { toolConfig: { includeServerSideToolInvocations: true } }),
         generationConfig: {
           ...(!capabilities.rejects.includes('temperature') && { temperature: config.temperature }),
           ...(!capabilities.rejects.includes('topK') && { topK: config.topK }),
@@ -303,13 +412,14 @@ export function createGeminiProvider(
         url: `${base}/v1beta/models/${encodeURIComponent(model)}:${method}`,
         signal,
       };
-      return runChat({
+      const reply = runChat({
         ...request,
         body,
         stream,
         createDecoder: () => createGeminiDecoder(request, model),
         decodeReply: (json) => decodeGeminiReply(json, definition.id, model),
       });
+      return webSearch && !searches ? withNotice(searchLeftOutNotice, reply) : reply;
     },
     async listModels(signal) {
       const json = await getJson({ ...target, url: `${base}/v1beta/models?pageSize=1000`, signal });

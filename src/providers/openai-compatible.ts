@@ -10,7 +10,7 @@ import type { CompletionOption, ProviderDefinition } from '../domain/provider-de
 import { parseDay } from '../domain/provider-definitions/retirement.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
-import { arrayAt, countAt, definedOnly, fieldAt, numberAt, recordAt, stringAt } from './json.ts';
+import { arrayAt, countAt, definedOnly, fieldAt, numberAt, parseJson, recordAt, stringAt } from './json.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
 import type { ResponsesCall } from './openai-responses.ts';
 import { withParameterRetry } from './parameter-retry.ts';
@@ -29,6 +29,7 @@ import {
   wholeCall,
 } from './tool-wire.ts';
 import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
+import { sourcePart } from './web-search-wire.ts';
 
 /**
  * A /models item. OpenAI reports no limits, only an optional `shutdown_date` ('YYYY-MM-DD' or
@@ -238,6 +239,44 @@ function createToolCallReader() {
   return { read, end };
 }
 
+/**
+ * Groq's compound models run tools themselves and report them in `executed_tools` (the delta's, or
+ * the message's): a web search (`type: "search"`, its query in the `arguments` JSON) first
+ * without `output`, then again with it and its `search_results`. Each search is reported once as
+ * searching and once as done, each page once, however often the stream repeats them.
+ */
+function createExecutedToolsReader() {
+  const searches = new Map<number, { done: boolean }>();
+  const pages = new Set<string>();
+  function* read(tools: readonly unknown[]): Generator<StreamPart> {
+    for (const tool of tools) {
+      const type = stringAt(tool, 'type');
+      if (type !== 'search' && type !== 'web_search') continue;
+      const index = numberAt(tool, 'index') ?? searches.size;
+      const id = `groq-search-${index}`;
+      const query = stringAt(parseJson(stringAt(tool, 'arguments') ?? ''), 'query');
+      const results = arrayAt(recordAt(tool, 'search_results'), 'results');
+      const finished = results.length > 0 || typeof fieldAt(tool, 'output') === 'string';
+      let search = searches.get(index);
+      if (!search) {
+        searches.set(index, (search = { done: false }));
+        if (!finished) yield { type: 'web-search', id, status: 'searching', ...(query && { query }) };
+      }
+      if (finished && !search.done) {
+        search.done = true;
+        yield { type: 'web-search', id, status: 'done', ...(query && { query }) };
+      }
+      for (const result of results) {
+        const url = stringAt(result, 'url');
+        if (!url || pages.has(url)) continue;
+        pages.add(url);
+        yield* sourcePart(url, stringAt(result, 'title'));
+      }
+    }
+  }
+  return { read };
+}
+
 function createCompletionDecoder(request: HttpRequest): StreamDecoder {
   let rawReason: string | undefined;
   let usage: Usage | undefined;
@@ -245,6 +284,7 @@ function createCompletionDecoder(request: HttpRequest): StreamDecoder {
   let calledTools = false;
   const content = createThinkTagSplitter();
   const toolCalls = createToolCallReader();
+  const executedTools = createExecutedToolsReader();
   function* endCalls(): Generator<StreamPart> {
     for (const part of toolCalls.end()) {
       calledTools = true;
@@ -270,6 +310,7 @@ function createCompletionDecoder(request: HttpRequest): StreamDecoder {
       const delta = recordAt(choice, 'delta');
       const reasoning = reasoningOf(delta);
       if (reasoning) yield { type: 'reasoning-delta', text: reasoning };
+      yield* executedTools.read(arrayAt(delta, 'executed_tools'));
       const text = stringAt(delta, 'content');
       if (text) yield* content.feed(text);
       yield* toolCalls.read(delta);
@@ -296,6 +337,7 @@ function decodeCompletionReply(json: unknown): StreamPart[] {
   });
   return [
     ...(reasoning ? [{ type: 'reasoning-delta', text: reasoning } as const] : []),
+    ...createExecutedToolsReader().read(arrayAt(message, 'executed_tools')),
     ...content.feed(stringAt(message, 'content') ?? ''),
     ...content.flush(),
     ...calls,
@@ -374,7 +416,7 @@ function completionBody(
   };
 }
 
-/** The Responses client loads on the first reasoning-model request: the chat screen does not need it. */
+/** The Responses client loads on the first reasoning-model or web-search request: the chat screen does not need it. */
 async function* viaResponses(call: ResponsesCall): AsyncGenerator<StreamPart> {
   const { responsesChat } = await import('./openai-responses.ts');
   yield* responsesChat(call);
@@ -395,10 +437,14 @@ export function createChatCompletionsProvider(
   const target = { provider: definition.id, fetch, headers: { ...auth, 'Content-Type': 'application/json' } };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true, tools: requested }) {
+    chat({ messages, settings, effort, signal, stream = true, tools: requested, webSearch = false }) {
       const config: Config = { ...connection, ...settings };
       const tools = offeredTools(requested);
-      if (api.responsesPath && capabilitiesOf(config).reasoning)
+      // OpenAI's web search is a Responses tool: a search goes there whatever the model. Servers
+      // without a Responses path (Azure, Groq, compatible ones) get the Chat Completions body
+      // unchanged; Groq's compound models search on their own.
+      const searches = webSearch && api.responsesPath !== undefined;
+      if (api.responsesPath && (capabilitiesOf(config).reasoning || searches))
         return viaResponses({
           ...target,
           url: `${base}${api.responsesPath}`,
@@ -408,6 +454,7 @@ export function createChatCompletionsProvider(
           stream,
           effort,
           tools,
+          ...(searches && { webSearch: true }),
           keyId: `${base}|${key}`,
         });
       const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };

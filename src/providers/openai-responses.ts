@@ -15,10 +15,12 @@ import type { ToolDefinition } from '../domain/tools.ts';
 import { argumentsText, wholeArguments, wholeCall } from './tool-wire.ts';
 import type { ChatMessage, ChatToolResult, StreamPart } from './types.ts';
 import { dataUrl } from './data-url.ts';
+import { codePointsToUtf16, sourcePart, webSource } from './web-search-wire.ts';
 
 /**
  * OpenAI's Responses API, used for its reasoning models: the only way to get their reasoning
- * summary (docs/decisions.md#reasoning). Nothing is stored at OpenAI (`store: false`); the encrypted
+ * summary (docs/decisions.md#reasoning); and for any model asked to search the web, since the
+ * `web_search` tool exists only here. Nothing is stored at OpenAI (`store: false`); the encrypted
  * reasoning comes back with the reply and goes out again with the next turn.
  */
 
@@ -32,6 +34,10 @@ const unverifiedKeys = new Set<string>();
 
 export const unverifiedNotice =
   'Reasoning summaries need a verified OpenAI organisation (platform.openai.com/settings/organization/general); replies from this key come without them.';
+
+/** gpt-5 refuses `web_search` at effort minimal (400 "The following tools cannot be used with reasoning.effort 'minimal': web_search."). */
+export const minimalSearchNotice =
+  "Searching the web takes more than minimal reasoning on this model: it was asked with effort 'low'.";
 
 /** A user turn with files: `input_image` (its URL a string here) and `input_file` items, then the text. */
 function userContent({ content, files }: ChatMessage): unknown {
@@ -103,23 +109,46 @@ function responsesTools(tools: readonly ToolDefinition[]): unknown[] {
   }));
 }
 
-function responsesBody(
-  config: Config,
-  messages: readonly ChatMessage[],
-  options: {
-    stream: boolean;
-    summary: boolean;
-    effort?: ReasoningEffort;
-    tools?: readonly ToolDefinition[] | undefined;
-  },
-) {
+interface BodyOptions {
+  stream: boolean;
+  summary: boolean;
+  effort?: ReasoningEffort;
+  tools?: readonly ToolDefinition[] | undefined;
+  /** The hosted `web_search` tool is offered, after any function tools. */
+  webSearch?: boolean;
+}
+
+/** The effort to ask for: the accepted one, raised from minimal to low when the web may be searched. */
+function requestEffort(config: Config, options: Pick<BodyOptions, 'effort' | 'webSearch'>) {
+  const effort = acceptedEffort(capabilitiesOf(config), options.effort);
+  return options.webSearch && effort === 'minimal' ? 'low' : effort;
+}
+
+/**
+ * The body. A reasoning model gets its reasoning fields and its encrypted reasoning back; a model
+ * that does not reason (here only to search the web) gets its sampling settings instead, as Chat
+ * Completions would send them (Responses has no penalties). Searching adds the `web_search` tool
+ * and asks for the pages each search found (`web_search_call.action.sources`).
+ */
+function responsesBody(config: Config, messages: readonly ChatMessage[], options: BodyOptions) {
   const capabilities = capabilitiesOf(config);
-  const effort = acceptedEffort(capabilities, options.effort);
+  const reasons = capabilities.reasoning;
+  const effort = requestEffort(config, options);
   const system = messages.find(({ role }) => role === 'system')?.content ?? '';
-  const reasoning = {
-    ...(effort && { effort: effort === 'off' ? 'none' : effort }),
-    ...(options.summary && { summary: 'auto' }),
-  };
+  const reasoning = reasons
+    ? {
+        ...(effort && { effort: effort === 'off' ? 'none' : effort }),
+        ...(options.summary && { summary: 'auto' }),
+      }
+    : {};
+  const include = [
+    ...(reasons ? ['reasoning.encrypted_content'] : []),
+    ...(options.webSearch ? ['web_search_call.action.sources'] : []),
+  ];
+  const tools = [
+    ...(options.tools ? responsesTools(options.tools) : []),
+    ...(options.webSearch ? [{ type: 'web_search' }] : []),
+  ];
   return {
     model: modelOf(config),
     ...(system.trim() && { instructions: system }),
@@ -127,31 +156,40 @@ function responsesBody(
     // It covers the reasoning too: Max Tokens is the answer's, thinking gets room on top.
     max_output_tokens: Math.max(
       minimumOutputTokens,
-      thinkingOutputLimit(capabilities, config.maxTokens, effort),
+      reasons ? thinkingOutputLimit(capabilities, config.maxTokens, effort) : config.maxTokens,
     ),
+    ...(!reasons && !capabilities.rejects.includes('temperature') && { temperature: config.temperature }),
+    ...(!reasons &&
+      config.topP !== undefined &&
+      !capabilities.rejects.includes('topP') && { top_p: config.topP }),
     ...(Object.keys(reasoning).length > 0 && { reasoning }),
     store: false,
-    include: ['reasoning.encrypted_content'],
+    ...(include.length > 0 && { include }),
     stream: options.stream,
     // Only with tools; tool_choice stays the default, auto.
-    ...(options.tools && { tools: responsesTools(options.tools) }),
+    ...(tools.length > 0 && { tools }),
   };
 }
 
-/** `input_tokens` includes the cached ones; `output_tokens` the reasoning. */
-function readUsage(usage: unknown): Usage | undefined {
-  if (!usage) return undefined;
+/**
+ * `input_tokens` includes the cached ones; `output_tokens` the reasoning. The usage does not count
+ * web searches: `searches` is the number of `web_search_call` items that searched (OpenAI bills
+ * each call).
+ */
+function readUsage(usage: unknown, searches: number): Usage | undefined {
+  if (!usage) return searches > 0 ? { webSearches: searches } : undefined;
   return definedOnly({
     inputTokens: numberAt(usage, 'input_tokens'),
     cachedInputTokens: numberAt(recordAt(usage, 'input_tokens_details'), 'cached_tokens') || undefined,
     outputTokens: numberAt(usage, 'output_tokens'),
     reasoningTokens: numberAt(recordAt(usage, 'output_tokens_details'), 'reasoning_tokens') || undefined,
     totalTokens: numberAt(usage, 'total_tokens'),
+    webSearches: searches || undefined,
   });
 }
 
 /** The stream has no tool finish reason: a completed reply that called functions stopped for them. */
-function finishOf(response: unknown, calledTools: boolean): FinishPart {
+function finishOf(response: unknown, calledTools: boolean, searches: number): FinishPart {
   const status = stringAt(response, 'status');
   const calls =
     calledTools || arrayAt(response, 'output').some((item) => stringAt(item, 'type') === 'function_call');
@@ -166,7 +204,56 @@ function finishOf(response: unknown, calledTools: boolean): FinishPart {
         : why === 'content_filter'
           ? 'content-filter'
           : 'other';
-  return { type: 'finish', reason, rawReason: why ?? status, usage: readUsage(recordAt(response, 'usage')) };
+  return {
+    type: 'finish',
+    reason,
+    rawReason: why ?? status,
+    usage: readUsage(recordAt(response, 'usage'), searches),
+  };
+}
+
+/** A `web_search_call` item as it starts: a search under way (what it does comes when it is done). */
+function searchStart(item: unknown): StreamPart[] {
+  if (stringAt(item, 'type') !== 'web_search_call') return [];
+  return [{ type: 'web-search', id: stringAt(item, 'id') ?? '', status: 'searching' }];
+}
+
+/**
+ * A finished `web_search_call` item: `action.search` says what it searched for (`query`, or newer
+ * `queries`) and lists the pages found (`sources`, asked for with `include`); `open_page` and `find`
+ * name the page they read. `status: "failed"` is a failed search.
+ */
+function searchEnd(item: unknown): { parts: StreamPart[]; searched: boolean } {
+  const id = stringAt(item, 'id') ?? '';
+  const action = recordAt(item, 'action');
+  const queries = arrayAt(action, 'queries').filter((query): query is string => typeof query === 'string');
+  const query = stringAt(action, 'query') || queries.join('; ') || undefined;
+  const failed = stringAt(item, 'status') === 'failed';
+  const parts: StreamPart[] = [
+    failed
+      ? { type: 'web-search', id, status: 'failed', ...(query && { query }) }
+      : { type: 'web-search', id, status: 'done', ...(query && { query }) },
+  ];
+  for (const source of arrayAt(action, 'sources')) parts.push(...sourcePart(stringAt(source, 'url')));
+  parts.push(...sourcePart(stringAt(action, 'url')));
+  return {
+    parts,
+    searched: !failed && stringAt(action, 'type') !== 'open_page' && stringAt(action, 'type') !== 'find',
+  };
+}
+
+/**
+ * A `url_citation` annotation: the answer keeps OpenAI's inline link (` ([host](url))`), which the
+ * annotation covers; the marker goes at its end. `end_index` counts characters in its output_text
+ * part, which began `partStart` UTF-16 units into this request's text. OpenAI gives no cited text.
+ */
+function citationOf(annotation: unknown, partText: string, partStart: number): StreamPart[] {
+  if (stringAt(annotation, 'type') !== 'url_citation') return [];
+  const source = webSource(stringAt(annotation, 'url'), stringAt(annotation, 'title'));
+  const end = numberAt(annotation, 'end_index');
+  if (!source) return [];
+  const at = partStart + (end === undefined ? partText.length : codePointsToUtf16(partText, end));
+  return [{ type: 'citation', source, at }];
 }
 
 /** The encrypted reasoning of a finished reasoning item (the copy in `added` may be incomplete). */
@@ -224,6 +311,17 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
   // Function calls by item id, to their call id; a `parallel` wrapper waits for its whole arguments.
   const calls = new Map<string, { callId: string; wrapper: boolean }>();
   let calledTools = false;
+  // Web searches that searched, and the text so far: annotations place citations in it.
+  let searches = 0;
+  let streamed = 0;
+  // Each output_text part (by item and content index): where it began in this request's text, and its text.
+  const textParts = new Map<string, { start: number; text: string }>();
+  const partOf = (data: unknown) => {
+    const key = `${stringAt(data, 'item_id')}/${numberAt(data, 'content_index') ?? 0}`;
+    let part = textParts.get(key);
+    if (!part) textParts.set(key, (part = { start: streamed, text: '' }));
+    return part;
+  };
   return {
     *decode(event) {
       const data = parseEventJson(request, event.data);
@@ -238,6 +336,7 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
         }
         case 'response.output_item.added': {
           const item = recordAt(data, 'item');
+          yield* searchStart(item);
           if (stringAt(item, 'type') !== 'function_call') break;
           const callId = stringAt(item, 'call_id') ?? stringAt(item, 'id') ?? '';
           const name = stringAt(item, 'name') ?? '';
@@ -257,6 +356,11 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
           const end = reasoningEnd(item);
           if (end) yield end;
           lastSummary = undefined;
+          if (stringAt(item, 'type') === 'web_search_call') {
+            const search = searchEnd(item);
+            if (search.searched) searches += 1;
+            yield* search.parts;
+          }
           if (stringAt(item, 'type') !== 'function_call') break;
           calledTools = true;
           const call = calls.get(stringAt(item, 'id') ?? stringAt(item, 'call_id') ?? '');
@@ -272,12 +376,20 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
         }
         case 'response.output_text.delta': {
           const delta = stringAt(data, 'delta');
-          if (delta) yield { type: 'text-delta', text: delta };
+          if (!delta) break;
+          partOf(data).text += delta;
+          streamed += delta.length;
+          yield { type: 'text-delta', text: delta };
+          break;
+        }
+        case 'response.output_text.annotation.added': {
+          const part = partOf(data);
+          yield* citationOf(recordAt(data, 'annotation'), part.text, part.start);
           break;
         }
         case 'response.completed':
         case 'response.incomplete':
-          finish = finishOf(recordAt(data, 'response'), calledTools);
+          finish = finishOf(recordAt(data, 'response'), calledTools, searches);
           return true;
         case 'response.failed':
           throw errorFromPayload(request.provider, { error: recordAt(recordAt(data, 'response'), 'error') });
@@ -295,7 +407,14 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
 
 function decodeResponsesReply(json: unknown, tools: ReadonlySet<string>): StreamPart[] {
   const parts: StreamPart[] = [];
+  let searches = 0;
+  let streamed = 0;
   for (const item of arrayAt(json, 'output')) {
+    if (stringAt(item, 'type') === 'web_search_call') {
+      const search = searchEnd(item);
+      if (search.searched) searches += 1;
+      parts.push(...search.parts);
+    }
     if (stringAt(item, 'type') === 'function_call') {
       for (const call of finishedCalls(item, tools))
         parts.push(...wholeCall(call.callId, call.name, call.arguments));
@@ -310,11 +429,15 @@ function decodeResponsesReply(json: unknown, tools: ReadonlySet<string>): Stream
     } else if (stringAt(item, 'type') === 'message') {
       for (const content of arrayAt(item, 'content')) {
         const text = stringAt(content, 'type') === 'output_text' ? stringAt(content, 'text') : undefined;
-        if (text) parts.push({ type: 'text-delta', text });
+        if (!text) continue;
+        parts.push({ type: 'text-delta', text });
+        for (const annotation of arrayAt(content, 'annotations'))
+          parts.push(...citationOf(annotation, text, streamed));
+        streamed += text.length;
       }
     }
   }
-  return [...parts, finishOf(json, false)];
+  return [...parts, finishOf(json, false, searches)];
 }
 
 /** The organisation-verification refusal of summaries (docs/providers.md#openai-responses-api). */
@@ -329,23 +452,30 @@ export interface ResponsesCall extends HttpRequest {
   effort?: ReasoningEffort;
   /** Tools to offer; absent when there are none. */
   tools?: readonly ToolDefinition[] | undefined;
+  /** Offer OpenAI's own `web_search` tool. */
+  webSearch?: boolean;
   /** Which key is asking: summaries refused once are not asked for again with it. */
   keyId: string;
 }
 
-/** One reply through the Responses API; a refusal of summaries is retried without them, once per key. */
+/**
+ * One reply through the Responses API; a refusal of summaries is retried without them, once per
+ * key. A model that does not reason (asked here to search the web) is never asked for summaries.
+ */
 export async function* responsesChat(call: ResponsesCall): AsyncGenerator<StreamPart> {
-  const { config, messages, stream, effort, tools, keyId, ...request } = call;
+  const { config, messages, stream, effort, tools, webSearch = false, keyId, ...request } = call;
   const toolNames = new Set(tools?.map(({ name }) => name));
   const attempt = (summary: boolean) =>
     runChat({
       ...request,
-      body: responsesBody(config, messages, { stream, summary, effort, tools }),
+      body: responsesBody(config, messages, { stream, summary, effort, tools, webSearch }),
       stream,
       createDecoder: () => createResponsesDecoder(request, toolNames),
       decodeReply: (json) => decodeResponsesReply(json, toolNames),
     });
-  if (unverifiedKeys.has(keyId)) {
+  if (webSearch && acceptedEffort(capabilitiesOf(config), effort) === 'minimal')
+    yield { type: 'notice', text: minimalSearchNotice };
+  if (!capabilitiesOf(config).reasoning || unverifiedKeys.has(keyId)) {
     yield* attempt(false);
     return;
   }

@@ -36,6 +36,12 @@ import {
   openaiResponsesToolStream,
   openaiToolStream,
 } from './__fixtures__/tool-streams.ts';
+import {
+  anthropicWebSearchStream,
+  geminiGroundedStream,
+  groqCompoundStream,
+  openaiWebSearchStream,
+} from './__fixtures__/web-search-streams.ts';
 import { isProviderError } from './provider-error.ts';
 import { createChatProvider } from './registry.ts';
 
@@ -152,6 +158,29 @@ const fixtures: Fixture[] = [
     model: 'gemini-3.5-flash',
     // Ids on both: a made-up id would differ between reads.
     stream: geminiToolStream.replace('{"name":"time_now"', '{"id":"fc-gem-2","name":"time_now"'),
+  },
+  {
+    name: 'OpenAI Responses web searches and a citation',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiWebSearchStream,
+  },
+  {
+    name: 'Claude web searches, citations and a failed search',
+    provider: 'claude',
+    stream: anthropicWebSearchStream,
+  },
+  { name: 'Gemini grounding after non-ASCII text, CRLF', provider: 'gemini', stream: geminiGroundedStream },
+  {
+    name: 'Groq compound executed searches',
+    provider: 'groq',
+    model: 'groq/compound',
+    stream: groqCompoundStream,
+  },
+  {
+    name: 'Claude web search cut mid-reply',
+    provider: 'claude',
+    stream: cutBefore(anthropicWebSearchStream, 'event: message_delta'),
   },
   {
     name: 'Claude tool_use arguments cut mid-reply',
@@ -371,7 +400,7 @@ describe('what the fixtures must read as', () => {
     });
   });
 
-  it('takes the last cumulative Claude usage, cache reads counted as input', async () => {
+  it('takes the last cumulative Claude usage, cache reads counted as input, and its web searches', async () => {
     const { parts, failure } = await read('claude', anthropicServerToolStream);
     expect(failure).toBeUndefined();
     expect(textOf(parts)).toBe('Sunny, 21 °C.');
@@ -385,6 +414,7 @@ describe('what the fixtures must read as', () => {
         cacheWriteTokens: 0,
         outputTokens: 412,
         totalTokens: 23833,
+        webSearches: 1,
       },
     });
   });

@@ -2,6 +2,7 @@ import type { Config, ProviderId, RequestSettings } from '../domain/config.ts';
 import type { ReasoningPart, Role } from '../domain/conversation.ts';
 import type { ModelCapabilities, ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import type { FinishReason, Usage } from '../domain/reply-stats.ts';
+import type { WebSource } from '../domain/web-search.ts';
 import type { ProviderData, ToolDefinition } from '../domain/tools.ts';
 
 /**
@@ -72,6 +73,27 @@ export type StreamPart =
   | { type: 'tool-call-delta'; callId: string; delta: string }
   /** The call is complete: its whole arguments text, and what the provider needs back with it. */
   | { type: 'tool-call-end'; callId: string; arguments: string; providerData?: ProviderData }
+  /**
+   * The provider's own web search (a server-side tool): 'searching' when it starts (the query may
+   * follow in a later part with the same id), then 'done' or 'failed' (`error` in its words).
+   */
+  | {
+      type: 'web-search';
+      id: string;
+      status: 'searching' | 'done' | 'failed';
+      query?: string;
+      error?: string;
+    }
+  /**
+   * The answer cites a source: `at` is the UTF-16 offset, in the text this request has streamed
+   * so far (its text deltas joined), just after the cited span; `citedText` where the provider
+   * gave it. Sent once the offset is known (after the span, or at the end).
+   */
+  | { type: 'citation'; source: WebSource; at: number; citedText?: string }
+  /** A page the search found that no span cites (OpenAI's `sources`, Groq's results): listed, unnumbered in the text. */
+  | { type: 'web-source'; source: WebSource }
+  /** Gemini's search suggestions, HTML to show as given (inert, in a sandboxed frame). */
+  | { type: 'search-suggestions'; html: string }
   | { type: 'finish'; reason: FinishReason; rawReason?: string; usage?: Usage };
 
 export interface ChatRequest {
@@ -86,6 +108,12 @@ export interface ChatRequest {
   stream?: boolean;
   /** Tools the model may call; absent or empty: none are sent (nor any tool field). */
   tools?: ToolDefinition[];
+  /**
+   * The provider's own web search is on (the model's capabilities allow it): OpenAI through the
+   * Responses `web_search` tool, Anthropic's `web_search` server tool, Gemini's `googleSearch`.
+   * Absent or false: the request is exactly as without it.
+   */
+  webSearch?: boolean;
 }
 
 /** A model as the provider's own list describes it: its id, and what the list says it can do. */

@@ -29,9 +29,17 @@ export const searchedResultLength = 50_000;
 /**
  * The text searched in a message: its answer (messageText), and the names of the tools it used and
  * the text of what they returned (up to searchedResultLength), in order; never reasoning or a
- * call's arguments. A message without tools is searched by its text alone.
+ * call's arguments; and the titles of the pages it cited. A message without tools or sources is
+ * searched by its text alone.
  */
 export function searchedText(message: Message): string {
+  const answer = answerText(message);
+  // The titles of the pages a reply cited: a search for the page finds the answer that used it.
+  const titles = (message.web?.sources ?? []).flatMap((source) => (source.title ? [source.title] : []));
+  return titles.length > 0 ? `${answer}\n\n${titles.join('\n')}` : answer;
+}
+
+function answerText(message: Message): string {
   if (!message.parts.some((part) => part.type === 'tool-call' || part.type === 'tool-result'))
     return messageText(message);
   let text = '';

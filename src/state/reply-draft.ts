@@ -1,6 +1,7 @@
-import { textParts, type MessagePart } from '../domain/conversation.ts';
+import { messageText, textParts, type MessagePart } from '../domain/conversation.ts';
 import type { ReplyStats, Usage } from '../domain/reply-stats.ts';
 import type { ToolCallPart, ToolResultPart } from '../domain/tools.ts';
+import { addSource, webLimits, type WebResearch } from '../domain/web-search.ts';
 import type { StreamPart } from '../providers/types.ts';
 
 /**
@@ -9,8 +10,20 @@ import type { StreamPart } from '../providers/types.ts';
  * is replaced by a new object on each change; a finished one keeps its identity, so what is done
  * is not rendered again while the rest streams.
  */
-export function createReplyDraft(startedAt: number, serverOf: (toolName: string) => string | undefined) {
+export function createReplyDraft(
+  startedAt: number,
+  serverOf: (toolName: string) => string | undefined,
+  /** A continued reply's parts and web research so far: citations count their offsets after them. */
+  earlier: { parts: readonly MessagePart[]; web?: WebResearch } = { parts: [] },
+) {
   const parts: MessagePart[] = [];
+  /** The web research so far, replaced by a new object on each change; searches still running are marked. */
+  let web: WebResearch | undefined = earlier.web;
+  /** Search ids of this reply, to their index in `web.searches`. */
+  const searchAt = new Map<string, number>();
+  /** Text streamed by the request in progress (a citation's offset counts in it). */
+  let requestText = 0;
+  let webSearches: number | undefined;
   /** Index of the reasoning block still open (more reasoning text extends it), or -1. */
   let openReasoning = -1;
   const stats: ReplyStats = {};
@@ -24,7 +37,19 @@ export function createReplyDraft(startedAt: number, serverOf: (toolName: string)
     return parts.findLastIndex((part) => part.type === 'tool-call' && part.callId === callId);
   }
 
+  const research = (): WebResearch => web ?? { searches: [], sources: [], citations: [] };
+
+  /** An offset in this request's text as an offset in the whole answer (its text ends the answer). */
+  function answerOffset(requestOffset: number): number {
+    const length = messageText({ parts: [...earlier.parts, ...parts] }).length;
+    return Math.min(length, Math.max(0, length - (requestText - requestOffset)));
+  }
+
   return {
+    /** A new request of the reply begins (each step of a tool loop, a continuation). */
+    startRequest(): void {
+      requestText = 0;
+    },
     /** Applies one stream part at time `at` (ms); true when what is shown changed. */
     apply(part: StreamPart, at: number): boolean {
       switch (part.type) {
@@ -54,6 +79,7 @@ export function createReplyDraft(startedAt: number, serverOf: (toolName: string)
           return true;
         case 'text-delta': {
           tokenAt(at);
+          requestText += part.text.length;
           if (thinkingFrom !== undefined) stats.thinkingMs ??= at - thinkingFrom;
           openReasoning = -1;
           const last = parts.at(-1);
@@ -91,13 +117,53 @@ export function createReplyDraft(startedAt: number, serverOf: (toolName: string)
           parts[index] = ended;
           return true;
         }
+        case 'web-search': {
+          tokenAt(at);
+          const now = research();
+          const known = searchAt.get(part.id);
+          const run = {
+            query: part.query ?? (known !== undefined ? now.searches[known]?.query : undefined) ?? '',
+            ...(part.status === 'searching' && { searching: true as const }),
+            ...(part.status === 'failed' && { failed: part.error ?? 'The search failed.' }),
+          };
+          if (known === undefined && now.searches.length >= webLimits.searches) return false;
+          const searches = [...now.searches];
+          if (known === undefined) searchAt.set(part.id, searches.push(run) - 1);
+          else searches[known] = run;
+          web = { ...now, searches };
+          return true;
+        }
+        case 'web-source': {
+          const next = addSource(research(), part.source).research;
+          if (next === web) return false;
+          web = next;
+          return true;
+        }
+        case 'citation': {
+          const { research: next, index } = addSource(research(), part.source);
+          if (index === undefined || next.citations.length >= webLimits.citations) return false;
+          const citation = {
+            at: answerOffset(part.at),
+            source: index,
+            ...(part.citedText && { citedText: part.citedText.slice(0, webLimits.citedText) }),
+          };
+          web = { ...next, citations: [...next.citations, citation] };
+          return true;
+        }
+        case 'search-suggestions':
+          if (part.html.length > webLimits.suggestions) return false;
+          web = { ...research(), suggestions: part.html };
+          return true;
         case 'finish':
+          if (part.usage?.webSearches !== undefined)
+            webSearches = (webSearches ?? 0) + part.usage.webSearches;
           if (part.usage && Object.keys(part.usage).length > 0) {
             // The last request's input (how big the conversation now is); the output of every step.
             if (part.usage.outputTokens !== undefined)
               outputTokens = (outputTokens ?? 0) + part.usage.outputTokens;
             const usage: Usage = { ...part.usage };
             if (outputTokens !== undefined) usage.outputTokens = outputTokens;
+            if (webSearches !== undefined) usage.webSearches = webSearches;
             stats.usage = usage;
           }
           if (part.reason === 'stop') delete stats.finishReason;
@@ -122,6 +188,17 @@ export function createReplyDraft(startedAt: number, serverOf: (toolName: string)
     /** The parts so far; a reply holds a text part (its answer) even while it is empty. */
     parts(): MessagePart[] {
       return parts.some((part) => part.type === 'text') ? [...parts] : [...parts, ...textParts('')];
+    },
+    /**
+     * The web research so far; at the end (`settled`), searches that never said they finished are
+     * taken as done, and nothing marks them running.
+     */
+    web(settled = false): WebResearch | undefined {
+      if (!web || !settled) return web;
+      return {
+        ...web,
+        searches: web.searches.map(({ query, failed }) => ({ query, ...(failed && { failed }) })),
+      };
     },
     /** The figures so far; at the end, with the total time. */
     stats(endedAt?: number): ReplyStats | undefined {

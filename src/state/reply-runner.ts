@@ -4,6 +4,7 @@ import { addMessage, markWritten, newMessage } from '../domain/conversation-rule
 import { deleteSubtree, findMessage, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
 import { notRunText } from '../domain/tools.ts';
+import { webSearchOn } from '../domain/tool-switches.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError, ProviderError } from '../providers/provider-error.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -92,11 +93,16 @@ export function createReplyRunner({
     const startedAt = ctx.now().getTime();
     /** Where each tool offered to this reply runs, by name. */
     const serverOf = new Map<string, string>();
-    const draft = createReplyDraft(startedAt, (name) => serverOf.get(name));
+    const draft = createReplyDraft(startedAt, (name) => serverOf.get(name), {
+      parts: earlier,
+      ...(continuing?.web && { web: continuing.web }),
+    });
     const current = (): Message => {
       const message: Message = { ...reply, parts: [...earlier, ...draft.parts()] };
       const stats = draft.stats();
       if (stats) message.stats = stats;
+      const web = draft.web();
+      if (web) message.web = web;
       return message;
     };
 
@@ -136,6 +142,8 @@ export function createReplyRunner({
       const offered = await tools.offered(start, config);
       for (const tool of offered) serverOf.set(tool.definition.name, tool.server);
       const definitions = offered.map((tool) => tool.definition);
+      // The provider's own search: on in this conversation, and the model takes it.
+      const webSearch = webSearchOn(start) && modelCapabilities(ctx.get(), config).webSearch === true;
       const limit = tools.stepLimit();
       // One request per step: the model answers, or calls tools whose results go back to it.
       for (let step = 1; ; step++) {
@@ -152,7 +160,9 @@ export function createReplyRunner({
           effort: start.effort,
           signal: controller.signal,
           ...(definitions.length > 0 && { tools: definitions }),
+          ...(webSearch && { webSearch: true }),
         });
+        draft.startRequest();
         for await (const part of parts) {
           if (part.type === 'notice') reply.notices = [...(reply.notices ?? []), part.text];
           if (!draft.apply(part, ctx.now().getTime())) continue;
@@ -212,6 +222,8 @@ export function createReplyRunner({
       const message: Message = { ...reply, parts: [...earlier, ...draft.parts()], ...extra };
       const stats = draft.stats(ended);
       if (stats) message.stats = stats;
+      const web = draft.web(true);
+      if (web) message.web = web;
       return message;
     };
     // A failed or stopped reply is kept only if something arrived; one that ended normally is

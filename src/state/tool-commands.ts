@@ -1,4 +1,4 @@
-import { setToolSwitch } from '../domain/tool-switches.ts';
+import { setToolSwitch, webSearchSwitch } from '../domain/tool-switches.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { OpenConversations } from './open-conversations.ts';
 import type { ToolDecision, ToolRunner } from './tool-runner.ts';
@@ -23,6 +23,8 @@ export interface ToolCommands {
   toolSources(conversationId: string): Promise<ToolSourceView[]>;
   /** Switches a source's tools on or off in one conversation. */
   setConversationTools(conversationId: string, sourceId: string, on: boolean): Promise<void>;
+  /** 'Search the web' (the provider's own search) on or off in one conversation. */
+  setWebSearch(conversationId: string, on: boolean): Promise<void>;
   /** Takes back an 'Always allow' (its key, `{server}/{tool}`). */
   revokeToolPermission(key: string): void;
   /** How many tool steps a reply may take, 1 to 100. */
@@ -68,6 +70,11 @@ export function createToolCommands({
     async setConversationTools(conversationId, sourceId, on) {
       await open.change(conversationId, (conversation) =>
         setToolSwitch(conversation, sourceId, on, ctx.now()),
+      );
+    },
+    async setWebSearch(conversationId, on) {
+      await open.change(conversationId, (conversation) =>
+        setToolSwitch(conversation, webSearchSwitch, on, ctx.now()),
       );
     },
     revokeToolPermission(key) {

@@ -12,6 +12,7 @@ import { FileChip } from './file-chip.tsx';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { ToolsControl } from './tools-control.tsx';
+import { WebSearchToggle } from './web-search-toggle.tsx';
 
 const { readDraft, writeDraft, send, stop } = chat;
 
@@ -170,6 +171,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
           <Paperclip />
         </Button>
         <ToolsControl conversationId={conversationId} />
+        <WebSearchToggle conversationId={conversationId} />
         <textarea
           ref={textarea}
           value={text}

@@ -1,8 +1,9 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { whenIdle } from '../../lib/when-idle.ts';
+import type { WebResearch } from '../../domain/web-search.ts';
 import { PlainText } from './plain-text.tsx';
 
-type Renderer = ComponentType<{ text: string; live?: boolean }>;
+type Renderer = ComponentType<{ text: string; live?: boolean; web?: WebResearch | undefined }>;
 
 // The renderer (markdown parser, sanitizer, highlighter) loads after the first paint.
 let loading: ReturnType<typeof importRenderer> | null = null;
@@ -41,11 +42,19 @@ export function prepareMarkdown(texts: readonly string[]): void {
   );
 }
 
-/** `live`: the reply is still streaming in. */
-export function Markdown({ text, live = false }: { text: string; live?: boolean }) {
+/** `live`: the reply is still streaming in; `web`: what it found on the web (its citations are marked). */
+export function Markdown({
+  text,
+  live = false,
+  web,
+}: {
+  text: string;
+  live?: boolean;
+  web?: WebResearch | undefined;
+}) {
   return (
     <Suspense fallback={<PlainText text={text} />}>
-      <MarkdownRenderer text={text} live={live} />
+      <MarkdownRenderer text={text} live={live} web={web} />
     </Suspense>
   );
 }

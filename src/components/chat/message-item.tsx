@@ -6,6 +6,8 @@ import { useCopy } from '../../hooks/use-copy.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat } from '../../state/chat.ts';
 import { Markdown } from './lazy-markdown.tsx';
+import { CitationContext } from './citation-context.ts';
+import type { WebResearchProps } from './web-research.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { PlainText } from './plain-text.tsx';
 import { MessageFiles } from './message-files.tsx';
@@ -35,6 +37,11 @@ interface MessageItemProps {
   version: number;
   versionCount: number;
 }
+
+// Outside the first load: what a reply found on the web.
+const WebResearchView = lazyPart<WebResearchProps>(() =>
+  import('./web-research.tsx').then((loaded) => ({ default: loaded.WebResearchView })),
+);
 
 const actionButton =
   'rounded p-1 text-gray-500 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-40 disabled:hover:bg-transparent dark:hover:bg-gray-700';
@@ -174,8 +181,10 @@ export const MessageItem = memo(function MessageItem({
             />
           ) : (
             <MessageErrorBoundary text={text}>
-              {!isUser && isMarkdownLike(text) ? (
-                <Markdown text={text} live={streaming} />
+              {!isUser && (isMarkdownLike(text) || message.web?.citations.length) ? (
+                <CitationContext.Provider value={message.web}>
+                  <Markdown text={text} live={streaming} web={message.web} />
+                </CitationContext.Provider>
               ) : (
                 <PlainText text={text} />
               )}
@@ -184,6 +193,7 @@ export const MessageItem = memo(function MessageItem({
           {streaming && <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />}
         </div>
       )}
+      {message.web && <WebResearchView web={message.web} />}
       {message.stats && !streaming && (
         <ReplyFooter
           stats={message.stats}

@@ -38,7 +38,8 @@ export const azure: ProviderDefinition<'azure'> = {
   // Deployments are named by the user, most often after their model: read them as OpenAI ids.
   // Not documented for Azure: the common 20 MB.
   maxFileBytes: 20 * 1024 * 1024,
-  capabilities: openaiCapabilities,
+  // Never OpenAI's web search: Azure deployments are called through Chat Completions only.
+  capabilities: (model) => ({ ...openaiCapabilities(model), webSearch: false }),
   api: {
     kind: 'chat-completions',
     chatPath: '/openai/deployments/{deployment}/chat/completions?api-version={apiVersion}',

@@ -38,6 +38,11 @@ export interface ModelCapabilities {
   rejectsPrefill?: boolean;
   /** False: the model takes no tools (a 400). Absent: it does, or nothing says it does not. */
   tools?: boolean;
+  /**
+   * The provider's own web search works with this model ('Search the web' is offered). Groq's
+   * compound models search on their own, unasked: 'auto'.
+   */
+  webSearch?: boolean | 'auto';
 }
 
 /** For a model nobody told us about: send the original payload, claim nothing. */
@@ -91,6 +96,21 @@ export function capabilityTable(base: Partial<ModelCapabilities>, rows: readonly
   return (model: string): ModelCapabilities => {
     const row = rows.find(({ match }) => match.test(model));
     return { ...unknownModel, ...base, ...row?.capabilities };
+  };
+}
+
+/**
+ * A lookup whose models matching `match` also have the provider's own web search (`webSearch`):
+ * the tables say what each model is, this what the provider's search works with.
+ */
+export function withWebSearch(
+  lookup: (model: string) => ModelCapabilities,
+  match: RegExp,
+  webSearch: true | 'auto' = true,
+) {
+  return (model: string): ModelCapabilities => {
+    const capabilities = lookup(model);
+    return match.test(model) ? { ...capabilities, webSearch } : capabilities;
   };
 }
 

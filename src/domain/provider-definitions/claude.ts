@@ -1,4 +1,4 @@
-import { capabilityTable, type ModelCapabilities } from './capabilities.ts';
+import { capabilityTable, withWebSearch, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
 
 /** Extended thinking with a token budget (3.7 to 4.5); the efforts map to shares of max tokens. */
@@ -22,7 +22,7 @@ const fixedSampling: Partial<ModelCapabilities> = {
 };
 
 /** Anthropic's /v1/models reports limits per key; this table covers the rest (docs/providers.md#anthropic-thinking). */
-const claudeCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 200_000 }, [
+const claudeTable = capabilityTable({ images: true, pdfs: true, contextWindow: 200_000 }, [
   // Fable 5 and Mythos 5 always think: 'disabled' is a 400 (docs/providers.md#anthropic-thinking).
   {
     match: /^claude-(fable|mythos)/,
@@ -47,6 +47,16 @@ const claudeCapabilities = capabilityTable({ images: true, pdfs: true, contextWi
   // Tool use came with Claude 3.
   { match: /^claude-2/, capabilities: { images: false, pdfs: false, maxOutput: 4096, tools: false } },
 ]);
+
+/**
+ * Models the `web_search` server tool works with (Anthropic's web search tool page): Fable 5 and
+ * Mythos 5 (their point releases and preview), Opus 5 and 4.5 to 4.8, Sonnet 5 and 4.5 to 4.6,
+ * Haiku 5.5 and 4.5; ids with or without their date. Not Opus 4.1 and older.
+ */
+const searchesTheWeb =
+  /^claude-(fable-5|mythos-(5|preview)|opus-(5|4-[5-8])|sonnet-(5|4-[56])|haiku-(5-5|4-5))(-|$)/;
+
+const claudeCapabilities = withWebSearch(claudeTable, searchesTheWeb);
 
 export const claude: ProviderDefinition<'claude'> = {
   id: 'claude',

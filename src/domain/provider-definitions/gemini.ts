@@ -1,4 +1,4 @@
-import { capabilityTable, type ModelCapabilities } from './capabilities.ts';
+import { capabilityTable, withWebSearch, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
 
 function thinksBy(
@@ -25,7 +25,7 @@ const gemini36: Partial<ModelCapabilities> = {
 };
 
 /** Gemini's models.list reports token limits per key; this table covers the rest. */
-const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWindow: 1_048_576 }, [
+const geminiTable = capabilityTable({ images: true, pdfs: true, contextWindow: 1_048_576 }, [
   // docs/providers.md#gemini-thinking: Gemini 3 takes a thinking level (3 Pro only low and high), 2.5 a
   // token budget (2.5 Pro cannot stop thinking).
   { match: /^gemini-3(\.\d+)?-pro/, capabilities: { ...thinksBy('level', ['low', 'high']), ...gemini3 } },
@@ -54,6 +54,17 @@ const geminiCapabilities = capabilityTable({ images: true, pdfs: true, contextWi
     capabilities: { images: false, pdfs: false, contextWindow: 32_760, maxOutput: 8192 },
   },
 ]);
+
+/**
+ * Grounding with Google Search (`googleSearch`): the Gemini 2 and 3 text models and the aliases,
+ * not the image, speech, embedding, live-audio or computer-use variants, nor 2.0 Flash-Lite, which
+ * Google lists without it (ai.google.dev/gemini-api/docs/google-search), nor the 2.0 thinking
+ * experiment. 1.5 took the older `googleSearchRetrieval`, not sent.
+ */
+const searchesTheWeb =
+  /^(?!gemini-2\.0-flash-lite)(?!.*(image|tts|embedding|audio|live|computer-use|robotics|thinking))gemini-(([2-9]|\d{2})(\.\d+)?-(pro|flash)|(pro|flash|flash-lite)-latest$)/;
+
+const geminiCapabilities = withWebSearch(geminiTable, searchesTheWeb);
 
 export const gemini: ProviderDefinition<'gemini'> = {
   id: 'gemini',

@@ -1,4 +1,4 @@
-import { capabilityTable, type ModelCapabilities } from './capabilities.ts';
+import { capabilityTable, withWebSearch, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
 
 /** o-series and gpt-5 family: `max_completion_tokens`, and no temperature, top_p or penalties. */
@@ -14,7 +14,7 @@ const reasoningModel: Partial<ModelCapabilities> = {
 const gpt5: Partial<ModelCapabilities> = { ...reasoningModel, contextWindow: 400_000, maxOutput: 128_000 };
 
 /** OpenAI lists no capabilities: this table is from its model pages (docs/providers.md#openai-reasoning-models). */
-export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, [
+const openaiTable = capabilityTable({ images: true, pdfs: true }, [
   // gpt-5-chat-latest and the like: the chat variants without a minor version do not reason, nor take tools.
   { match: /^gpt-\d+-chat/, capabilities: { contextWindow: 128_000, maxOutput: 16_384, tools: false } },
   // Efforts per model (docs/providers.md#openai-reasoning-models); 'off' is OpenAI's 'none'.
@@ -55,6 +55,16 @@ export const openaiCapabilities = capabilityTable({ images: true, pdfs: true }, 
     capabilities: { images: false, pdfs: false, contextWindow: 16_385, maxOutput: 4096 },
   },
 ]);
+
+/**
+ * Models that take the Responses `web_search` tool (platform.openai.com/docs/guides/tools-web-search):
+ * gpt-5 and later (not the chat-only or search-preview variants), gpt-4.1 and gpt-4.1-mini (not
+ * nano, which the guide excludes), gpt-4o and gpt-4o-mini, o3 and o4-mini, each also dated.
+ */
+const searchesTheWeb =
+  /^(gpt-([5-9]|\d{2})(?!.*(-chat|search|audio|realtime|transcribe|tts|image))|((gpt-4\.1|gpt-4o)(-mini)?|o3|o4-mini)(-\d{4}-\d{2}-\d{2})?$)/;
+
+export const openaiCapabilities = withWebSearch(openaiTable, searchesTheWeb);
 
 export const openai: ProviderDefinition<'openai'> = {
   id: 'openai',

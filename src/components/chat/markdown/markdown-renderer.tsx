@@ -12,7 +12,10 @@ import {
   type ReactElement,
 } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
+import { citationNumber, withCitationMarkers } from '../../../domain/citation-markers.ts';
+import type { WebResearch } from '../../../domain/web-search.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
+import { CitationMarker } from './citation-marker.tsx';
 import { PlainText } from '../plain-text.tsx';
 import { CodeBlock, textOf } from './code-block.tsx';
 import { RemoteImage } from './remote-image.tsx';
@@ -25,11 +28,16 @@ import { forgetBlock, parsedTree, requestParse, subscribeParsed } from './markdo
 import { parseClosedFence, parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
 const components: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-      {children}
-    </a>
-  ),
+  a: ({ href, children }) => {
+    // A citation marker the reply's research put in (domain/citation-markers.ts).
+    const cited = citationNumber(href);
+    if (cited !== null) return <CitationMarker number={cited} />;
+    return (
+      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+        {children}
+      </a>
+    );
+  },
   img: ({ src, alt }) => <RemoteImage src={typeof src === 'string' ? src : undefined} alt={alt} />,
   // A formula on its own lines comes as a code block of language math (so does a ```math fence).
   pre: ({ node, children }) => {
@@ -231,7 +239,17 @@ export function prepareMarkdown(texts: readonly string[]): void {
  * Renders a reply as markdown, block by block, so streaming re-parses only the last block; while
  * `live` (streaming), a last block that is a code fence still open skips the parser altogether.
  */
-export default function MarkdownRenderer({ text, live = false }: { text: string; live?: boolean }) {
+export default function MarkdownRenderer({
+  text: written,
+  live = false,
+  web,
+}: {
+  text: string;
+  live?: boolean;
+  web?: WebResearch | undefined;
+}) {
+  // The answer as shown: with a marker after each cited span, where it searched the web.
+  const text = useMemo(() => withCitationMarkers(written, web), [written, web]);
   const blocks = useMemo(() => boundBlockCount(splitMarkdownBlocks(text)), [text]);
   const lastIndex = blocks.length - 1;
   const openFence = live ? parseOpenFence(blocks[lastIndex] ?? '') : null;
