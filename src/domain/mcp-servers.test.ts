@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isMcpSecretKey,
-  mcpSecretKey,
-  mcpUrlProblem,
-  parseHeaderLines,
-  readMcpSecret,
-  readMcpServers,
-  serverFromDraft,
-} from './mcp-servers.ts';
+import { parseHeaderLines, readMcpSecret, serverFromDraft } from './mcp-server-input.ts';
+import { isMcpSecretKey, mcpSecretKey, mcpUrlProblem, readMcpServers } from './mcp-servers.ts';
 
 describe('MCP server URLs', () => {
   it('takes https anywhere and plain http only on this computer', () => {

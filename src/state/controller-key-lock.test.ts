@@ -182,7 +182,7 @@ describe('keys protected with a passphrase', () => {
   }, 20_000);
 
   it("keeps an MCP server's token like an API key: in the clear only while keys are not protected, sealed with them, never exported", async () => {
-    const added = tab.chat.addMcpServer({
+    const added = await tab.chat.addMcpServer({
       url: 'http://127.0.0.1:9/mcp',
       auth: 'bearer',
       token: 'mcp-token-1',
@@ -207,8 +207,9 @@ describe('keys protected with a passphrase', () => {
     expect(await later.chat.unprotectKeys()).toBe(true);
     expect(localStorage.getItem(storageKeys.mcpSecrets)).toContain('Bearer mcp-token-1');
     later.chat.removeMcpServer(later.chat.store.getState().mcpServers[0]?.id ?? '');
+    // Its commands load on first use: the removal lands once they have.
+    await vi.waitFor(() => expect(localStorage.getItem(storageKeys.mcpServers)).toBeNull());
     expect(localStorage.getItem(storageKeys.mcpSecrets)).toBeNull();
-    expect(localStorage.getItem(storageKeys.mcpServers)).toBeNull();
   }, 20_000);
 
   it('Forgot passphrase clears every key and every kept copy, and nothing else; Undo brings the vault back', async () => {

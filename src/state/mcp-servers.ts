@@ -1,15 +1,8 @@
-import {
-  mcpOAuthPrefix,
-  mcpSecretKey,
-  readMcpSecret,
-  serverFromDraft,
-  type McpServer,
-  type McpServerDraft,
-} from '../domain/mcp-servers.ts';
-import { createMcpSource, type McpSource, type McpStatus } from '../tools/mcp/index.ts';
+import type { McpServerDraft } from '../domain/mcp-server-input.ts';
+import type { OfferedTool, ToolSource } from '../tools/tool-source.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { KeyLock } from './key-lock.ts';
-import type { OfferedTool, ToolSource } from '../tools/tool-source.ts';
+import type { McpRegistry } from './mcp-registry.ts';
 
 /** A tool of a server as Tools settings lists it: on or off everywhere. */
 export interface McpToolView {
@@ -20,7 +13,7 @@ export interface McpToolView {
 /** MCP servers: added, removed, signed in to, and their tools switched on and off everywhere. */
 export interface McpCommands {
   /** Adds a server from what the user typed and connects to it; or why it cannot be added. */
-  addMcpServer(draft: McpServerDraft): { ok: true; id: string } | { ok: false; problem: string };
+  addMcpServer(draft: McpServerDraft): Promise<{ ok: true; id: string } | { ok: false; problem: string }>;
   removeMcpServer(id: string): void;
   /** Off: none of its tools is offered in any conversation, and it is disconnected. */
   setMcpServerEnabled(id: string, on: boolean): void;
@@ -34,189 +27,52 @@ export interface McpCommands {
 }
 
 /**
- * The MCP servers the user connected, as tool sources. Their client (and the MCP SDK) load when
- * a server is first used: the chat screen's first load carries only this. Each server's state is
- * mirrored in the store (ChatState.mcpStatus) for the screen.
+ * The MCP servers the user connected, as tool sources. What the chat screen loads at start is only
+ * this: the list of servers, read from storage. Their clients, the MCP SDK and the commands that
+ * manage them (mcp-registry.ts) load when a server is first used or managed.
  */
 export function createMcpServers({ ctx, keyLock }: { ctx: ChatContext; keyLock: KeyLock }) {
   const { store } = ctx;
-  /** The client of each server, made when it is first needed (its SDK loads when it first connects). */
-  const clients = new Map<string, McpSource>();
-  /** The tool source of each server, kept so the same server is the same source. */
-  const wrappers = new Map<string, ToolSource>();
-
-  const serverOf = (id: string) => store.getState().mcpServers.find((server) => server.id === id);
-
-  function setStatus(id: string, status: McpStatus): void {
-    store.setState((state) => ({ mcpStatus: { ...state.mcpStatus, [id]: status } }));
-  }
-
-  /** Secrets changed in memory: stored as the API keys are (in the clear, or resealed in the vault). */
-  function persistSecrets(): void {
-    const { keyLock: lock, mcpSecrets } = store.getState();
-    if (lock === 'off') {
-      const written = ctx.settings.saveMcpSecrets(mcpSecrets);
-      if (!written.ok) ctx.notify.error('Could not save the server’s secret', written.message);
-    } else if (lock === 'unlocked') void keyLock.reseal();
-    // Locked: kept for this session only; adding a secret asks for the unlock first.
-  }
-
-  function writeSecrets(change: (secrets: Record<string, string>) => Record<string, string>): void {
-    store.setState((state) => ({ mcpSecrets: change({ ...state.mcpSecrets }) }));
-    persistSecrets();
-  }
-
-  function saveServers(servers: McpServer[]): void {
-    store.setState({ mcpServers: servers });
-    const written = ctx.settings.saveMcpServers(servers);
-    if (!written.ok) ctx.notify.error('Could not save the MCP servers', written.message);
-  }
-
-  function client(server: McpServer): McpSource {
-    let made = clients.get(server.id);
-    if (!made) {
-      made = createMcpSource(
-        {
-          id: server.id,
-          name: server.name,
-          url: server.url,
-          auth: server.auth,
-          ...(server.clientId && { oauthClientId: server.clientId }),
-        },
-        {
-          secrets: {
-            headers: () =>
-              Promise.resolve(readMcpSecret(store.getState().mcpSecrets[mcpSecretKey(server.id)]).headers),
-          },
-          oauthStore: {
-            read: (key) => Promise.resolve(store.getState().mcpSecrets[mcpOAuthPrefix + key]),
-            write(key, value) {
-              const kept = mcpOAuthPrefix + key;
-              writeSecrets((secrets) => {
-                const rest = Object.fromEntries(Object.entries(secrets).filter(([name]) => name !== kept));
-                return value === undefined ? rest : { ...rest, [kept]: value };
-              });
-              return Promise.resolve();
-            },
-          },
-        },
-      );
-      made.subscribe((status) => setStatus(server.id, status));
-      clients.set(server.id, made);
-    }
-    return made;
-  }
-
-  function forget(id: string): void {
-    const made = clients.get(id);
-    clients.delete(id);
-    wrappers.delete(id);
-    if (made) void made.disconnect();
-    store.setState((state) => ({
-      mcpStatus: Object.fromEntries(Object.entries(state.mcpStatus).filter(([key]) => key !== id)),
+  let loading: Promise<McpRegistry> | null = null;
+  /** Once loaded: a sign-in then opens its window in the click itself, with nothing awaited. */
+  let loaded: McpRegistry | null = null;
+  const registry = () =>
+    (loading ??= import('./mcp-registry.ts').then(({ createMcpRegistry }) => {
+      loaded = createMcpRegistry({ ctx, keyLock });
+      return loaded;
     }));
-  }
+  /** Runs a command now when the registry is loaded, else once it is. */
+  const run = (command: (registry: McpRegistry) => void) => {
+    if (loaded) command(loaded);
+    else void registry().then(command);
+  };
 
-  /**
-   * The tool source of a server: its tools less those switched off. The client connects when
-   * first asked, and after a failure says why at once instead of trying on every request.
-   */
-  function wrapper(id: string): ToolSource {
-    let made = wrappers.get(id);
-    if (!made) {
-      made = {
+  /** The tool source of each server, kept so the same server is the same source. */
+  const sources = new Map<string, ToolSource>();
+  function sourceOf(id: string): ToolSource {
+    let source = sources.get(id);
+    if (!source) {
+      source = {
         id,
         get label() {
-          return serverOf(id)?.name ?? id;
+          return store.getState().mcpServers.find((server) => server.id === id)?.name ?? id;
         },
-        async list(signal) {
-          const server = serverOf(id);
-          if (!server?.enabled) return [];
-          const off = new Set(server.disabledTools);
-          const tools = await client(server).list(signal);
-          return tools.filter((tool) => !off.has(tool.definition.name));
-        },
-        call(name, args, signal) {
-          const server = serverOf(id);
-          if (!server?.enabled)
-            return Promise.reject(new Error('This MCP server was turned off or removed.'));
-          return client(server).call(name, args, signal);
-        },
+        list: async (signal) => (await registry()).list(id, signal),
+        call: async (name, args, signal) => (await registry()).call(id, name, args, signal),
       };
-      wrappers.set(id, made);
+      sources.set(id, source);
     }
-    return made;
+    return source;
   }
 
   const commands: McpCommands = {
-    addMcpServer(draft) {
-      const id = `mcp-${ctx.newId()}`;
-      const made = serverFromDraft(draft, id);
-      if ('problem' in made) return { ok: false, problem: made.problem };
-      const { server, secret } = made;
-      const servers = store.getState().mcpServers;
-      if (servers.some((existing) => existing.url === server.url))
-        return { ok: false, problem: 'This server is already in the list.' };
-      if (secret && store.getState().keyLock === 'locked')
-        return { ok: false, problem: 'Unlock your keys first: the server’s secret is kept with them.' };
-      if (secret) writeSecrets((secrets) => ({ ...secrets, [mcpSecretKey(id)]: JSON.stringify(secret) }));
-      saveServers([...servers, server]);
-      void client(server).connect();
-      return { ok: true, id };
-    },
-    removeMcpServer(id) {
-      forget(id);
-      saveServers(store.getState().mcpServers.filter((server) => server.id !== id));
-      writeSecrets((secrets) =>
-        Object.fromEntries(
-          Object.entries(secrets).filter(
-            ([key]) => key !== mcpSecretKey(id) && !key.startsWith(`${mcpOAuthPrefix}${id}:`),
-          ),
-        ),
-      );
-    },
-    setMcpServerEnabled(id, on) {
-      saveServers(
-        store.getState().mcpServers.map((server) => (server.id === id ? { ...server, enabled: on } : server)),
-      );
-      const server = serverOf(id);
-      if (!on) forget(id);
-      else if (server) void client(server).connect();
-    },
-    setMcpToolEnabled(id, toolName, on) {
-      saveServers(
-        store.getState().mcpServers.map((server) => {
-          if (server.id !== id) return server;
-          const off = new Set(server.disabledTools);
-          if (on) off.delete(toolName);
-          else off.add(toolName);
-          return { ...server, disabledTools: [...off] };
-        }),
-      );
-    },
-    signInMcpServer(id) {
-      const server = serverOf(id);
-      if (!server) return;
-      if (store.getState().keyLock === 'locked') {
-        ctx.notify.error('Unlock your keys first', 'What the sign-in gives is kept with your API keys.');
-        return;
-      }
-      // Synchronously, in the user's click: a popup blocker allows the window only there.
-      void client(server).signIn();
-    },
-    reconnectMcpServer(id) {
-      const server = serverOf(id);
-      if (!server) return;
-      forget(id);
-      void client(server).connect();
-    },
-    async mcpServerTools(id) {
-      const server = serverOf(id);
-      if (!server) return [];
-      const off = new Set(server.disabledTools);
-      const tools = await client(server).list();
-      return tools.map((tool) => ({ tool, on: !off.has(tool.definition.name) }));
-    },
+    addMcpServer: async (draft) => (await registry()).commands.addMcpServer(draft),
+    removeMcpServer: (id) => run((loaded) => loaded.commands.removeMcpServer(id)),
+    setMcpServerEnabled: (id, on) => run((loaded) => loaded.commands.setMcpServerEnabled(id, on)),
+    setMcpToolEnabled: (id, tool, on) => run((loaded) => loaded.commands.setMcpToolEnabled(id, tool, on)),
+    signInMcpServer: (id) => run((loaded) => loaded.commands.signInMcpServer(id)),
+    reconnectMcpServer: (id) => run((loaded) => loaded.commands.reconnectMcpServer(id)),
+    mcpServerTools: async (id) => (await registry()).commands.mcpServerTools(id),
   };
 
   return {
@@ -226,12 +82,13 @@ export function createMcpServers({ ctx, keyLock }: { ctx: ChatContext; keyLock: 
       store
         .getState()
         .mcpServers.filter((server) => server.enabled)
-        .map((server) => wrapper(server.id)),
+        .map((server) => sourceOf(server.id)),
     /** The stored servers and (unless sealed) secrets, read again: at start and when another tab changed them. */
     load(): void {
       const servers = ctx.settings.loadMcpServers();
       const ids = new Set(servers.map((server) => server.id));
-      for (const id of clients.keys()) if (!ids.has(id)) forget(id);
+      for (const id of [...sources.keys()]) if (!ids.has(id)) sources.delete(id);
+      loaded?.keepOnly(ids);
       store.setState((state) => ({
         mcpServers: servers,
         ...(state.keyLock === 'off' && { mcpSecrets: ctx.settings.loadMcpSecrets() }),
@@ -239,5 +96,3 @@ export function createMcpServers({ ctx, keyLock }: { ctx: ChatContext; keyLock: 
     },
   };
 }
-
-export type McpServers = ReturnType<typeof createMcpServers>;

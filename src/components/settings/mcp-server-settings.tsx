@@ -180,14 +180,14 @@ function AddServerDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o
   const [auth, setAuth] = useState<McpAuth>('none');
   const [problem, setProblem] = useState<string | null>(null);
   const ids = { url: useId(), name: useId(), auth: useId(), secret: useId(), problem: useId() };
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const field = (name: string) => {
       const value = form.get(name);
       return typeof value === 'string' ? value : '';
     };
-    const added = chat.addMcpServer({
+    const added = await chat.addMcpServer({
       url: field('url'),
       name: field('name'),
       auth,
@@ -214,7 +214,7 @@ function AddServerDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o
         description="Its tools are offered to models that take tools, and each call asks you first. Tokens and headers are kept like your API keys: never exported."
         className="w-[min(30rem,calc(100vw-2rem))]"
       >
-        <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
+        <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-3" noValidate>
           <div className="flex flex-col gap-1">
             <Label htmlFor={ids.url}>Server URL</Label>
             <Input
