@@ -95,6 +95,18 @@ export function addSource(
   return { research: { ...research, sources: [...research.sources, kept] }, index: research.sources.length };
 }
 
+/**
+ * How a source is named: its title (or else its host or address), and its host beside it when
+ * that says more (not when the title is itself a domain: Gemini names its pages by their domain
+ * and links them through Google's redirect host, which says nothing).
+ */
+export function sourceCaption(source: WebSource): { name: string; host?: string } {
+  const host = sourceHost(source);
+  const name = source.title || host || source.url;
+  const titleIsDomain = /^[\w.-]+\.[a-z]{2,}$/i.test(name);
+  return host && source.title && source.title !== host && !titleIsDomain ? { name, host } : { name };
+}
+
 /** A page's host, as the Sources list names it ('' when the address has none). */
 export function sourceHost(source: WebSource): string {
   try {

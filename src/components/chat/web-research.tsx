@@ -1,6 +1,6 @@
 import { Globe } from 'lucide-react';
 import { useId, useMemo } from 'react';
-import { sourceHost, type WebResearch } from '../../domain/web-search.ts';
+import { sourceCaption, type WebResearch } from '../../domain/web-search.ts';
 import { boundedText } from '../../lib/bounded-text.ts';
 
 export interface WebResearchProps {
@@ -41,7 +41,7 @@ export function WebResearchView({ web }: WebResearchProps) {
           </h4>
           <ol className="flex flex-col gap-0.5">
             {web.sources.map((source, index) => {
-              const host = sourceHost(source);
+              const { name, host } = sourceCaption(source);
               return (
                 <li key={source.url} className="flex min-w-0 gap-1.5">
                   <span className="shrink-0 text-faint-foreground tabular-nums">[{index + 1}]</span>
@@ -51,11 +51,9 @@ export function WebResearchView({ web }: WebResearchProps) {
                     rel="noopener noreferrer nofollow"
                     className="min-w-0 truncate text-indigo-700 hover:underline dark:text-indigo-300"
                   >
-                    {boundedText(source.title || host || source.url, 200).shown}
+                    {boundedText(name, 200).shown}
                   </a>
-                  {host && showsHost(source.title, host) && (
-                    <span className="shrink-0 text-faint-foreground">{host}</span>
-                  )}
+                  {host && <span className="shrink-0 text-faint-foreground">{host}</span>}
                 </li>
               );
             })}
@@ -65,15 +63,6 @@ export function WebResearchView({ web }: WebResearchProps) {
       {web.suggestions && <SearchSuggestions html={web.suggestions} />}
     </div>
   );
-}
-
-/**
- * Whether the host is worth showing beside the title: not when the title is itself a domain (Gemini
- * names its pages by theirs, and links them through Google's redirect host, which says nothing).
- */
-function showsHost(title: string | undefined, host: string): boolean {
-  if (!title) return false;
-  return title !== host && !/^[\w.-]+\.[a-z]{2,}$/i.test(title);
 }
 
 /**
@@ -88,7 +77,7 @@ function SearchSuggestions({ html }: { html: string }) {
       srcDoc={document}
       sandbox="allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
-      className="h-16 w-full rounded border-0"
+      className="h-24 w-full rounded border-0 sm:h-16"
     />
   );
 }

@@ -1,5 +1,5 @@
 import { useContext, useId } from 'react';
-import { sourceHost } from '../../../domain/web-search.ts';
+import { sourceCaption } from '../../../domain/web-search.ts';
 import { CitationContext } from '../citation-context.ts';
 
 /**
@@ -11,7 +11,7 @@ export function CitationMarker({ number }: { number: number }) {
   const tipId = useId();
   const source = web?.sources[number - 1];
   if (!source) return <sup>[{number}]</sup>;
-  const name = source.title || sourceHost(source) || source.url;
+  const { name, host } = sourceCaption(source);
   const cited = web.citations.find(
     (citation) => citation.source === number - 1 && citation.citedText,
   )?.citedText;
@@ -33,10 +33,10 @@ export function CitationMarker({ number }: { number: number }) {
       <span
         id={tipId}
         role="tooltip"
-        className="pointer-events-none absolute bottom-full left-0 z-20 mb-1 hidden w-72 max-w-[80vw] rounded-md border border-gray-200 bg-white p-2 text-xs leading-snug text-gray-800 shadow-lg group-focus-within/cite:block group-hover/cite:block dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200"
+        className="pointer-events-none absolute top-full left-0 z-20 mt-1 hidden w-72 max-w-[80vw] rounded-md border border-gray-200 bg-white p-2 text-xs leading-snug text-gray-800 shadow-lg group-focus-within/cite:block group-hover/cite:block dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200"
       >
         <span className="block font-medium">{name}</span>
-        <span className="block text-faint-foreground">{sourceHost(source)}</span>
+        {host && <span className="block text-faint-foreground">{host}</span>}
         {cited && <span className="mt-1 block line-clamp-4">“{cited}”</span>}
       </span>
     </span>
