@@ -120,15 +120,17 @@ describe('a reply that searched the web', () => {
       searches: [{ query: 7 }, { query: 'ok', searching: true }],
       sources: [{ url: 'javascript:alert(1)' }, { url: 'https://a.example/', title: 'x'.repeat(9000) }],
       citations: [
-        { at: 99_999, source: 0 },
+        { at: 99_999, source: 1 },
         { at: 3, source: 5 },
         { at: 3, source: 0 },
+        { at: 3, source: 1 },
       ],
       suggestions: 'y'.repeat(200_000),
     };
     expect(read(written(conversationRecord(searched(hostile)))).messages.at(-1)?.web).toEqual({
       searches: [{ query: 'ok' }],
       sources: [{ url: 'https://a.example/', title: 'x'.repeat(500) }],
+      // The citation of the unreadable source goes with it; the others follow theirs.
       citations: [{ at: 3, source: 0 }],
     });
   });

@@ -12,9 +12,26 @@ const reservedHeaders = new Set([
   'accept',
   'content-type',
   'content-length',
-  'host',
-  'origin',
+  // The Fetch standard's forbidden request headers: the browser drops them without a word.
+  'accept-charset',
+  'accept-encoding',
+  'access-control-request-headers',
+  'access-control-request-method',
+  'connection',
   'cookie',
+  'cookie2',
+  'date',
+  'dnt',
+  'expect',
+  'host',
+  'keep-alive',
+  'origin',
+  'referer',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'via',
   'mcp-session-id',
   'mcp-protocol-version',
   'mcp-method',
@@ -36,7 +53,8 @@ export function parseHeaderLines(text: string): { headers: Record<string, string
     const name = colon === -1 ? '' : line.slice(0, colon).trim();
     const value = colon === -1 ? '' : line.slice(colon + 1).trim();
     if (!headerName.test(name)) return { problem: `Line ${index + 1}: write each header as Name: value.` };
-    if (reservedHeaders.has(name.toLowerCase()))
+    const lower = name.toLowerCase();
+    if (reservedHeaders.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-'))
       return { problem: `Line ${index + 1}: ${name} is set by the browser or the protocol.` };
     // Header values are Latin-1 without control characters (fetch refuses the rest).
     if (value === '' || /[^\t\x20-\x7e\x80-\xff]/.test(value))

@@ -35,6 +35,12 @@ describe('header lines', () => {
     expect(parseHeaderLines('Mcp-Session-Id: forged')).toEqual({
       problem: 'Line 1: Mcp-Session-Id is set by the browser or the protocol.',
     });
+    expect(parseHeaderLines('Referer: x')).toEqual({
+      problem: 'Line 1: Referer is set by the browser or the protocol.',
+    });
+    expect(parseHeaderLines('Sec-Fetch-Mode: cors')).toEqual({
+      problem: 'Line 1: Sec-Fetch-Mode is set by the browser or the protocol.',
+    });
     expect(parseHeaderLines('X-Line: a\u0000b')).toEqual({
       problem: 'Line 1: the value of X-Line must be plain text.',
     });

@@ -1,5 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { addSource, keptSource, sourceCaption, type WebResearch } from './web-search.ts';
+import { addSource, keptSource, readWebResearch, sourceCaption, type WebResearch } from './web-search.ts';
+
+describe('research read back', () => {
+  it('drops a source alone: the citations of the others still point at them', () => {
+    const read = readWebResearch(
+      {
+        searches: [],
+        sources: [{ url: 'https://a.example/' }, { url: 'javascript:x' }, { url: 'https://c.example/' }],
+        citations: [
+          { at: 1, source: 0 },
+          { at: 2, source: 1 },
+          { at: 3, source: 2 },
+        ],
+      },
+      10,
+    );
+    expect(read?.sources.map((source) => source.url)).toEqual(['https://a.example/', 'https://c.example/']);
+    expect(read?.citations).toEqual([
+      { at: 1, source: 0 },
+      { at: 3, source: 1 },
+    ]);
+  });
+});
 
 describe('web sources', () => {
   it('keeps only http(s) addresses, within bounds', () => {
@@ -7,6 +29,8 @@ describe('web sources', () => {
     expect(keptSource({ url: 'data:text/html,<b>x</b>' })).toBeNull();
     expect(keptSource({ url: 'not a url' })).toBeNull();
     expect(keptSource({ url: `https://a.example/${'x'.repeat(3000)}` })).toBeNull();
+    // Short as written, long once escaped.
+    expect(keptSource({ url: `https://ja.example/wiki/${'東京'.repeat(150)}` })).toBeNull();
     expect(keptSource({ url: 'https://a.example/p', title: '  Page  ' })).toEqual({
       url: 'https://a.example/p',
       title: 'Page',

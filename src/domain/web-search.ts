@@ -70,6 +70,8 @@ export function keptSource(source: { url?: unknown; title?: unknown }): WebSourc
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  // Checked as kept: normalising can make an address much longer (escaped non-ASCII).
+  if (url.href.length > webLimits.url) return null;
   const title = typeof source.title === 'string' ? source.title.trim().slice(0, webLimits.title) : '';
   return { url: url.href, ...(title && { title }) };
 }
@@ -136,19 +138,24 @@ export function readWebResearch(value: unknown, answerLength: number): WebResear
       },
     ];
   });
-  const sources = list('sources', webLimits.sources).flatMap((entry) =>
-    typeof entry === 'object' && entry !== null ? (keptSource(entry) ?? []) : [],
-  );
+  // Each source kept alone; the citations follow their source to its new place, or go with it.
+  const sources: WebSource[] = [];
+  const placeOf = new Map<number, number>();
+  list('sources', webLimits.sources).forEach((entry, index) => {
+    const kept = typeof entry === 'object' && entry !== null ? keptSource(entry) : null;
+    if (kept) placeOf.set(index, sources.push(kept) - 1);
+  });
   const citations: Citation[] = list('citations', webLimits.citations).flatMap((entry) => {
     if (typeof entry !== 'object' || entry === null) return [];
     const { at, source, citedText } = entry as Record<string, unknown>;
     if (!Number.isSafeInteger(at) || !Number.isSafeInteger(source)) return [];
     if ((at as number) < 0 || (at as number) > answerLength) return [];
-    if ((source as number) < 0 || (source as number) >= sources.length) return [];
+    const place = placeOf.get(source as number);
+    if (place === undefined) return [];
     return [
       {
         at: at as number,
-        source: source as number,
+        source: place,
         ...(typeof citedText === 'string' &&
           citedText !== '' && { citedText: citedText.slice(0, webLimits.citedText) }),
       },

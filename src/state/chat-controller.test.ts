@@ -304,6 +304,35 @@ describe('saving while other things happen', () => {
     await vi.waitFor(async () => expect(await tab.db.get(deleted)).toBeUndefined());
   });
 
+  it('re-issued at close, a save in flight writes what it merged: nothing another tab wrote or deleted is undone', async () => {
+    tab.chat.watchBrowser();
+    await sendAndWait(tab, 'mine', 'kept');
+    const merged = active(tab).id;
+    const storedCopy = await tab.db.get(merged);
+    await tab.chat.newConversation();
+    const goneElsewhere = active(tab).id;
+    await vi.waitFor(async () => expect(await tab.db.get(goneElsewhere)).toBeDefined());
+    // Another tab added a reply to one, and deleted the other, before these transactions ran.
+    const elsewhere = storedCopy && {
+      ...storedCopy,
+      messages: [...storedCopy.messages, { ...(storedCopy.messages.at(-1) as Message), id: 'other-tab' }],
+    };
+    const put = vi.spyOn(tab.db, 'put');
+    vi.spyOn(tab.db, 'update').mockImplementation((id, change) => {
+      change(id === merged ? elsewhere : undefined);
+      return new Promise(() => undefined);
+    });
+    void tab.chat.placeConversation(merged, 'pinned');
+    void tab.chat.renameConversation(goneElsewhere, 'Renamed here');
+    await vi.waitFor(() => expect(tab.db.update).toHaveBeenCalledTimes(2));
+    tab.page.fire('close');
+    expect(put).toHaveBeenCalledTimes(1);
+    const written = put.mock.calls[0]?.[0];
+    expect(written?.id).toBe(merged);
+    expect(written?.place).toBe('pinned');
+    expect(written?.messages.map((message) => message.id)).toContain('other-tab');
+  });
+
   it('a reply is not stored before its first text: a reload then shows the question alone', async () => {
     const open = tab.provider.next();
     await tab.chat.send('Thinking hard?');

@@ -32,6 +32,12 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
    */
   const saving = createCounter();
   const deleting = createCounter();
+  /**
+   * For a save in flight, what its transaction computed: the merged copy it is writing, or null
+   * when it declined (another tab deleted the conversation). Re-issued as is, it overwrites no
+   * other tab's work and brings nothing deleted back.
+   */
+  const merging = new Map<string, Conversation | null>();
   let retryMs = firstRetryMs;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let flushing = false;
@@ -122,10 +128,13 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
       .db()
       .update(id, (stored) => {
         const mine = storable(ctx.get().loaded[id] ?? local);
-        if (!stored) return mayCreate ? mine : undefined;
-        return mergeConversations(mine, stored);
+        const next = stored ? mergeConversations(mine, stored) : mayCreate ? mine : undefined;
+        merging.set(id, next ?? null);
+        return next;
       })
-      .finally(() => saving.remove(id));
+      .finally(() => {
+        if (saving.remove(id) === 0) merging.delete(id);
+      });
     // Missing from storage and not ours to create: another tab deleted it.
     if (!changed) return false;
     const ok = reportWrite(result);
@@ -156,8 +165,15 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
    * write, a write still in flight) goes now.
    */
   function flushNow(): void {
-    for (const id of new Set([...unsaved, ...pending, ...saving.keys()]))
-      if (!deletedHere.has(id)) saveNow(id);
+    const waiting = new Set([...unsaved, ...pending]);
+    for (const id of waiting) if (!deletedHere.has(id)) saveNow(id);
+    for (const id of saving.keys()) {
+      if (waiting.has(id) || deletedHere.has(id)) continue;
+      const merged = merging.get(id);
+      // Not read yet: this tab's copy; declined: nothing.
+      if (merged === undefined) saveNow(id);
+      else if (merged) void ctx.db().put(merged);
+    }
     for (const id of new Set([...undeleted, ...deleting.keys()])) void ctx.db().delete(id);
   }
 
@@ -243,10 +259,12 @@ function createCounter() {
   const counts = new Map<string, number>();
   return {
     add: (id: string) => counts.set(id, (counts.get(id) ?? 0) + 1),
-    remove(id: string) {
+    /** How many are left of that id. */
+    remove(id: string): number {
       const left = (counts.get(id) ?? 1) - 1;
       if (left > 0) counts.set(id, left);
       else counts.delete(id);
+      return Math.max(left, 0);
     },
     keys: () => counts.keys(),
   };

@@ -73,17 +73,19 @@ export function createKeyVault(ctx: ChatContext) {
       ctx.view.setState({ overlay: null });
   }
 
-  /** Puts the vault's keys into the configuration and connections in memory, and the MCP secrets beside them. */
+  /**
+   * Puts the vault's keys into the configuration and connections in memory, and the MCP secrets
+   * beside them: exactly the vault's when this tab was unlocked already (another tab resealed it:
+   * a secret it removed goes here too), added to those kept meanwhile when it was locked.
+   */
   function applyKeys(keys: Keys): void {
     store.setState((state) => {
       const merged = { ...keysOf(state.config, state.connections), ...keys };
+      const sealed = Object.fromEntries(Object.entries(keys).filter(([key]) => isMcpSecretKey(key)));
       return {
         config: withKeyFrom(state.config, merged),
         connections: connectionsWithKeys(state.connections, merged),
-        mcpSecrets: {
-          ...state.mcpSecrets,
-          ...Object.fromEntries(Object.entries(keys).filter(([key]) => isMcpSecretKey(key))),
-        },
+        mcpSecrets: state.keyLock === 'unlocked' ? sealed : { ...state.mcpSecrets, ...sealed },
         keyLock: 'unlocked',
       };
     });

@@ -29,12 +29,21 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
     // Locked: kept for this session only; adding a secret asks for the unlock first.
   }
 
+  /**
+   * Changes the secrets. Applied to what storage holds when they are kept in the clear, so a
+   * change another tab made meanwhile is not written over; sealed ones are this tab's (the vault
+   * keeps every tab's copy in step).
+   */
   function writeSecrets(change: (secrets: Record<string, string>) => Record<string, string>): void {
-    store.setState((state) => ({ mcpSecrets: change({ ...state.mcpSecrets }) }));
+    store.setState((state) => ({
+      mcpSecrets: change(state.keyLock === 'off' ? ctx.settings.loadMcpSecrets() : { ...state.mcpSecrets }),
+    }));
     persistSecrets();
   }
 
-  function saveServers(servers: McpServer[]): void {
+  /** Changes the list of servers as storage holds it (another tab may have changed it meanwhile). */
+  function saveServers(change: (servers: McpServer[]) => McpServer[]): void {
+    const servers = change(ctx.settings.loadMcpServers());
     store.setState({ mcpServers: servers });
     const written = ctx.settings.saveMcpServers(servers);
     if (!written.ok) ctx.notify.error('Could not save the MCP servers', written.message);
@@ -111,13 +120,13 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
       if (secret && store.getState().keyLock === 'locked')
         return { ok: false, problem: 'Unlock your keys first: the server’s secret is kept with them.' };
       if (secret) writeSecrets((secrets) => ({ ...secrets, [mcpSecretKey(id)]: JSON.stringify(secret) }));
-      saveServers([...servers, server]);
+      saveServers((stored) => [...stored, server]);
       void client(server).connect();
       return { ok: true, id };
     },
     removeMcpServer(id: string) {
       forget(id);
-      saveServers(store.getState().mcpServers.filter((server) => server.id !== id));
+      saveServers((stored) => stored.filter((server) => server.id !== id));
       writeSecrets((secrets) =>
         Object.fromEntries(
           Object.entries(secrets).filter(
@@ -127,16 +136,16 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
       );
     },
     setMcpServerEnabled(id: string, on: boolean) {
-      saveServers(
-        store.getState().mcpServers.map((server) => (server.id === id ? { ...server, enabled: on } : server)),
+      saveServers((stored) =>
+        stored.map((server) => (server.id === id ? { ...server, enabled: on } : server)),
       );
       const server = serverOf(id);
       if (!on) forget(id);
       else if (server) void client(server).connect();
     },
     setMcpToolEnabled(id: string, toolName: string, on: boolean) {
-      saveServers(
-        store.getState().mcpServers.map((server) => {
+      saveServers((stored) =>
+        stored.map((server) => {
           if (server.id !== id) return server;
           const off = new Set(server.disabledTools);
           if (on) off.delete(toolName);

@@ -113,7 +113,16 @@ export function createTabSync(options: TabSyncOptions = {}): TabSync {
 
 /** Which of our localStorage values another tab changed; 'all' when it cleared storage. */
 export type StorageChange =
-  'config' | 'connections' | 'keyVault' | 'activeConversation' | 'theme' | 'autoTitle' | 'tools' | 'all';
+  | 'config'
+  | 'connections'
+  | 'keyVault'
+  | 'activeConversation'
+  | 'theme'
+  | 'autoTitle'
+  | 'tools'
+  | 'mcpServers'
+  | 'mcpSecrets'
+  | 'all';
 
 const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.config, 'config'],
@@ -124,6 +133,8 @@ const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.theme, 'theme'],
   [storageKeys.autoTitle, 'autoTitle'],
   [storageKeys.tools, 'tools'],
+  [storageKeys.mcpServers, 'mcpServers'],
+  [storageKeys.mcpSecrets, 'mcpSecrets'],
 ]);
 
 type EventTargetLike = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;

@@ -139,7 +139,12 @@ export function createSession(
     ? new StoredOAuthProvider({
         serverId: config.id,
         store: deps.oauthStore,
-        redirectUrl: deps.redirectUrl ?? `${pageOrigin ?? ''}/oauth-callback.html`,
+        // Beside the app's own page, wherever it is served from (a sub-path included).
+        redirectUrl:
+          deps.redirectUrl ??
+          (typeof document === 'object'
+            ? new URL('oauth-callback.html', document.baseURI).href
+            : `${pageOrigin ?? ''}/oauth-callback.html`),
         ...(config.oauthClientId && { clientId: config.oauthClientId }),
         ...(config.oauthScope && { scope: config.oauthScope }),
         clientName: clientInfo.name,
