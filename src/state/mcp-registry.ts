@@ -22,7 +22,8 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
   /** Secrets changed in memory: stored as the API keys are (in the clear, or resealed in the vault). */
   function persistSecrets(): void {
     const { keyLock: lock, mcpSecrets } = store.getState();
-    if (lock === 'off') {
+    // Another tab may have just protected the keys: never a copy in the clear beside the vault.
+    if (lock === 'off' && !ctx.settings.loadKeyVault()) {
       const written = ctx.settings.saveMcpSecrets(mcpSecrets);
       if (!written.ok) ctx.notify.error('Could not save the server’s secret', written.message);
     } else if (lock === 'unlocked') void keyLock.reseal();
@@ -178,6 +179,13 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
       return tools.map((tool) => ({ tool, on: !off.has(tool.definition.name) }));
     },
   };
+
+  // Keys locked again, or forgotten: connections made with a secret must not go on using it.
+  store.subscribe((state, before) => {
+    const locked = state.keyLock === 'locked' && before.keyLock !== 'locked';
+    const forgotten = Object.keys(state.mcpSecrets).length === 0 && Object.keys(before.mcpSecrets).length > 0;
+    if (locked || forgotten) for (const id of [...clients.keys()]) forget(id);
+  });
 
   /** Servers removed elsewhere (another tab): their clients go. */
   function keepOnly(ids: ReadonlySet<string>): void {

@@ -89,6 +89,8 @@ export function createMcpServers({ ctx, keyLock }: { ctx: ChatContext; keyLock: 
       const ids = new Set(servers.map((server) => server.id));
       for (const id of [...sources.keys()]) if (!ids.has(id)) sources.delete(id);
       loaded?.keepOnly(ids);
+      // A copy in the clear left beside a vault (a tab that wrote one as another protected the keys) goes.
+      if (ctx.settings.loadKeyVault()) ctx.settings.saveMcpSecrets({});
       store.setState((state) => ({
         mcpServers: servers,
         ...(state.keyLock === 'off' && { mcpSecrets: ctx.settings.loadMcpSecrets() }),

@@ -39,9 +39,12 @@ export function createReplyDraft(
 
   const research = (): WebResearch => web ?? { searches: [], sources: [], citations: [] };
 
+  /** The answer's length, measured once per change of the parts (citations come in bursts). */
+  let answerLength: number | null = null;
+
   /** An offset in this request's text as an offset in the whole answer (its text ends the answer). */
   function answerOffset(requestOffset: number): number {
-    const length = messageText({ parts: [...earlier.parts, ...parts] }).length;
+    const length = (answerLength ??= messageText({ parts: [...earlier.parts, ...parts] }).length);
     return Math.min(length, Math.max(0, length - (requestText - requestOffset)));
   }
 
@@ -52,6 +55,7 @@ export function createReplyDraft(
     },
     /** Applies one stream part at time `at` (ms); true when what is shown changed. */
     apply(part: StreamPart, at: number): boolean {
+      if (part.type !== 'citation') answerLength = null;
       switch (part.type) {
         case 'reasoning-delta': {
           tokenAt(at);
@@ -183,6 +187,7 @@ export function createReplyDraft(
     /** Adds results, each after the last call or result of its step. */
     answer(results: readonly ToolResultPart[]): void {
       openReasoning = -1;
+      answerLength = null;
       parts.push(...results);
     },
     /** The parts so far; a reply holds a text part (its answer) even while it is empty. */

@@ -6,7 +6,6 @@ import { useCopy } from '../../hooks/use-copy.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat } from '../../state/chat.ts';
 import { Markdown } from './lazy-markdown.tsx';
-import { CitationContext } from './citation-context.ts';
 import type { WebResearchProps } from './web-research.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { PlainText } from './plain-text.tsx';
@@ -182,9 +181,7 @@ export const MessageItem = memo(function MessageItem({
           ) : (
             <MessageErrorBoundary text={text}>
               {!isUser && (isMarkdownLike(text) || message.web?.citations.length) ? (
-                <CitationContext.Provider value={message.web}>
-                  <Markdown text={text} live={streaming} web={message.web} />
-                </CitationContext.Provider>
+                <Markdown text={text} live={streaming} web={message.web} />
               ) : (
                 <PlainText text={text} />
               )}

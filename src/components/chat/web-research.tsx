@@ -70,11 +70,11 @@ export function WebResearchView({ web }: WebResearchProps) {
  * policy allows only the inline styles Google sends); a chip opens Google's results in a new tab.
  */
 function SearchSuggestions({ html }: { html: string }) {
-  const document = useMemo(() => suggestionsDocument(html), [html]);
+  const srcDoc = useMemo(() => suggestionsDocument(html), [html]);
   return (
     <iframe
       title="Google Search suggestions"
-      srcDoc={document}
+      srcDoc={srcDoc}
       sandbox="allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
       className="h-24 w-full rounded border-0 sm:h-16"

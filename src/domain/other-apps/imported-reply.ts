@@ -1,3 +1,4 @@
+import { boundedText } from '../../lib/bounded-text.ts';
 import { toolPartLimits } from '../conversation-validation.ts';
 import type { ImportedPart, ImportedResultPiece } from './imported-chat.ts';
 
@@ -42,13 +43,6 @@ export const isFull = (reply: ImportedReply) => reply.parts.length >= maxParts;
 /** Whether it made a call. */
 export const usedTools = (reply: ImportedReply) => reply.calls.length > 0;
 
-/** A string no longer than `max`, never ending in half a surrogate pair. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return text.slice(0, end);
-}
-
 /**
  * A tool's name as the export wrote it (`python`, `web.run`, `dalle.text2im`, a plugin's
  * `namespace.operation`), cut to what a stored call keeps; 'tool' when the export gives none. It
@@ -57,7 +51,9 @@ function cut(text: string, max: number): string {
  * (`a-zA-Z0-9_-`, 64 characters) is not needed.
  */
 function toolName(name: unknown): string {
-  return typeof name === 'string' && name !== '' ? cut(name, toolPartLimits.nameLength) : 'tool';
+  return typeof name === 'string' && name !== ''
+    ? boundedText(name, toolPartLimits.nameLength).shown
+    : 'tool';
 }
 
 /** Text after the last part: joined to a text before it (a blank line apart), as one text part. */
@@ -89,7 +85,7 @@ export function addCall(reply: ImportedReply, id: unknown, name: unknown, args: 
     type: 'tool-call' as const,
     callId,
     name: toolName(name),
-    arguments: cut(args, toolPartLimits.argumentsLength),
+    arguments: boundedText(args, toolPartLimits.argumentsLength).shown,
   };
   reply.callIds.add(callId);
   reply.calls.push({ call });
@@ -165,7 +161,7 @@ export function addResult(
       room -= length(piece);
       result.content.push(piece);
     } else if (piece.text !== '' && room > 0) {
-      const text = cut(piece.text, room);
+      const text = boundedText(piece.text, room).shown;
       room -= text.length;
       result.content.push({ type: 'text', text });
     }

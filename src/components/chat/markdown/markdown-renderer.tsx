@@ -15,6 +15,7 @@ import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import { citationNumber, withCitationMarkers } from '../../../domain/citation-markers.ts';
 import type { WebResearch } from '../../../domain/web-search.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
+import { CitationContext } from '../citation-context.ts';
 import { CitationMarker } from './citation-marker.tsx';
 import { PlainText } from '../plain-text.tsx';
 import { CodeBlock, textOf } from './code-block.tsx';
@@ -282,14 +283,17 @@ export default function MarkdownRenderer({
     });
   }, [live, skipOffscreen]);
   return (
-    <div ref={container} className={skipOffscreen ? 'markdown markdown-skip-offscreen' : 'markdown'}>
-      {blocks.map((block, index) =>
-        index === lastIndex && openFence ? (
-          <CodeBlock key={index} code={openFence.code} language={openFence.language} live />
-        ) : (
-          <MarkdownBlock key={index} text={block} growing={live && index === lastIndex} />
-        ),
-      )}
-    </div>
+    // The markers read their sources from the research (citation-marker.tsx).
+    <CitationContext.Provider value={web}>
+      <div ref={container} className={skipOffscreen ? 'markdown markdown-skip-offscreen' : 'markdown'}>
+        {blocks.map((block, index) =>
+          index === lastIndex && openFence ? (
+            <CodeBlock key={index} code={openFence.code} language={openFence.language} live />
+          ) : (
+            <MarkdownBlock key={index} text={block} growing={live && index === lastIndex} />
+          ),
+        )}
+      </div>
+    </CitationContext.Provider>
   );
 }
