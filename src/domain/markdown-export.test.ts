@@ -12,6 +12,22 @@ import type { Message } from './conversation.ts';
 import { conversationMarkdown, markdownFileName } from './markdown-export.ts';
 
 describe('Markdown export', () => {
+  it('lists the sources of an answer that cites none in its text', () => {
+    const conversation = treeConversation('c', [
+      ['root', null, 'system', 'You are a helpful assistant.'],
+      ['u', 'root', 'user', 'Tallest?'],
+      ['a1', 'u', 'assistant', 'Everest.'],
+    ]);
+    const reply = conversation.messages[2] as Message;
+    conversation.messages[2] = {
+      ...reply,
+      web: { searches: [], sources: [{ url: 'https://a.example/everest', title: 'Everest' }], citations: [] },
+    };
+    expect(conversationMarkdown({ ...conversation, name: 'Peaks' })).toContain(
+      'Everest.\n\n1. [Everest](<https://a.example/everest>)\n',
+    );
+  });
+
   it('writes a searched answer with its citations as footnotes, and the searches', () => {
     const conversation = treeConversation('c', [
       ['root', null, 'system', 'You are a helpful assistant.'],

@@ -80,9 +80,14 @@ function heading(message: Message): string {
  * (a reply whose answer is this one text part).
  */
 function citedText(message: Message, text: string): string {
-  const answers = message.parts.filter((part) => part.type === 'text' && part.text !== '');
-  if (!message.web || answers.length !== 1 || messageText(message) !== text) return text;
+  if (!marksInline(message) || messageText(message) !== text) return text;
   return withCitationMarkers(text, message.web, (number) => `[^${footnote(message, number)}]`);
+}
+
+/** Whether a reply's citations are written into its text: its answer is one text part. */
+function marksInline(message: Message): boolean {
+  const answers = message.parts.filter((part) => part.type === 'text' && part.text !== '');
+  return (message.web?.citations.length ?? 0) > 0 && answers.length === 1;
 }
 
 /** A message's parts in their order: thinking, text, and the tools used, each with its result. */
@@ -123,13 +128,16 @@ function webMarkdown(message: Message): string[] {
   const blocks: string[] = [];
   const searched = web.searches.filter((search) => search.query).map((search) => inlineCode(search.query));
   if (searched.length > 0) blocks.push(`_Searched the web: ${searched.join(', ')}_`);
+  // Footnotes where the answer's markers point to them; else a plain list (a footnote nothing
+  // points to is not shown by Markdown readers).
+  const footnotes = marksInline(message);
   if (web.sources.length > 0)
     blocks.push(
       web.sources
-        .map(
-          (source, index) =>
-            `[^${footnote(message, index + 1)}]: [${(source.title || source.url).replace(/[[\]\n]/g, ' ')}](<${source.url.replace(/[<>\s]/g, encodeURIComponent)}>)`,
-        )
+        .map((source, index) => {
+          const link = `[${(source.title || source.url).replace(/[[\]\n]/g, ' ')}](<${source.url.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+          return footnotes ? `[^${footnote(message, index + 1)}]: ${link}` : `${index + 1}. ${link}`;
+        })
         .join('\n'),
     );
   return blocks;
