@@ -58,6 +58,8 @@ export function createKeyVault(ctx: ChatContext) {
   /** The vault's key and how it was made, once unlocked (or just protected). */
   let held: { key: CryptoKey; salt: string; iterations: number } | null = null;
   const session = createKeySession();
+  /** The reseal in progress (see reseal). */
+  let sealing: Promise<void> = Promise.resolve();
 
   const status = () => store.getState().keyLock;
 
@@ -136,11 +138,18 @@ export function createKeyVault(ctx: ChatContext) {
     receive,
 
     /** After settings were stored: the vault takes the keys as they are now in memory. */
-    async reseal(): Promise<void> {
-      if (status() !== 'unlocked' || !held) return;
-      const vault = await sealVault(secretsOf(store.getState()), held.key, held.salt, held.iterations);
-      const written = ctx.settings.saveKeyVault(vault);
-      if (!written.ok) ctx.notify.error('Could not save the protected keys', written.message);
+    reseal(): Promise<void> {
+      // One at a time, each sealing the keys as they are when it runs: quick changes (an OAuth
+      // sign-in writes five values) never let an older copy land last.
+      const run = sealing.then(async () => {
+        if (status() !== 'unlocked' || !held) return;
+        const vault = await sealVault(secretsOf(store.getState()), held.key, held.salt, held.iterations);
+        const written = ctx.settings.saveKeyVault(vault);
+        if (!written.ok) ctx.notify.error('Could not save the protected keys', written.message);
+      });
+      // A failed one (reported to its caller) does not stop the next.
+      sealing = run.catch(() => undefined);
+      return run;
     },
 
     /**

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   maxBlocks,
   maxImageBytes,
+  maxResultImageBytes,
   maxResultText,
   offeredTools,
   sanitizeToolName,
@@ -124,6 +125,19 @@ describe('toolOutcome', () => {
       type: 'text',
       text: '[An image of about 10 MB was omitted: the limit is 10 MB.]',
     });
+  });
+
+  it('leaves out the images past the budget of one result', () => {
+    const bytes = new Uint8Array(9 * 1024 * 1024);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const data = Buffer.from(bytes).toString('base64');
+    const image = { type: 'image', data, mimeType: 'image/png' };
+    const pieces = toolOutcome({ content: [image, image, image] }).content;
+    expect(pieces.map((piece) => (piece.type === 'text' ? piece.text : piece.type))).toEqual([
+      'image',
+      'image',
+      `[An image was omitted: the images of one result are limited to ${maxResultImageBytes / 1024 / 1024} MB together.]`,
+    ]);
   });
 
   it('shows structured content as JSON when there is no content, and passes isError', () => {

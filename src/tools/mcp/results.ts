@@ -19,6 +19,8 @@ export const maxBlocks = 32;
 export const maxResultText = 100_000;
 /** An image larger than this is left out (with a line saying so). */
 export const maxImageBytes = 10 * 1024 * 1024;
+/** The images of one result together: past this, the rest are left out (each is stored like a file). */
+export const maxResultImageBytes = 20 * 1024 * 1024;
 /** Images a model can be shown, by their bytes (never by what the server says they are). */
 const imageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 /** Short fields (names, addresses, types) are cut at this many characters. */
@@ -229,10 +231,19 @@ export function toolOutcome(result: CallToolResult | Record<string, unknown>): T
     pieces = [{ type: 'text', text: prettyJson(result.structuredContent) }];
   // Text is counted together: many small pieces cannot pass the limit either.
   let left = maxResultText;
+  let imageBytesLeft = maxResultImageBytes;
   let cut = false;
   const bounded: Piece[] = [];
   for (const item of pieces) {
     if (item.type !== 'text') {
+      if (item.blob.size > imageBytesLeft) {
+        bounded.push({
+          type: 'text',
+          text: `[An image was omitted: the images of one result are limited to ${maxResultImageBytes / 1024 / 1024} MB together.]`,
+        });
+        continue;
+      }
+      imageBytesLeft -= item.blob.size;
       bounded.push(item);
       continue;
     }
