@@ -290,6 +290,7 @@ export function createSession(
     if (oauth && needsSignIn(error)) {
       if (error instanceof InsufficientScopeError && error.requiredScope)
         challenge.scope = error.requiredScope;
+      failedAt = Date.now();
       return { state: 'needs-sign-in' };
     }
     failedAt = Date.now();
@@ -347,7 +348,11 @@ export function createSession(
     if (signingIn) await signingIn;
     if (!live) {
       const state = current.state;
-      const retry = state === 'disconnected' || (state === 'failed' && Date.now() - failedAt > retryAfterMs);
+      // A sign-in may have happened since (in another tab, or the keys unlocked): tried again too,
+      // at the same pace as a failure; connecting never opens a sign-in window.
+      const retry =
+        state === 'disconnected' ||
+        ((state === 'failed' || state === 'needs-sign-in') && Date.now() - failedAt > retryAfterMs);
       if (connecting || retry) await connectNow(signal);
     }
     if (live) return live;

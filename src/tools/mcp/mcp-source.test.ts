@@ -550,6 +550,22 @@ describe('OAuth', () => {
     expect(servers.requests.some((entry) => entry.path === '/oauth-as/register')).toBe(false);
   });
 
+  it('tries again after a while when waiting for a sign-in made elsewhere (another tab, keys unlocked)', async () => {
+    const store = memoryStore();
+    const waiting = oauthSource(null, store);
+    expect(await waiting.connect()).toEqual({ state: 'needs-sign-in' });
+    const elsewhere = oauthSource(approvingWindow(), store);
+    await elsewhere.connect();
+    await elsewhere.signIn();
+    // Not at each use: at the pace of a failure's retries.
+    await expect(waiting.list()).rejects.toThrow('needs a sign-in');
+    const now = Date.now();
+    const later = vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    expect((await waiting.list()).length).toBeGreaterThan(0);
+    expect(waiting.status()).toMatchObject({ state: 'connected' });
+    later.mockRestore();
+  });
+
   it('connects with stored tokens without asking', async () => {
     const store = memoryStore();
     const first = oauthSource(approvingWindow(), store);
