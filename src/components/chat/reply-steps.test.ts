@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MessagePart } from '../../domain/conversation.ts';
+import { messageText, type MessagePart } from '../../domain/conversation.ts';
 import type { ToolCallPart, ToolResultPart } from '../../domain/tools.ts';
-import { replySteps } from './reply-steps.ts';
+import type { WebResearch } from '../../domain/web-search.ts';
+import { replySteps, stepResearch } from './reply-steps.ts';
 
 const call = (callId: string, name = 'run_javascript'): ToolCallPart => ({
   type: 'tool-call',
@@ -89,5 +90,35 @@ describe('replySteps', () => {
   it('gives nothing for nothing', () => {
     expect(replySteps([])).toEqual([]);
     expect(replySteps([{ type: 'text', text: '' }])).toEqual([]);
+  });
+});
+
+describe('stepResearch', () => {
+  it("gives each step the citations of its text, at the text's own offsets", () => {
+    const parts: MessagePart[] = [
+      { type: 'text', text: 'Searching first.' },
+      { type: 'tool-call', callId: 'c1', name: 'echo', arguments: '{}' },
+      { type: 'tool-result', callId: 'c1', name: 'echo', content: [{ type: 'text', text: 'ok' }] },
+      { type: 'reasoning', text: 'hmm' },
+      { type: 'text', text: 'Everest is tallest.' },
+    ];
+    const answer = messageText({ parts });
+    const at = answer.indexOf('tallest.') + 'tallest.'.length;
+    const web: WebResearch = {
+      searches: [],
+      sources: [{ url: 'https://a.example/' }, { url: 'https://b.example/' }],
+      citations: [
+        { at: 'Searching first.'.length, source: 1 },
+        { at, source: 0 },
+      ],
+    };
+    const steps = replySteps(parts);
+    const shares = stepResearch(steps, web);
+    expect(shares.map((share) => share?.citations)).toEqual([
+      [{ at: 'Searching first.'.length, source: 1 }],
+      [{ at: 'Everest is tallest.'.length, source: 0 }],
+    ]);
+    expect(shares[1]?.sources).toBe(web.sources);
+    expect(stepResearch(steps, undefined)).toEqual([undefined, undefined]);
   });
 });

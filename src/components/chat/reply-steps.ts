@@ -1,5 +1,6 @@
 import type { MessagePart, ReasoningPart } from '../../domain/conversation.ts';
 import type { ToolCallPart, ToolResultPart } from '../../domain/tools.ts';
+import type { WebResearch } from '../../domain/web-search.ts';
 
 /** A call the model asked for, with what came back for it once something has. */
 export interface ToolUse {
@@ -62,4 +63,29 @@ export function replySteps(parts: readonly MessagePart[]): ReplyStep[] {
     }
   }
   return steps;
+}
+
+/**
+ * Each step's share of the reply's research: the citations in its text, their offsets made the
+ * text's own (the answer joins the steps' texts with a blank line, as messageText does); the
+ * sources whole, so markers keep their numbers. Undefined for a step that cites nothing.
+ */
+export function stepResearch(
+  steps: readonly ReplyStep[],
+  web: WebResearch | undefined,
+): (WebResearch | undefined)[] {
+  let start = 0;
+  let first = true;
+  return steps.map((step) => {
+    if (step.text === '') return undefined;
+    if (!first) start += 2;
+    first = false;
+    const from = start;
+    start += step.text.length;
+    if (!web) return undefined;
+    const citations = web.citations
+      .filter((citation) => citation.at >= from && citation.at <= start)
+      .map((citation) => ({ ...citation, at: citation.at - from }));
+    return citations.length > 0 ? { ...web, citations } : undefined;
+  });
 }

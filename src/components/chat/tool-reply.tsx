@@ -6,7 +6,7 @@ import { Markdown } from './lazy-markdown.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { PlainText } from './plain-text.tsx';
 import { ReasoningBlock } from './reasoning-block.tsx';
-import { replySteps } from './reply-steps.ts';
+import { replySteps, stepResearch } from './reply-steps.ts';
 import { ToolCard } from './tool-card.tsx';
 
 export interface ToolReplyProps {
@@ -25,6 +25,7 @@ const messageContentClass =
  */
 export function ToolReply({ message, streaming }: ToolReplyProps) {
   const steps = useMemo(() => replySteps(message.parts), [message.parts]);
+  const research = useMemo(() => stepResearch(steps, message.web), [steps, message.web]);
   // Which cards are open, by call id: held here so a closed card can skip its arguments' updates.
   const [openCalls, setOpenCalls] = useState<ReadonlySet<string>>(() => new Set());
   const toggleCall = useCallback(
@@ -63,8 +64,8 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
             {step.text !== '' && (
               <div className={messageContentClass}>
                 <MessageErrorBoundary text={step.text}>
-                  {isMarkdownLike(step.text) ? (
-                    <Markdown text={step.text} live={streaming && last} />
+                  {isMarkdownLike(step.text) || research[index] ? (
+                    <Markdown text={step.text} live={streaming && last} web={research[index]} />
                   ) : (
                     <PlainText text={step.text} />
                   )}
