@@ -36,6 +36,7 @@ const generationConfigKeys = [
   'logprobs',
   'thinkingConfig',
   'responseModalities',
+  'imageConfig',
   'mediaResolution',
   'speechConfig',
   'enableEnhancedCivicAnswers',

@@ -3,6 +3,7 @@
 
 import { geminiAttachments } from './attachments.mjs';
 import { gate, geminiKeyReplies, httpError, retiredError, validate } from './gemini-errors.mjs';
+import { geminiCodeTurn, geminiImageTurn } from './gemini-code.mjs';
 import { geminiSearchTurn } from './gemini-search.mjs';
 import { checksSignatures, geminiToolState } from './gemini-tools.mjs';
 import { thinks } from './scenarios.mjs';
@@ -209,6 +210,39 @@ function groundedFrames(plan, search) {
   });
 }
 
+/** @typedef {NonNullable<ReturnType<typeof geminiCodeTurn> | ReturnType<typeof geminiImageTurn>>} MediaTurn */
+
+/** A code execution or image turn (gemini-code.mjs), if the scenario and request make one. @param {ChatPlan} plan */
+const mediaTurnOf = (plan) => geminiCodeTurn(plan) ?? geminiImageTurn(plan);
+
+/** The text part of a media turn: its signature, if any, on it. @param {MediaTurn} turn @param {string} text */
+const mediaText = (turn, text) => ({ text, ...('textSignature' in turn ? turn.textSignature : {}) });
+
+/** @param {MediaTurn} turn */
+const mediaTokens = (turn) => tokenize(`${turn.counted}${turn.text}`).length;
+
+/**
+ * A code execution or image turn, streamed: each part before the text in a chunk of its own, the
+ * text in chunks of a few tokens (the first carrying the text's signature), each part after it in
+ * a chunk of its own; the last chunk has STOP and the usage's output side.
+ * @param {ChatPlan} plan @param {MediaTurn} turn @returns {string[]}
+ */
+function mediaFrames(plan, turn) {
+  const texts = groups(tokenize(turn.text)).map((group, index) =>
+    index === 0 ? mediaText(turn, group.join('')) : { text: group.join('') },
+  );
+  const parts = [...turn.before, ...texts, ...turn.after];
+  return parts.map((part, index) => {
+    const last = index === parts.length - 1;
+    return chunk(
+      plan,
+      [part],
+      usageOf(plan, last ? mediaTokens(turn) : undefined),
+      last ? 'STOP' : undefined,
+    );
+  });
+}
+
 const overloadedJson = JSON.stringify(
   {
     error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
@@ -232,6 +266,8 @@ function streamFrames(plan) {
   if (thinks(plan.scenario)) return thinkingFrames(plan);
   const search = geminiSearchTurn(plan);
   if (search) return groundedFrames(plan, search);
+  const media = mediaTurnOf(plan);
+  if (media) return mediaFrames(plan, media);
   const late = plan.scenario === 'blocked-late' || plan.scenario === 'error-event';
   const length = plan.scenario === 'length';
   const tokens = late ? plan.tokens.slice(0, 6) : length ? plan.tokens.slice(0, 3) : plan.tokens;
@@ -295,6 +331,13 @@ function reply(plan) {
       groundingMetadata: search.groundingMetadata,
     };
     const usage = usageOf(plan, tokenize(search.text).length);
+    return { status: 200, body: { candidates: [candidate], usageMetadata: usage, ...envelope(plan) } };
+  }
+  const media = mediaTurnOf(plan);
+  if (media) {
+    const parts = [...media.before, mediaText(media, media.text), ...media.after];
+    const candidate = { content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 };
+    const usage = usageOf(plan, mediaTokens(media));
     return { status: 200, body: { candidates: [candidate], usageMetadata: usage, ...envelope(plan) } };
   }
   const late = plan.scenario === 'blocked-late';

@@ -15,6 +15,7 @@ import {
   responsesSearchTypes,
   searchReasoningItem,
 } from './openai-search.mjs';
+import { responsesCodeError, responsesCodeTurn, responsesImageTurn } from './openai-code.mjs';
 import { responsesHistoryError, responsesToolState, responsesToolsError } from './openai-tools.mjs';
 import { isReasoningModel, openaiInvalid } from './openai-validation.mjs';
 import { encryptedReasoning, isEncryptedReasoning } from './signatures.mjs';
@@ -190,7 +191,11 @@ function validate(body, scenario, reasoningModel) {
           : undefined;
     if (error) return error;
   }
-  const toolsError = responsesToolsError(body) ?? responsesSearchError(body) ?? responsesHistoryError(body);
+  const toolsError =
+    responsesToolsError(body) ??
+    responsesSearchError(body) ??
+    responsesCodeError(body) ??
+    responsesHistoryError(body);
   if (toolsError) return toolsError;
   const attachmentsError = responsesAttachmentsError(Array.isArray(input) ? input : []);
   if (attachmentsError) return attachmentsError;
@@ -374,17 +379,33 @@ function responseParts(variant, plan) {
 }
 
 /**
+ * @typedef {NonNullable<ReturnType<typeof serverToolTurn>>} ServerToolTurn
+ */
+
+/**
+ * A turn of the providers' own tools: web search (openai-search.mjs), code interpreter or image
+ * generation (openai-code.mjs), when the scenario and the request's tools make one.
+ * @param {ChatPlan} plan
+ */
+const serverToolTurn = (plan) =>
+  responsesSearchTurn(plan) ?? responsesCodeTurn(plan) ?? responsesImageTurn(plan);
+
+/**
  * A web search turn (openai-search.mjs): reasoning and web_search_call items, then the message
  * with its url_citation annotations.
  * @param {Variant} variant @param {ChatPlan} plan
- * @param {NonNullable<ReturnType<typeof responsesSearchTurn>>} turn
+ * @param {ServerToolTurn} turn
  */
 function searchParts(variant, plan, turn) {
   const summary = summaryAsked(plan.body);
   const before = turn.steps.map((step) =>
     step.kind === 'reasoning'
       ? { reasoning: step.text, item: searchReasoningItem(step.text, summary) }
-      : { reasoning: undefined, item: step.item },
+      : {
+          reasoning: undefined,
+          item: step.item,
+          ownFrames: 'callFrames' in step ? step.callFrames : undefined,
+        },
   );
   const messageItem = {
     id: mockId('msg_'),
@@ -450,7 +471,7 @@ function reasoningFrames(event, item, pieces, outputIndex, summary) {
  * (added in_progress without its action, in_progress, searching, completed, done with it), then
  * the message, each annotation added after the delta that completes its span.
  * @param {Variant} variant @param {ChatPlan} plan
- * @param {NonNullable<ReturnType<typeof responsesSearchTurn>>} turn
+ * @param {ServerToolTurn} turn
  */
 function searchFrames(variant, plan, turn) {
   const { before, messageItem, tokens, base, final } = searchParts(variant, plan, turn);
@@ -460,7 +481,7 @@ function searchFrames(variant, plan, turn) {
     event('response.created', { response: base }),
     event('response.in_progress', { response: base }),
   ];
-  for (const [outputIndex, { reasoning, item }] of before.entries()) {
+  for (const [outputIndex, { reasoning, item, ownFrames }] of before.entries()) {
     if (reasoning !== undefined) {
       frames.push(
         ...reasoningFrames(
@@ -471,6 +492,10 @@ function searchFrames(variant, plan, turn) {
           summary,
         ),
       );
+      continue;
+    }
+    if (ownFrames) {
+      frames.push(...ownFrames(event, outputIndex));
       continue;
     }
     const at = { output_index: outputIndex, item_id: item.id };
@@ -530,7 +555,7 @@ function searchFrames(variant, plan, turn) {
  * @param {Variant} variant @param {ChatPlan} plan @returns {string[]}
  */
 function streamFrames(variant, plan) {
-  const search = responsesSearchTurn(plan);
+  const search = serverToolTurn(plan);
   if (search) return searchFrames(variant, plan, search);
   const { script, text, reasoningItem, messageItem, hasMessage, callItems, base, final } = responseParts(
     variant,
@@ -618,7 +643,7 @@ function responsesMock(variant, legacy) {
     isStream: (body) => body.stream === true,
     streamFrames: (plan) => streamFrames(variant, plan),
     reply: (plan) => {
-      const search = responsesSearchTurn(plan);
+      const search = serverToolTurn(plan);
       const parts = search ? searchParts(variant, plan, search) : responseParts(variant, plan);
       return { status: 200, body: parts.final };
     },

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. The
- * tool scenarios are written in tools.mjs, the web search ones in web-search.mjs.
+ * tool scenarios are written in tools.mjs, the web search ones in web-search.mjs, code execution
+ * and images in code-images.mjs.
  */
 
 import { attachmentsReply } from './attachments.mjs';
@@ -68,6 +69,11 @@ export const scenarioHelp = {
     "Claude: the second search fails (web_search_tool_result_error max_uses_exceeded, as with max_uses 1 under search) and the answer's last sentence is uncited. Others as search",
   'search-disabled':
     'Claude: a request with the web_search tool gets a 400 invalid_request_error, web search not enabled for the organization (wording unverified); without it, Echo. Others as search',
+  code: "the providers' own code execution (code-images.mjs), when the request offers it (Gemini codeExecution, a Responses code_interpreter tool, Claude's code_execution tool): the model runs a fixed Python program (prints 55, writes squares.csv, plots four coloured squares), then answers 'The sum of the first five squares is 55. I saved the table and plotted it.'. Otherwise Echo",
+  'code-failed':
+    "as code, but the program raises ZeroDivisionError: Gemini OUTCOME_FAILED, Claude return_code 1 with the traceback on stderr, Responses logs with the traceback; no file or plot; answer 'The code failed: it divided by zero, so there is no result.'. Otherwise Echo",
+  image:
+    "image generation (code-images.mjs), when the request asks for it (a Gemini *-image model with responseModalities IMAGE, a Responses image_generation tool): 'Here is the picture: four coloured squares.' and a PNG of four coloured squares. Otherwise Echo",
 };
 
 export const scenarioNames = Object.keys(scenarioHelp);

@@ -4,12 +4,14 @@
  * collide), so one origin serves them all. The API key picks a scenario: see scenarios.mjs. Tool
  * calling: tools.mjs; the providers' own web search (scenarios search, search-pause,
  * search-failed, search-disabled): web-search.mjs, with each API's form in openai-search.mjs,
- * anthropic-search.mjs and gemini-search.mjs.
+ * anthropic-search.mjs and gemini-search.mjs; code execution and images (scenarios code,
+ * code-failed, image): code-images.mjs, gemini-code.mjs and openai-code.mjs.
  */
 
 import { createServer } from 'node:http';
 import { anthropicMock } from './anthropic.mjs';
 import { geminiMock } from './gemini.mjs';
+import { containerFileOf } from './openai-code.mjs';
 import { localMock } from './local.mjs';
 import { azureMock, groqMock, openaiMock } from './openai-family.mjs';
 import { azureResponsesMock, openaiResponsesMock } from './openai-responses.mjs';
@@ -206,6 +208,8 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     const headers = flatHeaders(req.headers);
     const bodyText = await readBody(req);
     if (url.pathname === '/__mock/requests') return answerRecording(method, url, res);
+    const file = containerFileOf(url.pathname);
+    if (file) return answerContainerFile(method, url, headers, file, res);
     const route = routeOf(method, url.pathname, headers);
     /** @type {MockRequest} */
     const request = { method, url, headers, bodyText, params: route?.params ?? {} };
@@ -232,6 +236,46 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     const memory = memories.get(key) ?? new Set();
     memories.set(key, memory);
     await answer(route, request, res, tokenDelayMs, callNumber, memory);
+  }
+  /**
+   * A file a code interpreter call wrote (openai-code.mjs), with OpenAI's CORS and key checks.
+   * @param {string} method @param {URL} url @param {Record<string, string>} headers
+   * @param {NonNullable<ReturnType<typeof containerFileOf>>} file
+   * @param {import('node:http').ServerResponse} res
+   */
+  function answerContainerFile(method, url, headers, file, res) {
+    /** @type {MockRequest} */
+    const request = { method, url, headers, bodyText: '', params: {} };
+    if (method === 'OPTIONS') return sendReply(res, openaiMock.preflight(request), {});
+    const key = openaiMock.keyOf(request);
+    requests.push({
+      provider: 'openai',
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: null,
+      key,
+      time: new Date().toISOString(),
+    });
+    const cors = openaiMock.corsHeaders(request);
+    if (method !== 'GET') {
+      const message = `Invalid URL (${method} ${url.pathname})`;
+      const error = { message, type: 'invalid_request_error', param: null, code: null };
+      return sendReply(res, { status: 404, body: { error } }, cors);
+    }
+    if (!key) return sendReply(res, openaiMock.missingKey(key), cors);
+    if (!scenarioOf(key)) return sendReply(res, openaiMock.badKey(key), cors);
+    if (!file.found) {
+      const error = { message: 'File not found.', type: 'invalid_request_error', param: null, code: null };
+      return sendReply(res, { status: 404, body: { error } }, cors);
+    }
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(file.bytes.length),
+      ...cors,
+    });
+    res.end(file.bytes);
   }
   /** @param {string} method @param {URL} url @param {import('node:http').ServerResponse} res */
   function answerRecording(method, url, res) {
