@@ -4,7 +4,6 @@ import {
   readEntries,
   type ImportedChat,
   type ImportedMessage,
-  type ImportedResultPiece,
   type OtherAppExport,
 } from './imported-chat.ts';
 import {
@@ -17,6 +16,7 @@ import {
   resultImages,
   usedTools,
   type ImportedReply,
+  type ImportedResultPiece,
 } from './imported-reply.ts';
 
 /**

@@ -4,11 +4,18 @@ import {
   readEntries,
   type ImportedChat,
   type ImportedMessage,
-  type ImportedPart,
-  type ImportedResultPiece,
   type OtherAppExport,
 } from './imported-chat.ts';
-import { addCall, addReasoning, addResult, addText, newReply, usedTools } from './imported-reply.ts';
+import {
+  addCall,
+  addReasoning,
+  addResult,
+  addText,
+  newReply,
+  usedTools,
+  type ImportedPart,
+  type ImportedResultPiece,
+} from './imported-reply.ts';
 
 /**
  * Claude.ai's data export: `conversations.json`, an array of conversations with `chat_messages`

@@ -8,7 +8,7 @@ import {
   type MessagePart,
 } from '../conversation.ts';
 import type { ToolResultContent } from '../tools.ts';
-import { missingImageText, resultImages } from './imported-reply.ts';
+import { missingImageText, resultImages, type ImportedPart } from './imported-reply.ts';
 
 /**
  * A chat read from another app's export, before it becomes a conversation: each reader (chatgpt.ts,
@@ -40,22 +40,6 @@ export interface ImportedMessage {
   createdAt?: string;
   model?: string;
 }
-
-/** A piece of what a tool returned: text, or an image by the id the export names it with. */
-export type ImportedResultPiece = { type: 'text'; text: string } | { type: 'image'; image: string };
-
-/** A part of a reply that used tools, as an export holds it (see ToolCallPart, ToolResultPart). */
-export type ImportedPart =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  | { type: 'tool-call'; callId: string; name: string; arguments: string }
-  | {
-      type: 'tool-result';
-      callId: string;
-      name: string;
-      content: ImportedResultPiece[];
-      isError?: true;
-    };
 
 export interface ImportedChat {
   /** Already prefixed by the app (`chatgpt-…`), so two apps' ids never meet. */

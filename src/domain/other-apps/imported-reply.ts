@@ -1,6 +1,21 @@
 import { boundedText } from '../../lib/bounded-text.ts';
 import { toolPartLimits } from '../conversation-validation.ts';
-import type { ImportedPart, ImportedResultPiece } from './imported-chat.ts';
+
+/** A piece of what a tool returned: text, or an image by the id the export names it with. */
+export type ImportedResultPiece = { type: 'text'; text: string } | { type: 'image'; image: string };
+
+/** A part of a reply that used tools, as an export holds it (see ToolCallPart, ToolResultPart). */
+export type ImportedPart =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; callId: string; name: string; arguments: string }
+  | {
+      type: 'tool-result';
+      callId: string;
+      name: string;
+      content: ImportedResultPiece[];
+      isError?: true;
+    };
 
 /**
  * A reply that used tools, put together from another app's export part by part: its texts and

@@ -5,10 +5,9 @@ import {
   readEntries,
   type ImportedChat,
   type ImportedMessage,
-  type ImportedPart,
   type OtherAppExport,
 } from './imported-chat.ts';
-import { addCall, addResult, addText, newReply, usedTools } from './imported-reply.ts';
+import { addCall, addResult, addText, newReply, usedTools, type ImportedPart } from './imported-reply.ts';
 
 /**
  * NextChat's backup (Settings → Sync → Export): one key per store of the app. The chats are
