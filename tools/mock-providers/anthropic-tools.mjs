@@ -24,6 +24,7 @@
  * current turn, i.e. after the user's last own text.
  */
 
+import { codeToolError, isCodeExecutionTool } from './anthropic-code.mjs';
 import { isWebSearchTool, webSearchToolError } from './anthropic-search.mjs';
 import { resultText } from './tools.mjs';
 import { isRecord, mockId } from './wire.mjs';
@@ -97,6 +98,11 @@ export function anthropicToolsError(body) {
       if (!isRecord(tool)) return invalid(`tools.${index}: Input should be a valid dictionary`);
       if (isWebSearchTool(tool)) {
         const error = webSearchToolError(tool, index);
+        if (error) return error;
+        continue;
+      }
+      if (isCodeExecutionTool(tool)) {
+        const error = codeToolError(tool, index);
         if (error) return error;
         continue;
       }

@@ -15,6 +15,7 @@ import {
 import { anthropicAttachments } from './attachments.mjs';
 import { thinks } from './scenarios.mjs';
 import { digest, redactedThinking, thinkingSignature } from './signatures.mjs';
+import { anthropicCodeTurn } from './anthropic-code.mjs';
 import { anthropicSearchTurn } from './anthropic-search.mjs';
 import { anthropicToolState } from './anthropic-tools.mjs';
 import { tokenize } from './tokens.mjs';
@@ -194,9 +195,10 @@ function streamFrames(plan) {
   /** @param {number} index */
   const blockStop = (index) => event('content_block_stop', { type: 'content_block_stop', index });
   const ping = event('ping', { type: 'ping' });
-  const search = anthropicSearchTurn(plan);
+  const search = serverToolTurnOf(plan);
   if (search) {
-    // A web search turn (anthropic-search.mjs): its blocks in order, a ping after the first start.
+    // A web search or code execution turn (anthropic-search.mjs, anthropic-code.mjs): its blocks
+    // in order, a ping after the first start.
     return [
       event('message_start', { type: 'message_start', message }),
       ...search.blocks.flatMap((block, index) => [
@@ -207,7 +209,11 @@ function streamFrames(plan) {
       ]),
       event('message_delta', {
         type: 'message_delta',
-        delta: { stop_reason: search.stopReason, stop_sequence: null },
+        delta: {
+          stop_reason: search.stopReason,
+          stop_sequence: null,
+          ...(search.container && { container: search.container }),
+        },
         usage: { ...inputUsage, ...searchUsageOf(search) },
       }),
       event('message_stop', { type: 'message_stop' }),
@@ -274,17 +280,30 @@ function streamFrames(plan) {
 }
 
 /**
- * A web search turn's output usage: its searches in server_tool_use.
- * @param {NonNullable<ReturnType<typeof anthropicSearchTurn>>} search
+ * @typedef {object} ServerToolTurn
+ * @property {import('./anthropic-search.mjs').StreamedBlock[]} blocks
+ * @property {string} stopReason
+ * @property {number} outputTokens
+ * @property {number} [requests] The web searches that ran.
+ * @property {{ id: string, expires_at: string }} [container] The code execution container.
+ */
+
+/** A turn of server tool blocks: web search, or code execution. @param {ChatPlan} plan @returns {ServerToolTurn | undefined} */
+const serverToolTurnOf = (plan) => anthropicSearchTurn(plan) ?? anthropicCodeTurn(plan);
+
+/**
+ * A server tool turn's output usage: its searches in server_tool_use (none for code execution,
+ * as recorded).
+ * @param {ServerToolTurn} search
  */
 const searchUsageOf = (search) => ({
   output_tokens: search.outputTokens,
-  server_tool_use: { web_search_requests: search.requests, web_fetch_requests: 0 },
+  server_tool_use: { web_search_requests: search.requests ?? 0, web_fetch_requests: 0 },
 });
 
 /** @param {ChatPlan} plan @returns {Reply} */
 function reply(plan) {
-  const search = anthropicSearchTurn(plan);
+  const search = serverToolTurnOf(plan);
   if (search) {
     const body = {
       id: mockId('msg_'),
@@ -292,6 +311,7 @@ function reply(plan) {
       role: 'assistant',
       model: plan.model,
       content: search.blocks.map((block) => block.whole),
+      ...(search.container && { container: search.container }),
       stop_reason: search.stopReason,
       stop_sequence: null,
       usage: { ...inputUsageOf(plan, cacheOf(plan)), ...searchUsageOf(search) },

@@ -8,11 +8,14 @@
  * - `code`: runs `squaresCode` when the request offers the provider's code tool (Gemini
  *   `tools: [{codeExecution: {}}]`; Responses a `code_interpreter` tool; Claude a
  *   `code_execution_YYYYMMDD` tool); otherwise the plain Echo. The program prints `55\n`, writes
- *   `squares.csv` (`squaresCsv`) and plots `squaresPng()` (64×64: four coloured squares). The
- *   answer is `codeAnswer`.
+ *   `squares.csv` (`squaresCsv`) and plots `squaresPng()` (64×64: four coloured squares), which
+ *   Claude lists as output files (Files API ids). The answer is `codeAnswer`.
  * - `code-failed`: runs `failingCode` instead, which raises: its output is `failingTraceback`
  *   (Gemini `OUTCOME_FAILED`, Claude `return_code` 1 with it on stderr, Responses logs), no file
  *   or picture; the answer is `failedAnswer`.
+ * - `code-unavailable`: on Claude the tool itself fails (a result of type
+ *   `…_tool_result_error`, error_code `unavailable`) and the answer is `unavailableAnswer`; the
+ *   other APIs run the program as under `code`.
  * - `image`: draws when the request asks for an image (a Gemini image model, `gemini-*-image*`,
  *   with `generationConfig.responseModalities` holding `IMAGE`; a Responses `image_generation`
  *   tool); otherwise the plain Echo. The picture is `squaresPng(width, height)`, the text
@@ -54,12 +57,16 @@ export const failingTraceback = [
 ].join('\n');
 export const failedAnswer = 'The code failed: it divided by zero, so there is no result.';
 
+/** The answer of the code-unavailable scenario (Claude: the tool itself failed). */
+export const unavailableAnswer = 'Code execution is unavailable right now, so I could not run the program.';
+
 /** The image scenario's text, and OpenAI's revised prompt. */
 export const imageAnswer = 'Here is the picture: four coloured squares.';
 export const revisedPrompt = 'Four coloured squares, red, blue, green and amber, in a two by two grid.';
 
 /** @param {string} scenario */
-export const runsCode = (scenario) => scenario === 'code' || scenario === 'code-failed';
+export const runsCode = (scenario) =>
+  scenario === 'code' || scenario === 'code-failed' || scenario === 'code-unavailable';
 /** @param {string} scenario */
 export const drawsImages = (scenario) => scenario === 'image';
 

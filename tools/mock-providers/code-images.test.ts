@@ -11,8 +11,17 @@ import {
   squaresCode,
   squaresCsv,
   squaresPng,
+  unavailableAnswer,
 } from './code-images.mjs';
-import { dataPayloads, errorMessage, namedEvents, openaiHeaders, rawRequests } from './raw-client.ts';
+import {
+  anthropicHeaders,
+  dataPayloads,
+  errorMessage,
+  namedEvents,
+  openaiHeaders,
+  rawRequests,
+  userTurn,
+} from './raw-client.ts';
 import { mockProvidersForThisFile } from './use-mock.ts';
 
 const mock = mockProvidersForThisFile({ tokenDelayMs: 0 });
@@ -370,5 +379,215 @@ describe('OpenAI Responses image generation', () => {
     const plain = await responses('image.o3', {});
     const output = (plain.json as { output: { type: string }[] }).output;
     expect(output.map((entry) => entry.type)).toEqual(['reasoning', 'message']);
+  });
+});
+
+describe('Claude code execution', () => {
+  const claude = (key: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    raw(
+      'POST',
+      '/v1/messages',
+      { ...anthropicHeaders(key), ...headers },
+      { model: 'claude-sonnet-4-5-20250929', max_tokens: 1024, messages: userTurn, ...body },
+    );
+  const tools = [{ type: 'code_execution_20250825', name: 'code_execution' }];
+  const command = (code: string) => `python3 - <<'EOF'\n${code}EOF`;
+  interface Message {
+    content: Record<string, unknown>[];
+    container?: { id: string; expires_at: string };
+    stop_reason: string;
+    usage: Record<string, unknown>;
+  }
+
+  it('streams the bash call, its result whole in its start, then the text, and names the container', async () => {
+    const response = await claude(
+      'code.c1',
+      { tools, stream: true },
+      { 'anthropic-beta': 'code-execution-2025-08-25' },
+    );
+    expect(response.status).toBe(200);
+    const events = namedEvents(response.text);
+    const names = events.map((event) => event.name).filter((name) => name !== 'ping');
+    expect(names.slice(0, 2)).toEqual(['message_start', 'content_block_start']);
+    const use = events[1]?.data;
+    expect(use).toEqual({
+      type: 'content_block_start',
+      index: 0,
+      content_block: {
+        type: 'server_tool_use',
+        id: expect.stringMatching(/^srvtoolu_01/),
+        name: 'bash_code_execution',
+        input: {},
+      },
+    });
+    const id = (use?.content_block as { id: string }).id;
+    const deltas = events.filter((event) => event.name === 'content_block_delta');
+    const json = deltas
+      .filter((event) => event.data.index === 0)
+      .map((event) => (event.data.delta as { type: string; partial_json: string }).partial_json);
+    expect((deltas[0]?.data.delta as { partial_json: string }).partial_json).toBe('');
+    expect(JSON.parse(json.join(''))).toEqual({ command: command(squaresCode) });
+    const starts = events.filter((event) => event.name === 'content_block_start');
+    const result = starts[1]?.data;
+    expect(result).toEqual({
+      type: 'content_block_start',
+      index: 1,
+      content_block: {
+        type: 'bash_code_execution_tool_result',
+        tool_use_id: id,
+        content: {
+          type: 'bash_code_execution_result',
+          stdout: '55\n',
+          stderr: '',
+          return_code: 0,
+          content: [
+            { type: 'code_execution_output', file_id: expect.stringMatching(/^file_011C/) },
+            { type: 'code_execution_output', file_id: expect.stringMatching(/^file_011C/) },
+          ],
+        },
+      },
+    });
+    // The result arrives whole: its start is followed by its stop, no deltas.
+    const resultAt = events.indexOf(starts[1] as (typeof events)[number]);
+    expect(events[resultAt + 1]).toEqual({
+      name: 'content_block_stop',
+      data: { type: 'content_block_stop', index: 1 },
+    });
+    expect(starts[2]?.data.content_block).toEqual({ type: 'text', text: '' });
+    const text = deltas
+      .filter((event) => event.data.index === 2)
+      .map((event) => (event.data.delta as { text: string }).text)
+      .join('');
+    expect(text).toBe(codeAnswer);
+    expect(names.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
+    const delta = events.at(-2)?.data as {
+      delta: { stop_reason: string; container: { id: string; expires_at: string } };
+      usage: Record<string, unknown>;
+    };
+    expect(delta.delta.stop_reason).toBe('end_turn');
+    expect(delta.delta.container.id).toMatch(/^container_011C/);
+    expect(Number.isNaN(Date.parse(delta.delta.container.expires_at))).toBe(false);
+    expect(delta.usage.server_tool_use).toEqual({ web_search_requests: 0, web_fetch_requests: 0 });
+  });
+
+  it('lists the CSV and the plot as Files API ids, which download with the beta header', async () => {
+    const response = await claude('code.c2', {
+      tools: [{ type: 'code_execution_20260120', name: 'code_execution' }],
+    });
+    const message = response.json as Message;
+    expect(message.content.map((block) => block.type)).toEqual([
+      'server_tool_use',
+      'bash_code_execution_tool_result',
+      'text',
+    ]);
+    expect(message.content[0]?.input).toEqual({ command: command(squaresCode) });
+    expect(message.content[2]).toEqual({ type: 'text', text: codeAnswer });
+    expect(message.container?.id).toMatch(/^container_011C/);
+    const outputs = (message.content[1]?.content as { content: { file_id: string }[] }).content;
+    const headers = {
+      ...anthropicHeaders('code.c2'),
+      'anthropic-beta': 'files-api-2025-04-14',
+      origin: 'http://localhost:5173',
+      'anthropic-dangerous-direct-browser-access': 'true',
+    };
+    const csv = await raw('GET', `/v1/files/${outputs[0]?.file_id}/content`, headers);
+    expect(csv.status).toBe(200);
+    expect(csv.text).toBe(squaresCsv);
+    expect(csv.headers['access-control-allow-origin']).toBe('*');
+    const png = await raw('GET', `/v1/files/${outputs[1]?.file_id}/content`, headers);
+    expect(Buffer.concat(png.chunks)).toEqual(squaresPng());
+    expect(png.headers['content-type']).toBe('image/png');
+    const path = `/v1/files/${outputs[0]?.file_id}/content`;
+    expect((await raw('GET', path, { 'anthropic-version': '2023-06-01' })).status).toBe(401);
+    expect((await raw('GET', path, anthropicHeaders('code.c2'))).status).toBe(400);
+    expect((await raw('GET', '/v1/files/file_none/content', headers)).status).toBe(404);
+    // A browser without the direct-access header gets no CORS headers.
+    const refused = await raw('GET', path, {
+      ...anthropicHeaders('code.c2'),
+      'anthropic-beta': 'files-api-2025-04-14',
+      origin: 'http://localhost:5173',
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('reports return_code 1 with the traceback on stderr, and no files, under code-failed', async () => {
+    const response = await claude('code-failed.c3', { tools });
+    const message = response.json as Message;
+    expect(message.content[0]?.input).toEqual({ command: command(failingCode) });
+    expect(message.content[1]?.content).toEqual({
+      type: 'bash_code_execution_result',
+      stdout: '',
+      stderr: failingTraceback,
+      return_code: 1,
+      content: [],
+    });
+    expect(message.content[2]).toEqual({ type: 'text', text: failedAnswer });
+  });
+
+  it('answers a tool error in a 200 under code-unavailable', async () => {
+    const response = await claude('code-unavailable.c4', { tools });
+    expect(response.status).toBe(200);
+    const message = response.json as Message;
+    expect(message.content[1]).toEqual({
+      type: 'bash_code_execution_tool_result',
+      tool_use_id: message.content[0]?.id,
+      content: { type: 'bash_code_execution_tool_result_error', error_code: 'unavailable' },
+    });
+    expect(message.content[2]).toEqual({ type: 'text', text: unavailableAnswer });
+  });
+
+  it('speaks the 20250522 shape: code_execution with {code}, code_execution_tool_result', async () => {
+    const legacy = [{ type: 'code_execution_20250522', name: 'code_execution' }];
+    const response = await claude(
+      'code.c5',
+      { tools: legacy, stream: true },
+      { 'anthropic-beta': 'code-execution-2025-05-22' },
+    );
+    const starts = namedEvents(response.text).filter((event) => event.name === 'content_block_start');
+    expect(starts[0]?.data.content_block).toMatchObject({ type: 'server_tool_use', name: 'code_execution' });
+    const plain = (await claude('code-failed.c5', { tools: legacy })).json as Message;
+    expect(plain.content[0]).toMatchObject({ name: 'code_execution', input: { code: failingCode } });
+    expect(plain.content[1]).toEqual({
+      type: 'code_execution_tool_result',
+      tool_use_id: plain.content[0]?.id,
+      content: {
+        type: 'code_execution_result',
+        stdout: '',
+        stderr: failingTraceback,
+        return_code: 1,
+        content: [],
+      },
+    });
+    const failed = (await claude('code-unavailable.c5', { tools: legacy })).json as Message;
+    expect(failed.content[1]?.content).toEqual({
+      type: 'code_execution_tool_result_error',
+      error_code: 'unavailable',
+    });
+  });
+
+  it('accepts the turn sent back, whole or as text, in the container it names', async () => {
+    const first = (await claude('code.c6', { tools })).json as Message;
+    const containerId = first.container?.id ?? '';
+    for (const content of [first.content, [{ type: 'text', text: codeAnswer }]]) {
+      const response = await claude('code.c6', {
+        tools,
+        container: containerId,
+        messages: [...userTurn, { role: 'assistant', content }, { role: 'user', content: 'Again' }],
+      });
+      expect(response.status).toBe(200);
+      expect((response.json as Message).container?.id).toBe(containerId);
+    }
+  });
+
+  it('checks the tool name, and echoes without the tool', async () => {
+    const wrong = await claude('code.c7', { tools: [{ type: 'code_execution_20250825', name: 'python' }] });
+    expect(wrong.status).toBe(400);
+    expect(errorMessage(wrong)).toBe(
+      "tools.0.code_execution_20250825.name: Input should be 'code_execution'",
+    );
+    const plain = (await claude('code.c7', {})).json as Message;
+    expect(plain.content).toEqual([{ type: 'text', text: geminiEcho }]);
+    expect(plain.container).toBeUndefined();
   });
 });

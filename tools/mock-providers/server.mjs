@@ -5,10 +5,12 @@
  * calling: tools.mjs; the providers' own web search (scenarios search, search-pause,
  * search-failed, search-disabled): web-search.mjs, with each API's form in openai-search.mjs,
  * anthropic-search.mjs and gemini-search.mjs; code execution and images (scenarios code,
- * code-failed, image): code-images.mjs, gemini-code.mjs and openai-code.mjs.
+ * code-failed, code-unavailable, image): code-images.mjs, gemini-code.mjs, openai-code.mjs and
+ * anthropic-code.mjs.
  */
 
 import { createServer } from 'node:http';
+import { anthropicFileError, anthropicFileOf } from './anthropic-code.mjs';
 import { anthropicMock } from './anthropic.mjs';
 import { geminiMock } from './gemini.mjs';
 import { containerFileOf } from './openai-code.mjs';
@@ -210,6 +212,8 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     if (url.pathname === '/__mock/requests') return answerRecording(method, url, res);
     const file = containerFileOf(url.pathname);
     if (file) return answerContainerFile(method, url, headers, file, res);
+    const claudeFile = anthropicFileOf(url.pathname);
+    if (claudeFile) return answerClaudeFile(method, url, headers, claudeFile, res);
     const route = routeOf(method, url.pathname, headers);
     /** @type {MockRequest} */
     const request = { method, url, headers, bodyText, params: route?.params ?? {} };
@@ -272,6 +276,46 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     }
     res.writeHead(200, {
       'content-type': 'application/octet-stream',
+      'content-length': String(file.bytes.length),
+      ...cors,
+    });
+    res.end(file.bytes);
+  }
+  /**
+   * A file a Claude code execution wrote (anthropic-code.mjs), from the Files API, with the
+   * Messages API's browser gate, key and version checks and CORS.
+   * @param {string} method @param {URL} url @param {Record<string, string>} headers
+   * @param {NonNullable<ReturnType<typeof anthropicFileOf>>} file
+   * @param {import('node:http').ServerResponse} res
+   */
+  function answerClaudeFile(method, url, headers, file, res) {
+    /** @type {MockRequest} */
+    const request = { method, url, headers, bodyText: '', params: {} };
+    if (method === 'OPTIONS') return sendReply(res, anthropicMock.preflight(request), {});
+    const key = anthropicMock.keyOf(request);
+    requests.push({
+      provider: 'claude',
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: null,
+      key,
+      time: new Date().toISOString(),
+    });
+    const cors = anthropicMock.corsHeaders(request);
+    if (method !== 'GET') {
+      const error = { type: 'not_found_error', message: 'Not Found' };
+      return sendReply(res, { status: 404, body: { type: 'error', error } }, cors);
+    }
+    const gate = anthropicMock.gate?.(request);
+    if (gate) return sendReply(res, gate, cors);
+    if (!key) return sendReply(res, anthropicMock.missingKey(key), cors);
+    if (!scenarioOf(key)) return sendReply(res, anthropicMock.badKey(key), cors);
+    const refused = anthropicFileError(headers, file);
+    if (refused || !file.found) return sendReply(res, refused ?? anthropicMock.badKey(key), cors);
+    res.writeHead(200, {
+      'content-type': file.mediaType,
       'content-length': String(file.bytes.length),
       ...cors,
     });
