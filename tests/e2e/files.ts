@@ -1,4 +1,4 @@
-import { encodePng } from '../../tools/png.ts';
+import { encodePng } from '../../tools/png.mjs';
 
 /** Files to attach in tests, built byte by byte: real PNGs and PDFs, nothing downloaded. */
 

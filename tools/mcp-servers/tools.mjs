@@ -2,7 +2,7 @@
 /** The one tool set every test server offers, whatever its transport, era or auth. */
 
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
-import { crc32, deflateSync } from 'node:zlib';
+import { quadrantsPng } from '../png.mjs';
 
 /**
  * @template T
@@ -49,48 +49,8 @@ function objectSchema(properties, required = []) {
   return fromJsonSchema({ type: 'object', properties, required, additionalProperties: false });
 }
 
-/**
- * A tiny real PNG (RGB, no interlace): four coloured quadrants, so a rendered result is visible.
- * @param {number} size width and height in pixels
- */
-export function quadrantsPng(size = 16) {
-  const half = size / 2;
-  const colours = [
-    [0xe1, 0x1d, 0x48],
-    [0x25, 0x63, 0xeb],
-    [0x16, 0xa3, 0x4a],
-    [0xf5, 0x9e, 0x0b],
-  ];
-  const raw = Buffer.alloc(size * (1 + size * 3));
-  for (let y = 0; y < size; y++) {
-    const row = y * (1 + size * 3); // each scanline starts with filter type 0 (none)
-    for (let x = 0; x < size; x++) {
-      const colour = colours[(y < half ? 0 : 2) + (x < half ? 0 : 1)] ?? [0, 0, 0];
-      raw.set(colour, row + 1 + x * 3);
-    }
-  }
-  /** @param {string} type @param {Buffer} data */
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit depth, truecolour, deflate, no filter, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-const pngBase64 = quadrantsPng().toString('base64');
+/** A tiny real picture, so a rendered result is visible. */
+const pngBase64 = quadrantsPng(16).toString('base64');
 
 /**
  * Resolves after `ms`, or rejects as soon as `signal` aborts (the client cancelled the call).

@@ -22,7 +22,7 @@
  *   `imageAnswer`, OpenAI's revised prompt `revisedPrompt`.
  */
 
-import { crc32, deflateSync } from 'node:zlib';
+import { quadrantsPng } from '../png.mjs';
 
 /** The program of the code scenario. */
 export const squaresCode = [
@@ -81,51 +81,11 @@ export function codeRun(scenario) {
   };
 }
 
-const colours = [
-  [0xe1, 0x1d, 0x48],
-  [0x25, 0x63, 0xeb],
-  [0x16, 0xa3, 0x4a],
-  [0xf5, 0x9e, 0x0b],
-];
-
-/** @param {string} type @param {Buffer} data */
-function pngChunk(type, data) {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-/**
- * A real PNG (8-bit RGB, no interlace), built byte by byte: four coloured quadrants, red, blue,
- * green, amber (top left, top right, bottom left, bottom right); rows from `drawnRows` on are
- * left black.
- */
-export function squaresPng(width = 64, height = width, drawnRows = height) {
-  const raw = Buffer.alloc(height * (1 + width * 3));
-  for (let y = 0; y < drawnRows; y++) {
-    const row = y * (1 + width * 3); // filter type 0 (none)
-    for (let x = 0; x < width; x++) {
-      const colour = colours[(y < height / 2 ? 0 : 2) + (x < width / 2 ? 0 : 1)] ?? [0, 0, 0];
-      raw.set(colour, row + 1 + x * 3);
-    }
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** The plot the code scenario draws (the test picture). */
+export { quadrantsPng as squaresPng };
 
 /** The plot of the code scenario, base64. */
-export const plotBase64 = squaresPng().toString('base64');
+export const plotBase64 = quadrantsPng().toString('base64');
 
 /**
  * A partial image of OpenAI's streamed generation: the picture with only its top rows drawn (the
@@ -134,4 +94,4 @@ export const plotBase64 = squaresPng().toString('base64');
  * @param {number} count
  */
 export const partialPngBase64 = (index, count) =>
-  squaresPng(64, 64, Math.round(((index + 1) * 64) / (count + 1))).toString('base64');
+  quadrantsPng(64, 64, Math.round(((index + 1) * 64) / (count + 1))).toString('base64');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Plugin } from 'vite';
-import { encodePng } from '../png.ts';
+import { encodePng } from '../png.mjs';
 
 /**
  * The installable, offline app: a web app manifest with its icons, and a service worker
