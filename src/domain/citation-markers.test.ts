@@ -37,6 +37,25 @@ describe('citation markers', () => {
     );
   });
 
+  it('on hostile text, moves a marker no further than a real word, and finds code blocks among thousands', () => {
+    const word = 'x'.repeat(200_000);
+    const blocks = '```\nc\n```\n'.repeat(20_000);
+    const text = `${word}\n${blocks}end`;
+    // Inside the 10,001st block (each is 10 characters), on the line of its code.
+    const inBlock = word.length + 1 + 10 * 10_000 + 5;
+    const marked = withCitationMarkers(
+      text,
+      research([
+        ...Array.from({ length: 1000 }, (_, index) => ({ at: index + 1, source: 0 })),
+        { at: inBlock, source: 1 },
+      ]),
+    );
+    // Inside a 'word' of 200,000 letters each marker stays where it was cited.
+    expect(marked.startsWith('x[1](#cite-1)x[1](#cite-1)')).toBe(true);
+    // The one in a code block goes after that block, at the start of the next line.
+    expect(marked).toContain('c\n```\n[2](#cite-2)```\nc\n');
+  });
+
   it('ignores citations of sources that do not exist and keeps offsets within the text', () => {
     expect(
       withCitationMarkers(

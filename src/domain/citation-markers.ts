@@ -45,11 +45,30 @@ export function withCitationMarkers(
 
 /** Where a marker for an offset goes: past the rest of a word, and after a code block it falls in. */
 function placeFor(text: string, offset: number, fences: readonly [number, number][]): number {
-  const fence = fences.find(([start, end]) => offset > start && offset <= end);
+  const fence = fenceAround(fences, offset);
   if (fence) return Math.min(fence[1] + 1, text.length);
+  // Bounded: past a 'word' longer than any real one (hostile text), the marker stays where it is.
+  const limit = Math.min(text.length, offset + maxWordShift);
   let place = offset;
-  while (place < text.length && /[\p{L}\p{N}_]/u.test(text[place] ?? '')) place++;
-  return place;
+  while (place < limit && /[\p{L}\p{N}_]/u.test(text[place] ?? '')) place++;
+  return place < limit || limit === text.length ? place : offset;
+}
+
+/** How far a marker may move to the end of a word. */
+const maxWordShift = 100;
+
+/** The fenced block an offset falls in (after its start, up to its end), by binary search: the ranges are in order. */
+function fenceAround(fences: readonly [number, number][], offset: number): [number, number] | undefined {
+  let low = 0;
+  let high = fences.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const fence = fences[middle] as [number, number];
+    if (offset <= fence[0]) high = middle - 1;
+    else if (offset > fence[1]) low = middle + 1;
+    else return fence;
+  }
+  return undefined;
 }
 
 /** The spans of fenced code blocks, from the opening fence to the end of the closing one's line. */
