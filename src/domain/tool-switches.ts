@@ -1,4 +1,5 @@
 import type { Conversation } from './conversation.ts';
+import type { ProviderTool } from './provider-definitions/capabilities.ts';
 
 /**
  * Switches a tool source on or off in one conversation (Conversation.toolSwitches), stamped so
@@ -19,12 +20,17 @@ export function setToolSwitch(
 }
 
 /**
- * The key of 'Search the web' among a conversation's switches: the provider's own search, off
- * until turned on. Not a tool source's id (those are 'builtin' and 'mcp-…').
+ * The keys of the providers' own tools among a conversation's switches ('Search the web', 'Run
+ * code', 'Create images'): each off until turned on. Not tool sources' ids (those are 'builtin'
+ * and 'mcp-…').
  */
-export const webSearchSwitch = 'web-search';
+export const providerToolSwitches: Record<ProviderTool, string> = {
+  webSearch: 'web-search',
+  codeExecution: 'run-code',
+  imageOutput: 'create-images',
+};
 
-/** Whether 'Search the web' is on in this conversation. */
-export function webSearchOn(conversation: Pick<Conversation, 'toolSwitches'>): boolean {
-  return conversation.toolSwitches?.[webSearchSwitch] === true;
+/** Whether one of the providers' own tools is switched on in this conversation. */
+export function providerToolOn(conversation: Pick<Conversation, 'toolSwitches'>, tool: ProviderTool): boolean {
+  return conversation.toolSwitches?.[providerToolSwitches[tool]] === true;
 }

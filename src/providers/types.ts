@@ -16,6 +16,11 @@ export interface ChatFile {
   data: string;
 }
 
+/** A picture an earlier assistant turn drew, as sent back for an edit. */
+export interface DrawnImage extends ChatFile {
+  providerData?: ProviderData;
+}
+
 /** A call an earlier assistant turn made, as sent back on the next request. */
 export interface ChatToolCall {
   id: string;
@@ -52,6 +57,13 @@ export interface ChatMessage {
   reasoning?: ReasoningPart[];
   /** Assistant turns: the calls it made, in order, after its text. */
   toolCalls?: ChatToolCall[];
+  /**
+   * Assistant turns: pictures the reply drew, sent back so the model can edit them. Only the
+   * provider (and model) of `providerData` takes them as its API does (OpenAI an
+   * `image_generation_call` input item, Gemini `inlineData` parts of the model's turn with their
+   * thought signature); other clients leave them out.
+   */
+  drawnImages?: DrawnImage[];
   /** 'tool' turns: one result for each call of the assistant turn before, in the calls' order. */
   toolResults?: ChatToolResult[];
 }
@@ -94,6 +106,37 @@ export type StreamPart =
   | { type: 'web-source'; source: WebSource }
   /** Gemini's search suggestions, HTML to show as given (inert, in a sandboxed frame). */
   | { type: 'search-suggestions'; html: string }
+  /**
+   * The provider's own code execution (a server-side tool) begins a run: `language` as the
+   * provider names it, lower case ('python', 'bash'). Its code follows in 'code-delta' parts, or
+   * whole in the 'code-result'.
+   */
+  | { type: 'code-start'; id: string; language: string }
+  /** More of a run's code. */
+  | { type: 'code-delta'; id: string; delta: string }
+  /**
+   * A run ended: its whole code where the provider repeats it (it replaces what the deltas
+   * built), what it printed (stdout, logs, a result), its stderr where the API keeps it apart,
+   * and `failed` when it did not succeed (why, in one short phrase: 'exit code 1',
+   * 'execution_time_exceeded').
+   */
+  | { type: 'code-result'; id: string; code?: string; output: string; stderr?: string; failed?: string }
+  /**
+   * A file the reply made, its bytes already fetched: a picture the model drew, or an image or
+   * file a code run produced (`runId`). `partial`: a preview of a picture still being drawn,
+   * replaced by the next file with the same id. `providerData`: what the provider needs back to
+   * edit the picture on a later turn (OpenAI's image call id, Gemini's thought signature).
+   */
+  | {
+      type: 'file';
+      id: string;
+      name: string;
+      mimeType: string;
+      data: Blob;
+      runId?: string;
+      partial?: boolean;
+      providerData?: ProviderData;
+    }
   | { type: 'finish'; reason: FinishReason; rawReason?: string; usage?: Usage };
 
 export interface ChatRequest {
@@ -114,6 +157,18 @@ export interface ChatRequest {
    * Absent or false: the request is exactly as without it.
    */
   webSearch?: boolean;
+  /**
+   * The provider's own code execution is on (the model's capabilities allow it): OpenAI's
+   * Responses `code_interpreter` (container auto), Anthropic's code execution tool, Gemini's
+   * `codeExecution`. Absent or false: the request is exactly as without it.
+   */
+  codeExecution?: boolean;
+  /**
+   * 'Create images' is on, for a model that draws through a tool (OpenAI's Responses
+   * `image_generation`). Models that draw in every reply (`imageOutput: 'auto'`, Gemini's image
+   * models) need no switch: their client always asks for images.
+   */
+  imageOutput?: boolean;
 }
 
 /** A model as the provider's own list describes it: its id, and what the list says it can do. */

@@ -1,4 +1,5 @@
-import { setToolSwitch, webSearchSwitch } from '../domain/tool-switches.ts';
+import type { ProviderTool } from '../domain/provider-definitions/capabilities.ts';
+import { providerToolSwitches, setToolSwitch } from '../domain/tool-switches.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { OpenConversations } from './open-conversations.ts';
 import type { ToolDecision, ToolRunner } from './tool-runner.ts';
@@ -24,7 +25,8 @@ export interface ToolCommands {
   /** Switches a source's tools on or off in one conversation. */
   setConversationTools(conversationId: string, sourceId: string, on: boolean): Promise<void>;
   /** 'Search the web' (the provider's own search) on or off in one conversation. */
-  setWebSearch(conversationId: string, on: boolean): Promise<void>;
+  /** 'Search the web', 'Run code' or 'Create images', in one conversation. */
+  setProviderTool(conversationId: string, tool: ProviderTool, on: boolean): Promise<void>;
   /** Takes back an 'Always allow' (its key, `{server}/{tool}`). */
   revokeToolPermission(key: string): void;
   /** How many tool steps a reply may take, 1 to 100. */
@@ -72,9 +74,9 @@ export function createToolCommands({
         setToolSwitch(conversation, sourceId, on, ctx.now()),
       );
     },
-    async setWebSearch(conversationId, on) {
+    async setProviderTool(conversationId, tool, on) {
       await open.change(conversationId, (conversation) =>
-        setToolSwitch(conversation, webSearchSwitch, on, ctx.now()),
+        setToolSwitch(conversation, providerToolSwitches[tool], on, ctx.now()),
       );
     },
     revokeToolPermission(key) {

@@ -43,7 +43,17 @@ export interface ModelCapabilities {
    * compound models search on their own, unasked: 'auto'.
    */
   webSearch?: boolean | 'auto';
+  /** The provider's own code execution works with this model ('Run code'); 'auto': it runs code unasked (Groq compound). */
+  codeExecution?: boolean | 'auto';
+  /**
+   * The model draws pictures: through a tool offered when 'Create images' is on (true, OpenAI's
+   * Responses `image_generation`), or in every reply ('auto', Gemini's image models).
+   */
+  imageOutput?: boolean | 'auto';
 }
+
+/** The providers' own tools, by their capability names: what a conversation can switch on. */
+export type ProviderTool = 'webSearch' | 'codeExecution' | 'imageOutput';
 
 /** For a model nobody told us about: send the original payload, claim nothing. */
 export const unknownModel: ModelCapabilities = {
@@ -100,17 +110,19 @@ export function capabilityTable(base: Partial<ModelCapabilities>, rows: readonly
 }
 
 /**
- * A lookup whose models matching `match` also have the provider's own web search (`webSearch`):
- * the tables say what each model is, this what the provider's search works with.
+ * A lookup whose models matching `match` also have one of the provider's own tools (web search,
+ * code execution, drawing): the tables say what each model is, this what the provider's tool
+ * works with.
  */
-export function withWebSearch(
+export function withProviderTool(
   lookup: (model: string) => ModelCapabilities,
+  tool: ProviderTool,
   match: RegExp,
-  webSearch: true | 'auto' = true,
+  value: true | 'auto' = true,
 ) {
   return (model: string): ModelCapabilities => {
     const capabilities = lookup(model);
-    return match.test(model) ? { ...capabilities, webSearch } : capabilities;
+    return match.test(model) ? { ...capabilities, [tool]: value } : capabilities;
   };
 }
 
@@ -131,5 +143,6 @@ export function describeCapabilities(capabilities: ModelCapabilities): string {
   if (capabilities.reasoning) parts.push('reasons');
   if (capabilities.images) parts.push('images');
   if (capabilities.pdfs) parts.push('PDFs');
+  if (capabilities.imageOutput) parts.push('creates images');
   return parts.join(' · ');
 }

@@ -1,4 +1,4 @@
-import { capabilityTable, withWebSearch, type ModelCapabilities } from './capabilities.ts';
+import { capabilityTable, withProviderTool, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
 
 /** Extended thinking with a token budget (3.7 to 4.5); the efforts map to shares of max tokens. */
@@ -51,12 +51,17 @@ const claudeTable = capabilityTable({ images: true, pdfs: true, contextWindow: 2
 /**
  * Models the `web_search` server tool works with (Anthropic's web search tool page): Fable 5 and
  * Mythos 5 (their point releases and preview), Opus 5 and 4.5 to 4.8, Sonnet 5 and 4.5 to 4.6,
- * Haiku 5.5 and 4.5; ids with or without their date. Not Opus 4.1 and older.
+ * Haiku 5.5 and 4.5; ids with or without their date. Not Opus 4.1 and older. The code execution
+ * tool works with these too (it also did with some older models, not offered).
  */
 const searchesTheWeb =
   /^claude-(fable-5|mythos-(5|preview)|opus-(5|4-[5-8])|sonnet-(5|4-[56])|haiku-(5-5|4-5))(-|$)/;
 
-const claudeCapabilities = withWebSearch(claudeTable, searchesTheWeb);
+const claudeCapabilities = withProviderTool(
+  withProviderTool(claudeTable, 'webSearch', searchesTheWeb),
+  'codeExecution',
+  searchesTheWeb,
+);
 
 export const claude: ProviderDefinition<'claude'> = {
   id: 'claude',

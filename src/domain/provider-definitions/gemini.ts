@@ -1,4 +1,4 @@
-import { capabilityTable, withWebSearch, type ModelCapabilities } from './capabilities.ts';
+import { capabilityTable, withProviderTool, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
 
 function thinksBy(
@@ -59,12 +59,25 @@ const geminiTable = capabilityTable({ images: true, pdfs: true, contextWindow: 1
  * Grounding with Google Search (`googleSearch`): the Gemini 2 and 3 text models and the aliases,
  * not the image, speech, embedding, live-audio or computer-use variants, nor 2.0 Flash-Lite, which
  * Google lists without it (ai.google.dev/gemini-api/docs/google-search), nor the 2.0 thinking
- * experiment. 1.5 took the older `googleSearchRetrieval`, not sent.
+ * experiment. 1.5 took the older `googleSearchRetrieval`, not sent. The same models run code
+ * (`codeExecution`).
  */
 const searchesTheWeb =
   /^(?!gemini-2\.0-flash-lite)(?!.*(image|tts|embedding|audio|live|computer-use|robotics|thinking))gemini-(([2-9]|\d{2})(\.\d+)?-(pro|flash)|(pro|flash|flash-lite)-latest$)/;
 
-const geminiCapabilities = withWebSearch(geminiTable, searchesTheWeb);
+/** The image models (`gemini-3-pro-image`, `gemini-3.1-flash-image`, `gemini-2.5-flash-image`): they draw in every reply. */
+const drawsImages = /^gemini-.*-image/;
+
+const geminiCapabilities = withProviderTool(
+  withProviderTool(
+    withProviderTool(geminiTable, 'webSearch', searchesTheWeb),
+    'codeExecution',
+    searchesTheWeb,
+  ),
+  'imageOutput',
+  drawsImages,
+  'auto',
+);
 
 export const gemini: ProviderDefinition<'gemini'> = {
   id: 'gemini',

@@ -26,8 +26,8 @@ const groqCapabilities = capabilityTable({ contextWindow: 131_072 }, [
   { match: /^meta-llama\/llama-4/, capabilities: { images: true, maxOutput: 8192 } },
   { match: /^llama-3\.3-70b/, capabilities: { maxOutput: 32_768 } },
   { match: /^llama2-/, capabilities: { tools: false } },
-  // Compound systems search the web on their own, unasked (console.groq.com/docs/compound).
-  { match: /^groq\/compound(-mini)?$/, capabilities: { webSearch: 'auto' } },
+  // Compound systems search the web and run code on their own, unasked (console.groq.com/docs/compound).
+  { match: /^groq\/compound(-mini)?$/, capabilities: { webSearch: 'auto', codeExecution: 'auto' } },
 ]);
 
 export const groq: ProviderDefinition<'groq'> = {

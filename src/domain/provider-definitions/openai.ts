@@ -1,4 +1,4 @@
-import { capabilityTable, withWebSearch, type ModelCapabilities } from './capabilities.ts';
+import { capabilityTable, withProviderTool, type ModelCapabilities } from './capabilities.ts';
 import { fields, requireKey, requireModel, type ProviderDefinition } from './definition.ts';
 
 /** o-series and gpt-5 family: `max_completion_tokens`, and no temperature, top_p or penalties. */
@@ -59,12 +59,21 @@ const openaiTable = capabilityTable({ images: true, pdfs: true }, [
 /**
  * Models that take the Responses `web_search` tool (platform.openai.com/docs/guides/tools-web-search):
  * gpt-5 and later (not the chat-only or search-preview variants), gpt-4.1 and gpt-4.1-mini (not
- * nano, which the guide excludes), gpt-4o and gpt-4o-mini, o3 and o4-mini, each also dated.
+ * nano, which the guide excludes), gpt-4o and gpt-4o-mini, o3 and o4-mini, each also dated. The
+ * same models take `code_interpreter` and `image_generation`.
  */
 const searchesTheWeb =
   /^(gpt-([5-9]|\d{2})(?!.*(-chat|search|audio|realtime|transcribe|tts|image))|((gpt-4\.1|gpt-4o)(-mini)?|o3|o4-mini)(-\d{4}-\d{2}-\d{2})?$)/;
 
-export const openaiCapabilities = withWebSearch(openaiTable, searchesTheWeb);
+export const openaiCapabilities = withProviderTool(
+  withProviderTool(
+    withProviderTool(openaiTable, 'webSearch', searchesTheWeb),
+    'codeExecution',
+    searchesTheWeb,
+  ),
+  'imageOutput',
+  searchesTheWeb,
+);
 
 export const openai: ProviderDefinition<'openai'> = {
   id: 'openai',
