@@ -174,6 +174,10 @@ export function createReplyDraft(
           else stats.finishReason = part.reason;
           return false;
         case 'notice':
+        case 'code-start':
+        case 'code-delta':
+        case 'code-result':
+        case 'file':
           return false;
       }
     },

@@ -4,7 +4,8 @@ import { addMessage, markWritten, newMessage } from '../domain/conversation-rule
 import { deleteSubtree, findMessage, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
 import { notRunText } from '../domain/tools.ts';
-import { webSearchOn } from '../domain/tool-switches.ts';
+import type { ProviderTool } from '../domain/provider-definitions/capabilities.ts';
+import { providerToolOn } from '../domain/tool-switches.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
 import { describeProviderError, isProviderError, ProviderError } from '../providers/provider-error.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -142,8 +143,14 @@ export function createReplyRunner({
       const offered = await tools.offered(start, config);
       for (const tool of offered) serverOf.set(tool.definition.name, tool.server);
       const definitions = offered.map((tool) => tool.definition);
-      // The provider's own search: on in this conversation, and the model takes it.
-      const webSearch = webSearchOn(start) && modelCapabilities(ctx.get(), config).webSearch === true;
+      // The provider's own tools: each on in this conversation, and the model takes it.
+      const capabilities = modelCapabilities(ctx.get(), config);
+      const asks = (tool: ProviderTool) => providerToolOn(start, tool) && capabilities[tool] === true;
+      const providerTools = {
+        ...(asks('webSearch') && { webSearch: true }),
+        ...(asks('codeExecution') && { codeExecution: true }),
+        ...(asks('imageOutput') && { imageOutput: true }),
+      };
       const limit = tools.stepLimit();
       // One request per step: the model answers, or calls tools whose results go back to it.
       for (let step = 1; ; step++) {
@@ -160,7 +167,7 @@ export function createReplyRunner({
           effort: start.effort,
           signal: controller.signal,
           ...(definitions.length > 0 && { tools: definitions }),
-          ...(webSearch && { webSearch: true }),
+          ...providerTools,
         });
         draft.startRequest();
         for await (const part of parts) {

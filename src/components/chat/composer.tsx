@@ -12,7 +12,7 @@ import { FileChip } from './file-chip.tsx';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { ToolsControl } from './tools-control.tsx';
-import { WebSearchToggle } from './web-search-toggle.tsx';
+import { ProviderToolToggles } from './provider-tool-toggles.tsx';
 
 const { readDraft, writeDraft, send, stop } = chat;
 
@@ -171,7 +171,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
           <Paperclip />
         </Button>
         <ToolsControl conversationId={conversationId} />
-        <WebSearchToggle conversationId={conversationId} />
+        <ProviderToolToggles conversationId={conversationId} />
         <textarea
           ref={textarea}
           value={text}
