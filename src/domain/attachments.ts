@@ -1,4 +1,5 @@
 import type { ModelCapabilities } from './provider-definitions/capabilities.ts';
+import type { ProviderData } from './tools.ts';
 
 /** What an attached file is to a model: an image it sees, a PDF it reads, or text. */
 export const attachmentKinds = ['image', 'pdf', 'text'] as const;
@@ -9,8 +10,8 @@ export function isAttachmentKind(value: unknown): value is AttachmentKind {
 }
 
 /**
- * A file attached to a user message. Its bytes live in their own store (never in the
- * conversation record, which is rewritten while a reply streams), under `id`.
+ * A file attached to a user message, or a picture a reply drew. Its bytes live in their own store
+ * (never in the conversation record, which is rewritten while a reply streams), under `id`.
  */
 export interface AttachmentPart {
   type: 'attachment';
@@ -26,6 +27,10 @@ export interface AttachmentPart {
   /** Images: pixels, after resizing. */
   width?: number;
   height?: number;
+  /** A drawn picture: what its provider needs back to edit it (OpenAI's call id, Gemini's signature). */
+  providerData?: ProviderData;
+  /** A drawn picture still being drawn: the latest preview, while the reply streams; never stored. */
+  drawing?: true;
 }
 
 /**

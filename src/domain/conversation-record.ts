@@ -1,4 +1,5 @@
 import type { AttachmentPart } from './attachments.ts';
+import type { CodeRunPart, ProducedFile } from './code-runs.ts';
 import {
   attachmentParts,
   messageText,
@@ -61,7 +62,11 @@ export type PartRecord =
       name: string;
       content: ToolResultContentRecord[];
       isError?: true;
-    };
+    }
+  /** A picture the reply drew (an export adds its bytes as `data`). */
+  | ({ type: 'attachment' } & AttachmentRecord)
+  /** A code run; each file's bytes as `data` in an export. */
+  | (Omit<CodeRunPart, 'running' | 'files'> & { files: (ProducedFile & { data?: string })[] });
 
 /**
  * A piece of a tool's result as written: an image names its stored file, as an attachment does,
@@ -127,7 +132,7 @@ function webRecord({ searches, sources, citations, suggestions }: WebResearch): 
   };
 }
 
-/** The fields in one fixed order. */
+/** The fields in one fixed order; nothing that marks a picture as still being drawn. */
 function attachmentRecord({
   id,
   kind,
@@ -136,6 +141,7 @@ function attachmentRecord({
   size,
   width,
   height,
+  providerData,
 }: AttachmentPart): AttachmentRecord {
   return {
     id,
@@ -144,7 +150,12 @@ function attachmentRecord({
     mimeType,
     size,
     ...(width !== undefined && height !== undefined && { width, height }),
+    ...(providerData && { providerData: providerDataRecord(providerData) }),
   };
+}
+
+function providerDataRecord({ provider, model, data }: ProviderData): ProviderData {
+  return { provider, ...(model !== undefined && { model }), data: { ...data } };
 }
 
 /**
@@ -156,9 +167,24 @@ function fitsContent(parts: readonly MessagePart[]): boolean {
   return parts.every((part, index) => (index === last ? part.type === 'text' : part.type === 'reasoning'));
 }
 
-/** A part in `parts`, its fields in one fixed order (a user's file is never in a reply's parts). */
-function partRecord(part: Exclude<MessagePart, { type: 'attachment' }>): PartRecord {
+/** A part in `parts`, its fields in one fixed order (a user's files are in `attachments`). */
+function partRecord(part: MessagePart): PartRecord {
   switch (part.type) {
+    case 'attachment':
+      return { type: 'attachment', ...attachmentRecord(part) };
+    case 'code-run': {
+      const { id, language, code, output, stderr, failed, files } = part;
+      return {
+        type: 'code-run',
+        id,
+        language,
+        code,
+        output,
+        ...(stderr !== undefined && { stderr }),
+        ...(failed !== undefined && { failed }),
+        files: files.map(({ id: fileId, name, mimeType, size }) => ({ id: fileId, name, mimeType, size })),
+      };
+    }
     case 'text':
       return { type: 'text', text: part.text };
     case 'reasoning':
@@ -171,13 +197,7 @@ function partRecord(part: Exclude<MessagePart, { type: 'attachment' }>): PartRec
         name,
         ...(server !== undefined && { server }),
         arguments: part.arguments,
-        ...(providerData && {
-          providerData: {
-            provider: providerData.provider,
-            ...(providerData.model !== undefined && { model: providerData.model }),
-            data: { ...providerData.data },
-          },
-        }),
+        ...(providerData && { providerData: providerDataRecord(providerData) }),
       };
     }
     case 'tool-result':
@@ -214,14 +234,15 @@ function messageRecord(message: Message, onPath: boolean): MessageRecord {
   if (error !== undefined) record.error = error;
   if (notices?.length) record.notices = [...notices];
   if (role === 'assistant' && !fitsContent(message.parts)) {
-    record.parts = message.parts.flatMap((part) => (part.type === 'attachment' ? [] : [partRecord(part)]));
+    record.parts = message.parts.map(partRecord);
   } else {
     const reasoning = reasoningParts(message);
     if (reasoning.length > 0) record.reasoning = reasoning.map(reasoningRecord);
   }
   if (stats) record.stats = statsRecord(stats);
   if (message.web) record.web = webRecord(message.web);
-  const attachments = attachmentParts(message);
+  // A reply's pictures are among its parts, in order.
+  const attachments = role === 'assistant' ? [] : attachmentParts(message);
   if (attachments.length > 0) record.attachments = attachments.map(attachmentRecord);
   return record;
 }

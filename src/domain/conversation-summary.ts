@@ -43,17 +43,24 @@ function partLength(part: Exclude<MessagePart, { type: 'attachment' }>): number 
       for (const item of part.content) if (item.type === 'text') length += item.text.length;
       return length;
     }
+    case 'code-run':
+      return part.code.length + part.output.length + (part.stderr?.length ?? 0);
   }
 }
 
 /**
- * About how many bytes a conversation takes in storage: two per character of text (tool calls and
- * results included), and its files (a tool's images are not counted: their parts carry no size).
+ * About how many bytes a conversation takes in storage: two per character of text (tool calls,
+ * results and code runs included), and its files (a tool's images are not counted: their parts
+ * carry no size).
  */
 export function conversationBytes(conversation: Conversation): number {
   let bytes = 0;
   for (const message of conversation.messages)
-    for (const part of message.parts) bytes += part.type === 'attachment' ? part.size : partLength(part) * 2;
+    for (const part of message.parts) {
+      if (part.type === 'attachment') bytes += part.size;
+      else bytes += partLength(part) * 2;
+      if (part.type === 'code-run') for (const file of part.files) bytes += file.size;
+    }
   return bytes;
 }
 

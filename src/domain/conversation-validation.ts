@@ -1,4 +1,5 @@
 import { isAttachmentKind, sentImageTypes, type AttachmentPart } from './attachments.ts';
+import { codeRunLimits, keptFileName, type CodeRunPart, type ProducedFile } from './code-runs.ts';
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
 import {
   conversationPlaces,
@@ -256,6 +257,7 @@ function readParts(value: unknown): MessagePart[] {
   const parts: MessagePart[] = [];
   const calls = new Set<string>();
   const answered = new Set<string>();
+  const runs = new Set<string>();
   for (const entry of value.slice(0, toolPartLimits.parts) as unknown[]) {
     if (!isRecord(entry)) continue;
     switch (ownField(entry, 'type')) {
@@ -285,6 +287,19 @@ function readParts(value: unknown): MessagePart[] {
         }
         break;
       }
+      case 'attachment': {
+        const part = readDrawnImage(entry);
+        if (part) parts.push(part);
+        break;
+      }
+      case 'code-run': {
+        const part = readCodeRun(entry);
+        if (part && runs.size < codeRunLimits.runs && !runs.has(part.id)) {
+          runs.add(part.id);
+          parts.push(part);
+        }
+        break;
+      }
     }
   }
   return parts;
@@ -296,31 +311,78 @@ function readParts(value: unknown): MessagePart[] {
  */
 function readAttachments(value: unknown): AttachmentPart[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((entry: unknown): AttachmentPart[] => {
-    if (!isRecord(entry)) return [];
-    const id = ownField(entry, 'id');
-    const kind = ownField(entry, 'kind');
-    const name = ownField(entry, 'name');
-    const mimeType = ownField(entry, 'mimeType');
-    const size = ownField(entry, 'size');
-    if (typeof id !== 'string' || id === '' || !isAttachmentKind(kind)) return [];
-    if (typeof name !== 'string' || typeof mimeType !== 'string' || !isCount(size)) return [];
-    // An image is shown from its bytes: only the raster types the app itself stores (never HTML
-    // or SVG under an image's name). A PDF is a PDF whatever the file says.
-    if (kind === 'image' && !sentImageTypes.includes(mimeType)) return [];
-    const part: AttachmentPart = {
-      type: 'attachment',
-      id,
-      kind,
-      name,
-      mimeType: kind === 'pdf' ? 'application/pdf' : mimeType,
-      size,
-    };
-    const width = ownField(entry, 'width');
-    const height = ownField(entry, 'height');
-    if (isCount(width) && isCount(height)) Object.assign(part, { width, height });
-    return [part];
+  return value.flatMap((entry: unknown) => {
+    const part = isRecord(entry) ? readAttachment(entry) : null;
+    return part ? [part] : [];
   });
+}
+
+function readAttachment(entry: JsonRecord): AttachmentPart | null {
+  const id = ownField(entry, 'id');
+  const kind = ownField(entry, 'kind');
+  const name = ownField(entry, 'name');
+  const mimeType = ownField(entry, 'mimeType');
+  const size = ownField(entry, 'size');
+  if (typeof id !== 'string' || id === '' || !isAttachmentKind(kind)) return null;
+  if (typeof name !== 'string' || typeof mimeType !== 'string' || !isCount(size)) return null;
+  // An image is shown from its bytes: only the raster types the app itself stores (never HTML
+  // or SVG under an image's name). A PDF is a PDF whatever the file says.
+  if (kind === 'image' && !sentImageTypes.includes(mimeType)) return null;
+  const part: AttachmentPart = {
+    type: 'attachment',
+    id,
+    kind,
+    name,
+    mimeType: kind === 'pdf' ? 'application/pdf' : mimeType,
+    size,
+  };
+  const width = ownField(entry, 'width');
+  const height = ownField(entry, 'height');
+  if (isCount(width) && isCount(height)) Object.assign(part, { width, height });
+  return part;
+}
+
+/** A picture a reply drew, as written among its parts: an image, with what its provider needs back. */
+function readDrawnImage(entry: JsonRecord): AttachmentPart | null {
+  const part = readAttachment(entry);
+  if (part?.kind !== 'image') return null;
+  const providerData = readProviderData(ownField(entry, 'providerData'));
+  if (providerData) part.providerData = providerData;
+  return part;
+}
+
+/** A code run as written: bounded texts, and the files it produced that name their stored bytes. */
+function readCodeRun(entry: JsonRecord): CodeRunPart | null {
+  const id = ownField(entry, 'id');
+  const language = ownField(entry, 'language');
+  const code = ownField(entry, 'code');
+  const output = ownField(entry, 'output');
+  if (!isName(id) || typeof language !== 'string' || typeof code !== 'string' || typeof output !== 'string')
+    return null;
+  const files = ownField(entry, 'files');
+  const part: CodeRunPart = {
+    type: 'code-run',
+    id,
+    language: cut(language, codeRunLimits.language),
+    code: cut(code, codeRunLimits.code),
+    output: cut(output, codeRunLimits.output),
+    files: (Array.isArray(files) ? (files.slice(0, codeRunLimits.files) as unknown[]) : []).flatMap(
+      (file): ProducedFile[] => {
+        if (!isRecord(file)) return [];
+        const fileId = ownField(file, 'id');
+        const name = ownField(file, 'name');
+        const mimeType = ownField(file, 'mimeType');
+        const size = ownField(file, 'size');
+        if (!isName(fileId) || typeof name !== 'string' || !isName(mimeType) || !isCount(size)) return [];
+        return [{ id: fileId, name: keptFileName(name), mimeType, size }];
+      },
+    ),
+  };
+  const stderr = ownField(entry, 'stderr');
+  if (typeof stderr === 'string') part.stderr = cut(stderr, codeRunLimits.output);
+  const failed = ownField(entry, 'failed');
+  if (typeof failed === 'string' && failed !== '') part.failed = cut(failed, codeRunLimits.failed);
+  return part;
 }
 
 const isCount = (value: unknown): value is number =>

@@ -1,4 +1,5 @@
 import type { AttachmentPart } from './attachments.ts';
+import type { CodeRunPart } from './code-runs.ts';
 import type { ProviderId } from './config.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 import type { ReplyStats } from './reply-stats.ts';
@@ -36,7 +37,8 @@ export interface ReasoningPart {
  * thinking, text, the calls the model asked for, then their results (each after its call), then
  * more thinking and text as the model goes on (docs/behaviour.md#tool-calls-in-a-reply).
  */
-export type MessagePart = TextPart | ReasoningPart | AttachmentPart | ToolCallPart | ToolResultPart;
+export type MessagePart =
+  TextPart | ReasoningPart | AttachmentPart | ToolCallPart | ToolResultPart | CodeRunPart;
 
 export interface Message {
   /** Unique within its conversation, stable for the message's life (React key, merge key). */
@@ -165,6 +167,7 @@ export function hasContent(message: Pick<Message, 'parts'>): boolean {
       case 'attachment':
       case 'tool-call':
       case 'tool-result':
+      case 'code-run':
         return true;
     }
   });
@@ -178,6 +181,11 @@ export function attachmentParts(message: Pick<Message, 'parts'>): AttachmentPart
   return message.parts.filter((part) => part.type === 'attachment');
 }
 
+/** The provider's own code runs in a reply, in order. */
+export function codeRunParts(message: Pick<Message, 'parts'>): CodeRunPart[] {
+  return message.parts.filter((part) => part.type === 'code-run');
+}
+
 /** The calls a reply asked for, in order. */
 export function toolCallParts(message: Pick<Message, 'parts'>): ToolCallPart[] {
   return message.parts.filter((part) => part.type === 'tool-call');
@@ -188,9 +196,10 @@ export function toolResultParts(message: Pick<Message, 'parts'>): ToolResultPart
   return message.parts.filter((part) => part.type === 'tool-result');
 }
 
-/** The stored files a part refers to: a user's file, or the images a tool returned. */
+/** The stored files a part refers to: a user's file, a drawn picture, a run's files, a tool's images. */
 function partFileIds(part: MessagePart): string[] {
   if (part.type === 'attachment') return [part.id];
+  if (part.type === 'code-run') return part.files.map((file) => file.id);
   if (part.type !== 'tool-result') return [];
   return part.content.flatMap((item) => (item.type === 'image' ? [item.attachmentId] : []));
 }
@@ -216,6 +225,8 @@ export function withFileIds(message: Message, ids: ReadonlyMap<string, string>):
     ...message,
     parts: message.parts.map((part): MessagePart => {
       if (part.type === 'attachment') return { ...part, id: ids.get(part.id) ?? part.id };
+      if (part.type === 'code-run')
+        return { ...part, files: part.files.map((file) => ({ ...file, id: ids.get(file.id) ?? file.id })) };
       if (part.type !== 'tool-result') return part;
       return {
         ...part,

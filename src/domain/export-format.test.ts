@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   attachment,
+  codeAndPictureReply,
   legacyRecord,
   linearConversation,
   message,
@@ -11,7 +12,7 @@ import {
   withFiles,
 } from './__fixtures__/conversations.ts';
 import { defaultConfig, type Config } from './config.ts';
-import { messageText, type Conversation } from './conversation.ts';
+import { messageText, type Conversation, type Message } from './conversation.ts';
 import { conversationRecord } from './conversation-record.ts';
 import { buildExport, exportFileName, exportPreview, parseImport } from './export-format.ts';
 import { maxJsonDepth } from './json-guards.ts';
@@ -495,6 +496,74 @@ describe('files in an export', () => {
       role: 'assistant',
       content: 'Let me look that up.\n\nIt is 18 °C and sunny in Lisbon.',
     });
+  });
+
+  it("carries a reply's code runs and drawn pictures with their files, and reads them back", () => {
+    const asked = {
+      ...withPhoto,
+      messages: [...withPhoto.messages.slice(0, 2), codeAndPictureReply('r', 'f:1')],
+    };
+    const files = new Map([
+      ['p1', 'iVBORw0KGgo='],
+      ['run-plot', 'iVBORw0KGgo='],
+      ['run-csv', 'YSxiCjEsMQ=='],
+      ['drawn-1', 'iVBORw0KGgo='],
+    ]);
+    const text = buildExport({ ...input, conversations: [{ ...asked, activeLeafId: 'r' }], files });
+    const reply = (JSON.parse(text) as { conversations: { messages: Record<string, unknown>[] }[] })
+      .conversations[0]?.messages[2];
+    expect(reply?.parts).toContainEqual(
+      expect.objectContaining({ type: 'attachment', id: 'drawn-1', data: 'iVBORw0KGgo=' }),
+    );
+    expect(reply).toMatchObject({ content: 'Let me compute.\n\nThe sum is 55.' });
+    const data = dataOf(text);
+    expect(data.files).toEqual(
+      new Map([
+        ['p1', { data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+        ['run-plot', { data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+        ['run-csv', { data: 'YSxiCjEsMQ==', mimeType: 'text/csv' }],
+        ['drawn-1', { data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+      ]),
+    );
+    expect(normalized(data.conversations?.[0] as Conversation)).toEqual(
+      normalized({ ...asked, activeLeafId: 'r', order: 0 }),
+    );
+  });
+
+  it('reads a hostile code run bounded, and no SVG as a drawn picture', () => {
+    const hostile = {
+      ...codeAndPictureReply('r', 'f:1'),
+      parts: [
+        {
+          type: 'code-run',
+          id: 'x',
+          language: 'python'.repeat(20),
+          code: 'a'.repeat(300_000),
+          output: '',
+          files: [{ id: 'f', name: '../../etc/passwd', mimeType: 'text/plain', size: 1 }],
+        },
+        { type: 'attachment', id: 'svg', kind: 'image', name: 'x.svg', mimeType: 'image/svg+xml', size: 1 },
+        { type: 'text', text: 'ok' },
+      ],
+    } as unknown as Message;
+    const text = buildExport({
+      ...input,
+      conversations: [
+        { ...withPhoto, messages: [...withPhoto.messages.slice(0, 2), hostile], activeLeafId: 'r' },
+      ],
+    });
+    const read = dataOf(text).conversations?.[0]?.messages.find((entry) => entry.id === 'r');
+    expect(read?.parts).toEqual([
+      {
+        type: 'code-run',
+        id: 'x',
+        language: 'python'.repeat(20).slice(0, 32),
+        code: 'a'.repeat(200_000),
+        output: '',
+        files: [{ id: 'f', name: 'passwd', mimeType: 'text/plain', size: 1 }],
+      },
+      { type: 'text', text: 'ok' },
+    ]);
   });
 
   it('without the files, names them only', () => {

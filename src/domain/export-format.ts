@@ -35,19 +35,29 @@ export interface ExportInput {
   files?: ReadonlyMap<string, string>;
 }
 
-/** The tools' images in a reply's parts with their bytes (see withFileData). */
+/** The files in a reply's parts with their bytes: drawn pictures, runs' files, tools' images (see withFileData). */
 function partsWithData(parts: readonly PartRecord[], files: ReadonlyMap<string, string>): PartRecord[] {
-  return parts.map((part) =>
-    part.type === 'tool-result' && part.content.some((item) => item.type === 'image')
-      ? {
+  const carried = <T extends object>(entry: T, id: string): T => {
+    const data = files.get(id);
+    return data === undefined ? entry : { ...entry, data };
+  };
+  return parts.map((part): PartRecord => {
+    switch (part.type) {
+      case 'attachment':
+        return carried(part, part.id);
+      case 'code-run':
+        return { ...part, files: part.files.map((file) => carried(file, file.id)) };
+      case 'tool-result':
+        return {
           ...part,
-          content: part.content.map((item) => {
-            const data = item.type === 'image' ? files.get(item.attachmentId) : undefined;
-            return data === undefined ? item : { ...item, data };
-          }),
-        }
-      : part,
-  );
+          content: part.content.map((item) =>
+            item.type === 'image' ? carried(item, item.attachmentId) : item,
+          ),
+        };
+      default:
+        return part;
+    }
+  });
 }
 
 /** Each file entry's bytes (a user's file, a tool's image), when the export carries them. */
@@ -159,17 +169,23 @@ const recordsIn = (value: unknown): JsonRecord[] => (Array.isArray(value) ? valu
 
 /**
  * The file entries of a raw message, with the key naming each one's file: a user's files
- * (`attachments`, by `id`), and the images of a reply's tool results (in `parts`, by `attachmentId`).
+ * (`attachments`, by `id`), and in a reply's `parts` its drawn pictures and its runs' files (by
+ * `id`) and its tools' images (by `attachmentId`).
  */
 function fileEntries(message: JsonRecord): [JsonRecord, string][] {
   const entries: [JsonRecord, string][] = recordsIn(ownField(message, 'attachments')).map((entry) => [
     entry,
     'id',
   ]);
-  for (const part of recordsIn(ownField(message, 'parts')))
-    if (ownField(part, 'type') === 'tool-result')
+  for (const part of recordsIn(ownField(message, 'parts'))) {
+    const type = ownField(part, 'type');
+    if (type === 'attachment') entries.push([part, 'id']);
+    if (type === 'code-run')
+      for (const file of recordsIn(ownField(part, 'files'))) entries.push([file, 'id']);
+    if (type === 'tool-result')
       for (const item of recordsIn(ownField(part, 'content')))
         if (ownField(item, 'type') === 'image') entries.push([item, 'attachmentId']);
+  }
   return entries;
 }
 

@@ -1,4 +1,6 @@
 import { formatBytes } from './attachments.ts';
+import type { CodeRunPart } from './code-runs.ts';
+import { fenced, longestTicks } from './markdown-fences.ts';
 import { withCitationMarkers } from './citation-markers.ts';
 import {
   attachmentParts,
@@ -21,22 +23,6 @@ import { activePath } from './message-tree.ts';
 
 /** Text that closes the <details> block would end it early: written as an entity instead. */
 const inDetails = (text: string) => text.replace(/<\/details>/gi, '&lt;/details>');
-
-/** The longest run of backticks in `text`. */
-function longestTicks(text: string): number {
-  let longest = 0;
-  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
-  return longest;
-}
-
-/**
- * `text` as a fenced code block: the fence is longer than any run of backticks in it, so no line
- * of it can close the block (CommonMark), whatever a tool or a model wrote.
- */
-function fenced(text: string, language = ''): string {
-  const fence = '`'.repeat(Math.max(3, longestTicks(text) + 1));
-  return `${fence}${language}\n${text}\n${fence}`;
-}
 
 /** A name as inline code on one line: its delimiters are longer than any run of backticks in it. */
 function inlineCode(text: string): string {
@@ -113,6 +99,9 @@ function partsMarkdown(message: Message): string[] {
     // A result is written with its call; one without a call in this reply, on its own.
     if (part.type === 'tool-result' && !calls.has(part.callId))
       blocks.push(`Result of ${inlineCode(part.name)}\n\n${resultMarkdown(part)}`);
+    if (part.type === 'code-run') blocks.push(codeRunMarkdown(part));
+    if (part.type === 'attachment' && message.role === 'assistant')
+      blocks.push(`_Image: ${part.name} (${part.mimeType}, ${formatBytes(part.size)})_`);
   }
   endThinking();
   return blocks;
@@ -143,9 +132,23 @@ function webMarkdown(message: Message): string[] {
   return blocks;
 }
 
+/** A code run: its code, what it printed and the files it made. */
+function codeRunMarkdown(run: CodeRunPart): string {
+  const blocks = [
+    `**Ran ${run.language} code${run.failed ? ` (failed: ${run.failed})` : ''}**`,
+    fenced(run.code, run.language),
+  ];
+  if (run.output !== '') blocks.push('Output', fenced(run.output, 'text'));
+  if (run.stderr) blocks.push('Errors', fenced(run.stderr, 'text'));
+  for (const file of run.files)
+    blocks.push(`_File: ${file.name} (${file.mimeType}, ${formatBytes(file.size)})_`);
+  return blocks.join('\n\n');
+}
+
 function messageMarkdown(message: Message): string {
   const blocks = [heading(message)];
-  const files = attachmentParts(message);
+  // A reply's pictures are written where they came, among its parts.
+  const files = message.role === 'assistant' ? [] : attachmentParts(message);
   if (files.length > 0)
     blocks.push(
       files

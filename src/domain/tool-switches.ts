@@ -31,6 +31,9 @@ export const providerToolSwitches: Record<ProviderTool, string> = {
 };
 
 /** Whether one of the providers' own tools is switched on in this conversation. */
-export function providerToolOn(conversation: Pick<Conversation, 'toolSwitches'>, tool: ProviderTool): boolean {
+export function providerToolOn(
+  conversation: Pick<Conversation, 'toolSwitches'>,
+  tool: ProviderTool,
+): boolean {
   return conversation.toolSwitches?.[providerToolSwitches[tool]] === true;
 }

@@ -1,3 +1,4 @@
+import type { AttachmentPart } from '../domain/attachments.ts';
 import type { Config } from '../domain/config.ts';
 import {
   attachmentParts,
@@ -6,12 +7,13 @@ import {
   type Message,
   type ReasoningPart,
 } from '../domain/conversation.ts';
+import { codeRunText } from '../domain/code-runs.ts';
 import { pathTo } from '../domain/message-tree.ts';
 import { modelOf } from '../domain/provider-catalog.ts';
 import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
 import type { ToolCallPart, ToolResultPart } from '../domain/tools.ts';
 import { base64Of } from '../lib/base64.ts';
-import type { ChatFile, ChatMessage, ChatToolResult } from '../providers/types.ts';
+import type { ChatFile, ChatMessage, ChatToolResult, DrawnImage } from '../providers/types.ts';
 import { filesForModel } from './attachment-files.ts';
 
 /** How files are read and what the model takes of them. */
@@ -72,14 +74,18 @@ export async function replyTurns(
   for (const part of message.parts) if (part.type === 'tool-result') results.set(part.callId, part);
 
   const turns: ChatMessage[] = [];
-  let turn: { text: string[]; reasoning: ReasoningPart[]; calls: ToolCallPart[] } = {
-    text: [],
-    reasoning: [],
-    calls: [],
+  type Turn = {
+    text: string[];
+    reasoning: ReasoningPart[];
+    calls: ToolCallPart[];
+    pictures: AttachmentPart[];
   };
+  let turn: Turn = { text: [], reasoning: [], calls: [], pictures: [] };
   const flush = async () => {
     const sent: ChatMessage = { role: 'assistant', content: turn.text.join('') };
     if (sameModel && turn.reasoning.length > 0) sent.reasoning = turn.reasoning;
+    const drawn = await drawnImages(turn.pictures, files);
+    if (drawn.length > 0) sent.drawnImages = drawn;
     if (turn.calls.length > 0) {
       sent.toolCalls = turn.calls.map((call) => ({
         id: call.callId,
@@ -88,24 +94,54 @@ export async function replyTurns(
         ...(call.providerData && { providerData: call.providerData }),
       }));
     }
-    if (sent.content !== '' || sent.reasoning || sent.toolCalls) turns.push(sent);
+    if (sent.content !== '' || sent.reasoning || sent.toolCalls || sent.drawnImages) turns.push(sent);
     if (turn.calls.length > 0) {
       const answered = await Promise.all(
         turn.calls.map((call) => resultFor(call, results.get(call.callId), files)),
       );
       turns.push({ role: 'tool', content: '', toolResults: answered });
     }
-    turn = { text: [], reasoning: [], calls: [] };
+    turn = { text: [], reasoning: [], calls: [], pictures: [] };
   };
+  let apart = false;
   for (const part of message.parts) {
     // Thinking or text after calls starts the next step of the reply.
     if ((part.type === 'reasoning' || part.type === 'text') && turn.calls.length > 0) await flush();
     if (part.type === 'reasoning') turn.reasoning.push(part);
-    else if (part.type === 'text') turn.text.push(part.text);
-    else if (part.type === 'tool-call') turn.calls.push(part);
+    else if (part.type === 'text') {
+      // Text after a code run or a picture is a paragraph of its own, as messageText joins it.
+      if (apart && part.text !== '' && turn.text.some((text) => text !== '')) turn.text.push('\n\n');
+      turn.text.push(part.text);
+    } else if (part.type === 'tool-call') turn.calls.push(part);
+    else if (part.type === 'attachment') turn.pictures.push(part);
+    if (part.type === 'code-run' || part.type === 'attachment') apart = true;
+    else if (part.type === 'text' && part.text !== '') apart = false;
   }
   await flush();
   return turns.length > 0 ? turns : [{ role: 'assistant', content: '' }];
+}
+
+/**
+ * The pictures a reply drew, read from storage, for its provider to edit them (its client takes
+ * those it drew, by their provider data); one no longer stored is left out.
+ */
+async function drawnImages(pictures: readonly AttachmentPart[], files: HistoryFiles): Promise<DrawnImage[]> {
+  const read = await Promise.all(
+    pictures.map(async (picture): Promise<DrawnImage[]> => {
+      const blob = await files.read(picture.id);
+      if (!blob) return [];
+      return [
+        {
+          kind: 'image',
+          name: picture.name,
+          mimeType: picture.mimeType,
+          data: await base64Of(blob),
+          ...(picture.providerData && { providerData: picture.providerData }),
+        },
+      ];
+    }),
+  );
+  return read.flat();
 }
 
 async function resultFor(
@@ -151,6 +187,8 @@ export function plainReply(message: Pick<Message, 'parts'>): string {
   const pieces: string[] = [];
   for (const part of message.parts) {
     if (part.type === 'text' && part.text !== '') pieces.push(part.text);
+    if (part.type === 'code-run') pieces.push(codeRunText(part));
+    if (part.type === 'attachment') pieces.push(`[Drew an image: ${part.name}]`);
     if (part.type !== 'tool-call') continue;
     const result = results.get(part.callId);
     const output = result

@@ -1,3 +1,5 @@
+import type { AttachmentPart } from '../domain/attachments.ts';
+import { codeRunLimits, isShownImage, keptFileName, type CodeRunPart } from '../domain/code-runs.ts';
 import { messageText, textParts, type MessagePart } from '../domain/conversation.ts';
 import type { ReplyStats, Usage } from '../domain/reply-stats.ts';
 import type { ToolCallPart, ToolResultPart } from '../domain/tools.ts';
@@ -12,11 +14,26 @@ import type { StreamPart } from '../providers/types.ts';
  */
 export function createReplyDraft(
   startedAt: number,
-  serverOf: (toolName: string) => string | undefined,
-  /** A continued reply's parts and web research so far: citations count their offsets after them. */
-  earlier: { parts: readonly MessagePart[]; web?: WebResearch } = { parts: [] },
+  {
+    serverOf,
+    earlier = { parts: [] },
+    files,
+  }: {
+    /** Where a tool the model calls lives (ToolCallPart.server). */
+    serverOf: (toolName: string) => string | undefined;
+    /** A continued reply's parts and web research so far: citations count their offsets after them. */
+    earlier?: { parts: readonly MessagePart[]; web?: WebResearch };
+    /**
+     * Where the files the reply makes go: `stage` holds bytes to be stored with the conversation
+     * and returns their id; `drop` lets go of a preview a newer one replaced.
+     */
+    files: { stage(blob: Blob): string; drop(id: string): void };
+  },
 ) {
   const parts: MessagePart[] = [];
+  /** A picture being drawn, by the provider's id, to its index in `parts`. */
+  const drawnAt = new Map<string, number>();
+  let fileCount = 0;
   /** The web research so far, replaced by a new object on each change; searches still running are marked. */
   let web: WebResearch | undefined = earlier.web;
   /** Search ids of this reply, to their index in `web.searches`. */
@@ -35,6 +52,50 @@ export function createReplyDraft(
   }
   function callIndex(callId: string): number {
     return parts.findLastIndex((part) => part.type === 'tool-call' && part.callId === callId);
+  }
+  function runIndex(id: string): number {
+    return parts.findLastIndex((part) => part.type === 'code-run' && part.id === id);
+  }
+
+  /** A picture the model drew, or a preview of one it is drawing, where it came in the reply. */
+  function drawn(part: Extract<StreamPart, { type: 'file' }>): boolean {
+    if (!isShownImage(part.mimeType)) return false;
+    const at = drawnAt.get(part.id);
+    const before = at === undefined ? undefined : parts[at];
+    if (before === undefined && fileCount >= codeRunLimits.files) return false;
+    const picture: AttachmentPart = {
+      type: 'attachment',
+      id: files.stage(part.data),
+      kind: 'image',
+      name: keptFileName(part.name),
+      mimeType: part.mimeType,
+      size: part.data.size,
+      ...(part.providerData && { providerData: part.providerData }),
+      ...(part.partial && { drawing: true as const }),
+    };
+    if (before?.type === 'attachment') {
+      files.drop(before.id);
+      parts[at as number] = picture;
+    } else {
+      fileCount++;
+      drawnAt.set(part.id, parts.push(picture) - 1);
+    }
+    return true;
+  }
+
+  /** A file a code run produced, with the run. */
+  function produced(part: Extract<StreamPart, { type: 'file' }>, index: number): boolean {
+    const run = parts[index];
+    if (run?.type !== 'code-run' || part.partial || fileCount >= codeRunLimits.files) return false;
+    fileCount++;
+    const file = {
+      id: files.stage(part.data),
+      name: keptFileName(part.name),
+      mimeType: part.mimeType,
+      size: part.data.size,
+    };
+    parts[index] = { ...run, files: [...run.files, file] };
+    return true;
   }
 
   const research = (): WebResearch => web ?? { searches: [], sources: [], citations: [] };
@@ -173,11 +234,53 @@ export function createReplyDraft(
           if (part.reason === 'stop') delete stats.finishReason;
           else stats.finishReason = part.reason;
           return false;
+        case 'code-start': {
+          tokenAt(at);
+          openReasoning = -1;
+          if (
+            runIndex(part.id) !== -1 ||
+            parts.filter((p) => p.type === 'code-run').length >= codeRunLimits.runs
+          )
+            return false;
+          parts.push({
+            type: 'code-run',
+            id: part.id,
+            language: part.language.slice(0, codeRunLimits.language),
+            code: '',
+            output: '',
+            running: true,
+            files: [],
+          });
+          return true;
+        }
+        case 'code-delta': {
+          const index = runIndex(part.id);
+          const run = parts[index];
+          if (run?.type !== 'code-run' || run.code.length >= codeRunLimits.code) return false;
+          parts[index] = { ...run, code: (run.code + part.delta).slice(0, codeRunLimits.code) };
+          return true;
+        }
+        case 'code-result': {
+          const index = runIndex(part.id);
+          const run = parts[index];
+          if (run?.type !== 'code-run') return false;
+          const ended: CodeRunPart = {
+            ...run,
+            code: (part.code ?? run.code).slice(0, codeRunLimits.code),
+            output: part.output.slice(0, codeRunLimits.output),
+          };
+          delete ended.running;
+          if (part.stderr) ended.stderr = part.stderr.slice(0, codeRunLimits.output);
+          if (part.failed) ended.failed = part.failed.slice(0, codeRunLimits.failed);
+          parts[index] = ended;
+          return true;
+        }
+        case 'file': {
+          if (part.data.size > codeRunLimits.fileBytes) return false;
+          const index = part.runId === undefined ? -1 : runIndex(part.runId);
+          return index === -1 ? drawn(part) : produced(part, index);
+        }
         case 'notice':
-        case 'code-start':
-        case 'code-delta':
-        case 'code-result':
-        case 'file':
           return false;
       }
     },
@@ -194,9 +297,14 @@ export function createReplyDraft(
       answerLength = null;
       parts.push(...results);
     },
-    /** The parts so far; a reply holds a text part (its answer) even while it is empty. */
-    parts(): MessagePart[] {
-      return parts.some((part) => part.type === 'text') ? [...parts] : [...parts, ...textParts('')];
+    /**
+     * The parts so far; a reply holds a text part (its answer) even while it is empty. At the end
+     * (`settled`), a run that never said it ended and a picture left at a preview are kept as they
+     * are, and nothing marks them as still going.
+     */
+    parts(settled = false): MessagePart[] {
+      const now = settled ? parts.map(settledPart) : [...parts];
+      return now.some((part) => part.type === 'text') ? now : [...now, ...textParts('')];
     },
     /**
      * The web research so far; at the end (`settled`), searches that never said they finished are
@@ -219,4 +327,19 @@ export function createReplyDraft(
       return Object.keys(result).length > 0 ? result : undefined;
     },
   };
+}
+
+/** A part as kept when the reply has ended: no run still running, no picture still being drawn. */
+function settledPart(part: MessagePart): MessagePart {
+  if (part.type === 'code-run' && part.running) {
+    const run = { ...part };
+    delete run.running;
+    return run;
+  }
+  if (part.type === 'attachment' && part.drawing) {
+    const picture = { ...part };
+    delete picture.drawing;
+    return picture;
+  }
+  return part;
 }

@@ -94,9 +94,17 @@ export function createReplyRunner({
     const startedAt = ctx.now().getTime();
     /** Where each tool offered to this reply runs, by name. */
     const serverOf = new Map<string, string>();
-    const draft = createReplyDraft(startedAt, (name) => serverOf.get(name), {
-      parts: earlier,
-      ...(continuing?.web && { web: continuing.web }),
+    const draft = createReplyDraft(startedAt, {
+      serverOf: (name) => serverOf.get(name),
+      earlier: { parts: earlier, ...(continuing?.web && { web: continuing.web }) },
+      files: {
+        stage: (blob) => {
+          const id = ctx.newId();
+          ctx.db().stageAttachment(id, blob);
+          return id;
+        },
+        drop: (id) => ctx.db().dropStagedAttachment(id),
+      },
     });
     const current = (): Message => {
       const message: Message = { ...reply, parts: [...earlier, ...draft.parts()] };
@@ -226,7 +234,7 @@ export function createReplyRunner({
       );
     const ended = ctx.now().getTime();
     const whole = (extra: Partial<Message> = {}): Message => {
-      const message: Message = { ...reply, parts: [...earlier, ...draft.parts()], ...extra };
+      const message: Message = { ...reply, parts: [...earlier, ...draft.parts(true)], ...extra };
       const stats = draft.stats(ended);
       if (stats) message.stats = stats;
       const web = draft.web(true);

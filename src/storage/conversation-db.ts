@@ -271,6 +271,7 @@ function createIndexedDbStore(db: Database): ConversationStore {
       }),
 
     stageAttachment: (id, blob) => void staged.set(id, blob),
+    dropStagedAttachment: (id) => void staged.delete(id),
 
     async readAttachment(id) {
       return staged.get(id) ?? (await db.get(attachmentStore, id))?.blob;

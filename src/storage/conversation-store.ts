@@ -61,6 +61,8 @@ export interface ConversationStore {
    * message nor a message without its file.
    */
   stageAttachment(id: string, blob: Blob): void;
+  /** Lets go of staged bytes no write will refer to (a preview a newer one replaced); stored files stay. */
+  dropStagedAttachment(id: string): void;
   /** A file's bytes, stored or staged; undefined when there are none. */
   readAttachment(id: string): Promise<Blob | undefined>;
   close(): void;

@@ -94,6 +94,7 @@ export function createMemoryConversationStore(): ConversationStore {
         for (const copy of copies) store(copy);
       }),
     stageAttachment: (id, blob) => void staged.set(id, blob),
+    dropStagedAttachment: (id) => void staged.delete(id),
     readAttachment: (id) => Promise.resolve(staged.get(id) ?? files.get(id)?.blob),
     close: () => undefined,
   };

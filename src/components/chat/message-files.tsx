@@ -45,7 +45,8 @@ export function MessageFiles({ files }: { files: readonly AttachmentPart[] }) {
   );
 }
 
-function FullImage({ file }: { file: AttachmentPart }) {
+/** A stored image at full size (in a dialog). */
+export function FullImage({ file }: { file: Pick<AttachmentPart, 'id' | 'name' | 'width' | 'height'> }) {
   const url = useObjectUrl({ attachmentId: file.id });
   if (url === undefined) return null;
   if (url === null)

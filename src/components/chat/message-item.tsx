@@ -84,8 +84,14 @@ export const MessageItem = memo(function MessageItem({
   const isUser = message.role === 'user';
   const text = messageText(message);
   const reasoning = reasoningParts(message);
-  const files = attachmentParts(message);
-  const withTools = message.parts.some((part) => part.type.startsWith('tool-'));
+  const isReply = message.role === 'assistant';
+  // A reply's pictures are shown where they came, with its steps.
+  const files = isReply ? [] : attachmentParts(message);
+  const withTools =
+    isReply &&
+    message.parts.some(
+      (part) => part.type.startsWith('tool-') || part.type === 'code-run' || part.type === 'attachment',
+    );
   const showRetry = isLast && !busy && message.role === 'assistant' && message.status === 'interrupted';
 
   return (

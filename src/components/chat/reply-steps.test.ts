@@ -35,20 +35,20 @@ describe('replySteps', () => {
       {
         reasoning: [parts[0]],
         text: 'Let me run that.',
-        tools: [
-          { call: parts[3], result: parts[5] },
-          { call: parts[4], result: parts[6] },
+        items: [
+          { kind: 'tool', use: { call: parts[3], result: parts[5] } },
+          { kind: 'tool', use: { call: parts[4], result: parts[6] } },
         ],
       },
-      { reasoning: [parts[7]], text: 'It is 1 and 2.', tools: [] },
+      { reasoning: [parts[7]], text: 'It is 1 and 2.', items: [] },
     ]);
   });
 
   it('starts a step with calls alone, and a new one for text after tools', () => {
     const parts: MessagePart[] = [call('a'), result('a'), { type: 'text', text: 'Done.' }];
     expect(replySteps(parts)).toEqual([
-      { reasoning: [], text: '', tools: [{ call: parts[0], result: parts[1] }] },
-      { reasoning: [], text: 'Done.', tools: [] },
+      { reasoning: [], text: '', items: [{ kind: 'tool', use: { call: parts[0], result: parts[1] } }] },
+      { reasoning: [], text: 'Done.', items: [] },
     ]);
   });
 
@@ -58,13 +58,13 @@ describe('replySteps', () => {
       { type: 'reasoning', text: 'More thought.' },
       call('a'),
     ]);
-    expect(steps.map((step) => [step.text, step.reasoning.length, step.tools.length])).toEqual([
+    expect(steps.map((step) => [step.text, step.reasoning.length, step.items.length])).toEqual([
       ['First.', 0, 0],
       ['', 1, 1],
     ]);
   });
 
-  it('leaves a call without a result waiting, and drops empty texts and files', () => {
+  it('leaves a call without a result waiting, drops empty texts, and shows a drawn picture where it came', () => {
     const parts: MessagePart[] = [
       { type: 'text', text: '' },
       call('a'),
@@ -78,13 +78,40 @@ describe('replySteps', () => {
         kind: 'image',
       },
     ];
-    expect(replySteps(parts)).toEqual([{ reasoning: [], text: '', tools: [{ call: parts[1] }] }]);
+    expect(replySteps(parts)).toEqual([
+      {
+        reasoning: [],
+        text: '',
+        items: [
+          { kind: 'tool', use: { call: parts[1] } },
+          { kind: 'picture', picture: parts[3] },
+        ],
+      },
+    ]);
   });
 
   it('ignores a result for no call, a second result and a repeated call id', () => {
     const first = result('a', 'first');
     const steps = replySteps([result('x'), call('a'), call('a', 'other'), first, result('a', 'second')]);
-    expect(steps).toEqual([{ reasoning: [], text: '', tools: [{ call: call('a'), result: first }] }]);
+    expect(steps).toEqual([
+      { reasoning: [], text: '', items: [{ kind: 'tool', use: { call: call('a'), result: first } }] },
+    ]);
+  });
+
+  it('puts a code run after the text before it, and text after it in a step of its own', () => {
+    const run: MessagePart = {
+      type: 'code-run',
+      id: 'r',
+      language: 'python',
+      code: '1',
+      output: '1',
+      files: [],
+    };
+    const steps = replySteps([{ type: 'text', text: 'Computing.' }, run, { type: 'text', text: 'One.' }]);
+    expect(steps).toEqual([
+      { reasoning: [], text: 'Computing.', items: [{ kind: 'run', run }] },
+      { reasoning: [], text: 'One.', items: [] },
+    ]);
   });
 
   it('gives nothing for nothing', () => {

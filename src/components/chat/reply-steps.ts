@@ -1,3 +1,5 @@
+import type { AttachmentPart } from '../../domain/attachments.ts';
+import type { CodeRunPart } from '../../domain/code-runs.ts';
 import type { MessagePart, ReasoningPart } from '../../domain/conversation.ts';
 import type { ToolCallPart, ToolResultPart } from '../../domain/tools.ts';
 import type { WebResearch } from '../../domain/web-search.ts';
@@ -8,41 +10,46 @@ export interface ToolUse {
   result?: ToolResultPart;
 }
 
+/** What a step shows after its text, in the order it came: tools used, code run, pictures drawn. */
+export type StepItem =
+  | { kind: 'tool'; use: ToolUse }
+  | { kind: 'run'; run: CodeRunPart }
+  | { kind: 'picture'; picture: AttachmentPart };
+
 /**
- * One stretch of a reply that used tools, as the screen shows it: the thinking, the text that
- * followed, then the tools called after that text.
+ * One stretch of a reply that used tools (its own, or the provider's), as the screen shows it: the
+ * thinking, the text that followed, then the tools called, code run and pictures drawn after it.
  */
 export interface ReplyStep {
   reasoning: ReasoningPart[];
   text: string;
-  tools: ToolUse[];
+  items: StepItem[];
 }
 
 /**
- * A reply's parts in the order they came, grouped into steps: thinking after text or tools starts
- * a new step, and so does text after tools. Each result joins its call (the first result for a
- * call counts; one answering no call before it is left out). Empty texts and files are not part
- * of any step.
+ * A reply's parts in the order they came, grouped into steps: thinking after text or items starts
+ * a new step, and so does text after items. Each result joins its call (the first result for a
+ * call counts; one answering no call before it is left out). Empty texts are not part of any step.
  */
 export function replySteps(parts: readonly MessagePart[]): ReplyStep[] {
   const steps: ReplyStep[] = [];
   const uses = new Map<string, ToolUse>();
   let step: ReplyStep | undefined;
   const next = (): ReplyStep => {
-    step = { reasoning: [], text: '', tools: [] };
+    step = { reasoning: [], text: '', items: [] };
     steps.push(step);
     return step;
   };
   for (const part of parts) {
     switch (part.type) {
       case 'reasoning': {
-        const into = step && step.text === '' && step.tools.length === 0 ? step : next();
+        const into = step && step.text === '' && step.items.length === 0 ? step : next();
         into.reasoning.push(part);
         break;
       }
       case 'text': {
         if (part.text === '') break;
-        const into = step && step.tools.length === 0 ? step : next();
+        const into = step && step.items.length === 0 ? step : next();
         into.text += part.text;
         break;
       }
@@ -50,7 +57,7 @@ export function replySteps(parts: readonly MessagePart[]): ReplyStep[] {
         if (uses.has(part.callId)) break;
         const use: ToolUse = { call: part };
         uses.set(part.callId, use);
-        (step ?? next()).tools.push(use);
+        (step ?? next()).items.push({ kind: 'tool', use });
         break;
       }
       case 'tool-result': {
@@ -58,7 +65,11 @@ export function replySteps(parts: readonly MessagePart[]): ReplyStep[] {
         if (use && !use.result) use.result = part;
         break;
       }
+      case 'code-run':
+        (step ?? next()).items.push({ kind: 'run', run: part });
+        break;
       case 'attachment':
+        (step ?? next()).items.push({ kind: 'picture', picture: part });
         break;
     }
   }

@@ -7,6 +7,8 @@ import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { PlainText } from './plain-text.tsx';
 import { ReasoningBlock } from './reasoning-block.tsx';
 import { replySteps, stepResearch } from './reply-steps.ts';
+import { CodeRunCard } from './code-run-card.tsx';
+import { DrawnPicture } from './drawn-picture.tsx';
 import { ToolCard } from './tool-card.tsx';
 
 export interface ToolReplyProps {
@@ -20,8 +22,9 @@ const messageContentClass =
   'message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100';
 
 /**
- * A reply that used tools, in the order it happened: each stretch of thinking, the text that
- * followed, then the tools called there (docs/behaviour.md#tool-calls-in-a-reply).
+ * A reply that used tools, ran code or drew, in the order it happened: each stretch of thinking,
+ * the text that followed, then the tools called, code run and pictures drawn there
+ * (docs/behaviour.md#tool-calls-in-a-reply).
  */
 export function ToolReply({ message, streaming }: ToolReplyProps) {
   const steps = useMemo(() => replySteps(message.parts), [message.parts]);
@@ -44,7 +47,7 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
   const thinkingMs =
     steps.filter((step) => step.reasoning.length > 0).length === 1 ? message.stats?.thinkingMs : undefined;
   const lastStep = steps.at(-1);
-  const cursorAfterText = lastStep !== undefined && lastStep.text !== '' && lastStep.tools.length === 0;
+  const cursorAfterText = lastStep !== undefined && lastStep.text !== '' && lastStep.items.length === 0;
   // Nothing streams while a call waits for the user's answer.
   const live = streaming && approval === null;
 
@@ -57,7 +60,7 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
             {step.reasoning.length > 0 && (
               <ReasoningBlock
                 parts={step.reasoning}
-                thinking={streaming && last && step.text === '' && step.tools.length === 0}
+                thinking={streaming && last && step.text === '' && step.items.length === 0}
                 thinkingMs={thinkingMs}
               />
             )}
@@ -73,16 +76,25 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
                 {live && last && cursorAfterText && <Cursor />}
               </div>
             )}
-            {step.tools.map((use) => (
-              <ToolCard
-                key={use.call.callId}
-                use={use}
-                streaming={streaming}
-                approval={approval?.callId === use.call.callId ? approval : null}
-                open={openCalls.has(use.call.callId)}
-                onToggle={toggleCall}
-              />
-            ))}
+            {step.items.map((item) => {
+              switch (item.kind) {
+                case 'tool':
+                  return (
+                    <ToolCard
+                      key={item.use.call.callId}
+                      use={item.use}
+                      streaming={streaming}
+                      approval={approval?.callId === item.use.call.callId ? approval : null}
+                      open={openCalls.has(item.use.call.callId)}
+                      onToggle={toggleCall}
+                    />
+                  );
+                case 'run':
+                  return <CodeRunCard key={`run-${item.run.id}`} run={item.run} streaming={streaming} />;
+                case 'picture':
+                  return <DrawnPicture key={`picture-${item.picture.id}`} picture={item.picture} />;
+              }
+            })}
           </div>
         );
       })}

@@ -110,6 +110,48 @@ export function toolReply(id: string, parentId: string, extra: Partial<Message> 
   };
 }
 
+/** A reply that ran code (a plot and a CSV) and drew a picture it can edit, on OpenAI. */
+export function codeAndPictureReply(id: string, parentId: string, extra: Partial<Message> = {}): Message {
+  return {
+    ...message(id, parentId, 'assistant', '', { provider: 'openai', model: 'gpt-5' }),
+    parts: [
+      { type: 'text', text: 'Let me compute.' },
+      {
+        type: 'code-run',
+        id: 'ci_1',
+        language: 'python',
+        code: 'print(sum(i*i for i in range(6)))',
+        output: '55\n',
+        files: [
+          { id: 'run-plot', name: 'plot.png', mimeType: 'image/png', size: 8 },
+          { id: 'run-csv', name: 'squares.csv', mimeType: 'text/csv', size: 6 },
+        ],
+      },
+      {
+        type: 'code-run',
+        id: 'ci_2',
+        language: 'python',
+        code: '1/0',
+        output: '',
+        stderr: 'ZeroDivisionError',
+        failed: 'failed',
+        files: [],
+      },
+      {
+        type: 'attachment',
+        id: 'drawn-1',
+        kind: 'image',
+        name: 'image-1.png',
+        mimeType: 'image/png',
+        size: 8,
+        providerData: { provider: 'openai', model: 'gpt-5', data: { imageCallId: 'ig_1' } },
+      },
+      { type: 'text', text: 'The sum is 55.' },
+    ],
+    ...extra,
+  };
+}
+
 export interface ConversationOptions {
   name?: string;
   createdAt?: string;
