@@ -38,8 +38,14 @@ export const azure: ProviderDefinition<'azure'> = {
   // Deployments are named by the user, most often after their model: read them as OpenAI ids.
   // Not documented for Azure: the common 20 MB.
   maxFileBytes: 20 * 1024 * 1024,
-  // Never OpenAI's web search: Azure deployments are called through Chat Completions only.
-  capabilities: (model) => ({ ...openaiCapabilities(model), webSearch: false }),
+  // Never OpenAI's own tools (search, code, drawing): Azure deployments are called through Chat
+  // Completions only.
+  capabilities: (model) => ({
+    ...openaiCapabilities(model),
+    webSearch: false,
+    codeExecution: false,
+    imageOutput: false,
+  }),
   api: {
     kind: 'chat-completions',
     chatPath: '/openai/deployments/{deployment}/chat/completions?api-version={apiVersion}',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { providerCatalog } from '../provider-catalog.ts';
-import { supportsTools, unknownModel } from './capabilities.ts';
+import { describeCapabilities, supportsTools, unknownModel, type ModelCapabilities } from './capabilities.ts';
 
 describe('tool support', () => {
   /** Built-in models known to take no tools. */
@@ -20,5 +20,30 @@ describe('tool support', () => {
     expect(supportsTools(providerCatalog.custom.capabilities('llama3.2:latest'))).toBe(true);
     expect(supportsTools(unknownModel)).toBe(true);
     expect(supportsTools({ tools: false })).toBe(false);
+  });
+});
+
+describe("the providers' own tools", () => {
+  const { openai, azure, claude, gemini, groq } = providerCatalog;
+  const tools = (capabilities: ModelCapabilities) => [
+    capabilities.webSearch,
+    capabilities.codeExecution,
+    capabilities.imageOutput,
+  ];
+
+  it('are switched on per conversation where the API takes them', () => {
+    expect(tools(openai.capabilities('gpt-5.2'))).toEqual([true, true, true]);
+    expect(tools(openai.capabilities('gpt-4.1-nano'))).toEqual([undefined, undefined, undefined]);
+    expect(tools(claude.capabilities('claude-sonnet-4-5'))).toEqual([true, true, undefined]);
+    expect(tools(gemini.capabilities('gemini-2.5-flash'))).toEqual([true, true, undefined]);
+  });
+
+  it("are not offered on Azure, and come unasked with Groq's compound and Gemini's image models", () => {
+    expect(tools(azure.capabilities('gpt-5.2'))).toEqual([false, false, false]);
+    expect(tools(groq.capabilities('groq/compound'))).toEqual(['auto', 'auto', undefined]);
+    expect(tools(gemini.capabilities('gemini-3-pro-image'))).toEqual([undefined, undefined, 'auto']);
+    expect(describeCapabilities(gemini.capabilities('gemini-3-pro-image'))).toBe(
+      '1M context · reasons · images · PDFs · creates images',
+    );
   });
 });
