@@ -9,6 +9,14 @@ import {
 import type { ProviderDefinition } from '../domain/provider-definitions/definition.ts';
 import { errorFromPayload } from './error-mapping.ts';
 import { getJson, resolveBase, type HttpRequest } from './http.ts';
+import {
+  createFileBudget,
+  downloadedFile,
+  fileName,
+  withDownloads,
+  type FileBudget,
+  type PendingDownloads,
+} from './code-image-wire.ts';
 import { arrayAt, countAt, definedOnly, fieldAt, numberAt, parseJson, recordAt, stringAt } from './json.ts';
 import { isRecord, type JsonRecord } from '../domain/json-guards.ts';
 import { parseEventJson, runChat, type StreamDecoder } from './chat-run.ts';
@@ -280,6 +288,125 @@ function citationParts(citations: readonly unknown[], at: number): StreamPart[] 
   });
 }
 
+/** The server tools that run code, and the language each runs: bash, Python (20250522), a file written. */
+const codeToolLanguages: Readonly<Record<string, string>> = {
+  bash_code_execution: 'bash',
+  code_execution: 'python',
+  text_editor_code_execution: 'text',
+};
+
+/** The result blocks of those tools, and the language of the run each ends. */
+const codeResultLanguages: Readonly<Record<string, string>> = {
+  bash_code_execution_tool_result: 'bash',
+  code_execution_tool_result: 'python',
+  text_editor_code_execution_tool_result: 'text',
+};
+
+const isCodeResult = (type: string | undefined) =>
+  type !== undefined && Object.hasOwn(codeResultLanguages, type);
+
+/** The language of a `server_tool_use` block that runs code; undefined for any other block. */
+function codeLanguage(block: unknown): string | undefined {
+  if (stringAt(block, 'type') !== 'server_tool_use') return undefined;
+  const name = stringAt(block, 'name') ?? '';
+  return Object.hasOwn(codeToolLanguages, name) ? codeToolLanguages[name] : undefined;
+}
+
+/**
+ * The code of a run's whole input: bash's `command`, Python's `code`; the text editor's command
+ * and path, then the text it writes (or the text it replaces, and with what).
+ */
+function codeOf(block: unknown, input: unknown): string {
+  const name = stringAt(block, 'name');
+  if (name === 'bash_code_execution') return stringAt(input, 'command') ?? '';
+  if (name === 'code_execution') return stringAt(input, 'code') ?? '';
+  const oldText = stringAt(input, 'old_str');
+  const newText = stringAt(input, 'new_str');
+  return [
+    [stringAt(input, 'command'), stringAt(input, 'path')].filter(Boolean).join(' '),
+    stringAt(input, 'file_text'),
+    oldText === undefined ? undefined : `Replace:\n${oldText}`,
+    newText === undefined ? undefined : `With:\n${newText}`,
+  ]
+    .filter((line) => line !== undefined && line !== '')
+    .join('\n');
+}
+
+/** What a turn's code runs made: files to fetch before it finishes, within the request's budget. */
+interface TurnMedia {
+  budget: FileBudget;
+  downloads: PendingDownloads;
+  /** The file ids queued (a continuation's blocks are not read again, but a stream may repeat). */
+  queued: Set<string>;
+  /** The runs begun: a result whose start went missing begins its run itself. */
+  runs: Set<string>;
+  /** The Files API requests of one file: its metadata and its bytes. */
+  file(fileId: string): { metadata: HttpRequest; content: HttpRequest };
+}
+
+/** A run begins, once per id. */
+function runStart(id: string, language: string, media: TurnMedia): StreamPart[] {
+  if (media.runs.has(id)) return [];
+  media.runs.add(id);
+  return [{ type: 'code-start', id, language }];
+}
+
+/**
+ * A code run's result block, which arrives whole: what it printed, its stderr, `exit code N` when
+ * it failed; an error (`…_tool_result_error`) fails the run with its code. Each file it wrote
+ * (`code_execution_output`) is fetched from the Files API before the reply finishes: its name and
+ * type from the metadata, then its bytes.
+ */
+function* codeResult(block: unknown, media: TurnMedia): Generator<StreamPart> {
+  const id = stringAt(block, 'tool_use_id');
+  if (!id) return;
+  if (!media.runs.has(id)) {
+    media.runs.add(id);
+    yield { type: 'code-start', id, language: codeResultLanguages[stringAt(block, 'type') ?? ''] ?? '' };
+  }
+  const content = recordAt(block, 'content');
+  const type = stringAt(content, 'type') ?? '';
+  if (!content || type.endsWith('_tool_result_error')) {
+    yield { type: 'code-result', id, output: '', failed: stringAt(content, 'error_code') || 'unavailable' };
+    return;
+  }
+  const lines = arrayAt(content, 'lines').filter((line): line is string => typeof line === 'string');
+  // bash and Python print to stdout; the editor's view shows the file, a replacement its lines.
+  const output = stringAt(content, 'stdout') ?? stringAt(content, 'content') ?? lines.join('\n');
+  const stderr = stringAt(content, 'stderr');
+  const returnCode = numberAt(content, 'return_code');
+  yield {
+    type: 'code-result',
+    id,
+    output,
+    ...(stderr && { stderr }),
+    ...(returnCode !== undefined && returnCode !== 0 && { failed: `exit code ${returnCode}` }),
+  };
+  for (const written of arrayAt(content, 'content')) {
+    const fileId =
+      stringAt(written, 'type') === 'code_execution_output' ? stringAt(written, 'file_id') : undefined;
+    if (!fileId || media.queued.has(fileId)) continue;
+    media.queued.add(fileId);
+    const { metadata, content: bytes } = media.file(fileId);
+    media.downloads.push(() =>
+      downloadedFile(
+        {
+          id: fileId,
+          runId: id,
+          name: fileId,
+          request: bytes,
+          describe: async () => {
+            const json = await getJson(metadata);
+            const mimeType = stringAt(json, 'mime_type');
+            return { name: fileName(stringAt(json, 'filename'), fileId), ...(mimeType && { mimeType }) };
+          },
+        },
+        media.budget,
+      ),
+    );
+  }
+}
+
 /**
  * A reply across the requests of one turn: a turn paused (`pause_turn`, the server's own tool loop
  * ran long) is continued with what it said so far, and streams on into the same reply.
@@ -291,6 +418,9 @@ interface TurnState {
   blocks: JsonRecord[];
   /** Queries of the searches so far, by server tool id. */
   queries: Map<string, string>;
+  /** The code execution container the turn runs in: a continuation asks for it again. */
+  container?: string;
+  media: TurnMedia;
 }
 
 /** A `tool_use` or `server_tool_use` block as it streams: its input's JSON text so far. */
@@ -325,6 +455,10 @@ function createMessagesDecoder(request: HttpRequest, turn: TurnState): StreamDec
           else if (isWebSearch(block))
             yield { type: 'web-search', id: stringAt(block, 'id') ?? '', status: 'searching' };
           else if (type === 'web_search_tool_result') yield* searchResult(block, turn.queries);
+          else if (codeLanguage(block)) {
+            const id = stringAt(block, 'id');
+            if (id) yield* runStart(id, codeLanguage(block) ?? '', turn.media);
+          } else if (isCodeResult(type)) yield* codeResult(block, turn.media);
           else {
             if (type === 'text') turn.text += (stringAt(block, 'text') ?? '').length;
             yield* blockParts(block);
@@ -386,6 +520,9 @@ function createMessagesDecoder(request: HttpRequest, turn: TurnState): StreamDec
           block.input = isRecord(input) ? input : {};
           const id = stringAt(block, 'id') ?? '';
           if (type === 'server_tool_use') {
+            // The code, once the input is whole: one delta.
+            const code = codeLanguage(block) ? codeOf(block, block.input) : '';
+            if (id && code) yield { type: 'code-delta', id, delta: code };
             // The query, once the input is whole: a second part with the same id.
             const query = isWebSearch(block) ? stringAt(block.input, 'query') : undefined;
             if (query) {
@@ -400,6 +537,7 @@ function createMessagesDecoder(request: HttpRequest, turn: TurnState): StreamDec
         }
         case 'message_delta':
           rawReason = stringAt(recordAt(data, 'delta'), 'stop_reason') ?? rawReason;
+          turn.container = stringAt(recordAt(recordAt(data, 'delta'), 'container'), 'id') ?? turn.container;
           usage = readUsage(recordAt(data, 'usage'), usage);
           break;
         case 'message_stop':
@@ -461,6 +599,12 @@ function decodeMessagesReply(json: unknown, turn: TurnState): StreamPart[] {
       if (query) turn.queries.set(id, query);
       parts.push({ type: 'web-search', id, status: 'searching', ...(query && { query }) });
     } else if (type === 'web_search_tool_result') parts.push(...searchResult(block, turn.queries));
+    else if (codeLanguage(block)) {
+      const code = codeOf(block, recordAt(block, 'input'));
+      if (!id) continue;
+      parts.push(...runStart(id, codeLanguage(block) ?? '', turn.media));
+      if (code) parts.push({ type: 'code-delta', id, delta: code });
+    } else if (isCodeResult(type)) parts.push(...codeResult(block, turn.media));
     else {
       parts.push(...blockParts(block));
       if (type !== 'text') continue;
@@ -468,6 +612,7 @@ function decodeMessagesReply(json: unknown, turn: TurnState): StreamPart[] {
       parts.push(...citationParts(arrayAt(block, 'citations'), turn.text));
     }
   }
+  turn.container = stringAt(recordAt(json, 'container'), 'id') ?? turn.container;
   return [...parts, finishPart(stringAt(json, 'stop_reason'), readUsage(recordAt(json, 'usage')))];
 }
 
@@ -478,6 +623,21 @@ function decodeMessagesReply(json: unknown, turn: TurnState): StreamPart[] {
  * unknown beta value is a 400: not worth the risk for what this app shows.
  */
 const webSearchTool = { type: 'web_search_20250305', name: 'web_search' };
+
+/**
+ * Anthropic's code execution server tool: 20250825 runs bash and edits files (any language), with
+ * the beta header vercel-ai sends for it. Every model with web search takes it.
+ */
+const codeExecutionTool = { type: 'code_execution_20250825', name: 'code_execution' };
+const codeExecutionBeta = 'code-execution-2025-08-25';
+/** The Files API, where the files a run wrote are fetched from. */
+const filesBeta = 'files-api-2025-04-14';
+
+/** Headers with one more beta: Anthropic takes several in one header, joined with commas. */
+function withBeta(headers: Record<string, string>, beta: string): Record<string, string> {
+  const betas = headers['anthropic-beta'];
+  return { ...headers, 'anthropic-beta': betas ? `${betas},${beta}` : beta };
+}
 
 /** How often a paused turn is continued before the reply ends as it is. */
 const maxContinuations = 8;
@@ -551,20 +711,46 @@ export function createAnthropicProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true, tools: requested, webSearch = false }) {
+    chat({
+      messages,
+      settings,
+      effort,
+      signal,
+      stream = true,
+      tools: requested,
+      webSearch = false,
+      codeExecution = false,
+    }) {
       const config: Config = { ...connection, ...settings };
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const capabilities = capabilitiesOf(config);
       const { rejects } = capabilities;
       const tools = offeredTools(requested);
-      // Function tools first, then the search server tool; neither when there is none (the original payload).
-      const toolList = [...(tools ? anthropicTools(tools) : []), ...(webSearch ? [webSearchTool] : [])];
+      // Function tools first, then the server tools; none when there is none (the original payload).
+      const toolList = [
+        ...(tools ? anthropicTools(tools) : []),
+        ...(webSearch ? [webSearchTool] : []),
+        ...(codeExecution ? [codeExecutionTool] : []),
+      ];
       // A loop answering calls that carry no signed thinking (another model's) cannot think this step.
       const thinking = thinkingFields(config, capabilities, answersUnsignedCalls(messages) ? 'off' : effort);
       const thinkingOn = thinking !== undefined && thinking.thinking.type !== 'disabled';
       // With thinking on, temperature, top_p and top_k are refused (docs/providers.md#anthropic-thinking).
       const sendsTemperature = !rejects.includes('temperature') && !thinkingOn;
-      const request = { ...target, url: `${base}/v1/messages`, signal };
+      const request = {
+        ...target,
+        ...(codeExecution && { headers: withBeta(target.headers, codeExecutionBeta) }),
+        url: `${base}/v1/messages`,
+        signal,
+      };
+      const fileHeaders = withBeta(target.headers, filesBeta);
+      const filesOf = (fileId: string) => {
+        const url = `${base}/v1/files/${encodeURIComponent(fileId)}`;
+        return {
+          metadata: { ...target, headers: fileHeaders, url, signal },
+          content: { ...target, headers: fileHeaders, url: `${url}/content`, signal },
+        };
+      };
       const history = anthropicMessages(messages, thinkingOn);
       const body = (leftOut: ReadonlySet<string>, turn: TurnState) => ({
         model: config.model,
@@ -575,6 +761,8 @@ export function createAnthropicProvider(
         // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
         ...(system.trim() ? { system } : {}),
         messages: turn.blocks.length > 0 ? continued(history, turn.blocks) : history,
+        // A paused turn goes on in the container its code ran in.
+        ...(turn.blocks.length > 0 && turn.container && { container: turn.container }),
         // Only with tools; tool_choice stays the default, auto (thinking refuses any other).
         ...(toolList.length > 0 && { tools: toolList }),
         stream,
@@ -585,17 +773,31 @@ export function createAnthropicProvider(
       });
       /** The turn, continued while the server pauses it; one finish with the usage of all its requests. */
       async function* turnOf(leftOut: ReadonlySet<string>): AsyncGenerator<StreamPart> {
-        const turn: TurnState = { text: 0, blocks: [], queries: new Map() };
+        const turn: TurnState = {
+          text: 0,
+          blocks: [],
+          queries: new Map(),
+          media: {
+            budget: createFileBudget(),
+            downloads: [],
+            queued: new Set(),
+            runs: new Set(),
+            file: filesOf,
+          },
+        };
         let usage: Usage | undefined;
         for (let continuation = 0; ; continuation++) {
           let finish: FinishPart | undefined;
-          const parts = runChat({
-            ...request,
-            body: body(leftOut, turn),
-            stream,
-            createDecoder: () => createMessagesDecoder(request, turn),
-            decodeReply: (json) => decodeMessagesReply(json, turn),
-          });
+          const parts = withDownloads(
+            runChat({
+              ...request,
+              body: body(leftOut, turn),
+              stream,
+              createDecoder: () => createMessagesDecoder(request, turn),
+              decodeReply: (json) => decodeMessagesReply(json, turn),
+            }),
+            turn.media.downloads,
+          );
           try {
             for await (const part of parts) {
               if (part.type === 'finish') finish = part;

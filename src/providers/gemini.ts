@@ -15,6 +15,7 @@ import type { ProviderData, ToolDefinition } from '../domain/tools.ts';
 import { argumentsObject, newCallId, offeredTools, ownData, wholeCall } from './tool-wire.ts';
 import type { ChatFile, ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 import { sourcePart, utf8BytesToUtf16, webSource } from './web-search-wire.ts';
+import { createFileBudget, inlineFile, numberedName, type FileBudget } from './code-image-wire.ts';
 
 type FinishPart = Extract<StreamPart, { type: 'finish' }>;
 
@@ -53,10 +54,25 @@ function inlineData(file: ChatFile) {
 }
 
 /**
- * A model turn: its text, then its calls, each with the `thoughtSignature` it came with when this
- * model wrote it. A model that checks signatures gets Google's sentinel on a call whose signature
- * is unknown (another model's, an import), except after a signed call of the same turn: only the
- * first of parallel calls ever carries one.
+ * The pictures a model turn drew, as `inlineData` parts: each with the `thoughtSignature` it came
+ * with when this provider and model drew it (an image model checks them to edit a picture).
+ */
+function drawnImageParts(message: ChatMessage, target: HistoryTarget): unknown[] {
+  return (message.drawnImages ?? []).flatMap((image) => {
+    if (!image.data) return [];
+    const data = image.providerData;
+    const own = data?.provider === target.provider && data.model === target.model;
+    const thoughtSignature = own ? data.data.thoughtSignature : undefined;
+    const part = inlineData(image);
+    return [thoughtSignature ? { ...part, thoughtSignature } : part];
+  });
+}
+
+/**
+ * A model turn: the pictures it drew, its text, then its calls, each with the `thoughtSignature`
+ * it came with when this model wrote it. A model that checks signatures gets Google's sentinel on
+ * a call whose signature is unknown (another model's, an import), except after a signed call of
+ * the same turn: only the first of parallel calls ever carries one.
  */
 function modelParts(message: ChatMessage, target: HistoryTarget): unknown[] {
   const checksSignatures = gemini3.test(target.model) || latestAlias.test(target.model);
@@ -68,7 +84,11 @@ function modelParts(message: ChatMessage, target: HistoryTarget): unknown[] {
     const functionCall = { id: call.id, name: call.name, args: argumentsObject(call.arguments) };
     return thoughtSignature ? { functionCall, thoughtSignature } : { functionCall };
   });
-  return [...(message.content.trim() === '' ? [] : [{ text: message.content }]), ...calls];
+  return [
+    ...drawnImageParts(message, target),
+    ...(message.content.trim() === '' ? [] : [{ text: message.content }]),
+    ...calls,
+  ];
 }
 
 /**
@@ -102,9 +122,11 @@ function geminiContents(
 ): { role: string; parts: unknown[] }[] {
   const contents = messages
     .filter(
-      ({ role, content, files, toolCalls, toolResults }) =>
+      ({ role, content, files, toolCalls, toolResults, drawnImages }) =>
         role !== 'system' &&
-        (content.trim() !== '' || Boolean(files?.length || toolCalls?.length || toolResults?.length)),
+        (content.trim() !== '' ||
+          Boolean(files?.length || toolCalls?.length || toolResults?.length) ||
+          (role === 'assistant' && Boolean(drawnImages?.length))),
     )
     .map((message) => {
       if (message.role === 'tool')
@@ -148,6 +170,10 @@ const combinesSearchWithFunctions = gemini3;
 export const searchLeftOutNotice =
   'Web search was left out of this request: this Gemini model cannot search while tools are offered (Gemini 3 and later can).';
 
+/** Code execution beside function declarations: the same rule as Google Search. */
+export const codeLeftOutNotice =
+  'Code execution was left out of this request: this Gemini model cannot run code while tools are offered (Gemini 3 and later can).';
+
 /** A part of the reply as Google numbers them for `partIndex`: text fragments of one kind in a row are one part. */
 interface ReplyPart {
   kind: 'text' | 'thought' | 'call';
@@ -171,10 +197,130 @@ interface ReplyState {
   reported: Set<string>;
   /** Searches reported: their ids count them. */
   searches: number;
+  /** An image model: every picture is a drawing, not a run's plot. */
+  draws: boolean;
+  /** Code runs so far, the last one's id (plots after its result are its files), its result seen. */
+  runs: number;
+  run?: { id: string; ended: boolean };
+  plots: number;
+  images: number;
+  budget: FileBudget;
 }
 
-function replyState(provider: ProviderId, model: string): ReplyState {
-  return { provider, model, calls: 0, text: '', parts: [], reported: new Set(), searches: 0 };
+function replyState(provider: ProviderId, model: string, draws: boolean): ReplyState {
+  return {
+    provider,
+    model,
+    calls: 0,
+    text: '',
+    parts: [],
+    reported: new Set(),
+    searches: 0,
+    draws,
+    runs: 0,
+    plots: 0,
+    images: 0,
+    budget: createFileBudget(),
+  };
+}
+
+/** The run an `executableCode` or `codeExecutionResult` part belongs to: its own `id`, or the next made-up one. */
+function runOf(state: ReplyState, given: string | undefined, starts: boolean): StreamPart[] {
+  const current = state.run;
+  if (given !== undefined ? current?.id === given : current && !starts && !current.ended) return [];
+  state.runs += 1;
+  const id = given ?? `gemini-code-${state.runs}`;
+  state.run = { id, ended: false };
+  return [{ type: 'code-start', id, language: 'python' }];
+}
+
+/** Code the model runs (`executableCode`): a run begins, its code whole in one delta. */
+function executableCodeParts(code: unknown, state: ReplyState): StreamPart[] {
+  const given = stringAt(code, 'id') || undefined;
+  const parts = runOf(state, given, true);
+  const run = state.run;
+  if (!run) return parts;
+  const language = stringAt(code, 'language')?.toLowerCase();
+  const start = parts[0];
+  if (start?.type === 'code-start' && language && language !== 'language_unspecified')
+    parts[0] = { ...start, language };
+  const text = stringAt(code, 'code');
+  if (text) parts.push({ type: 'code-delta', id: run.id, delta: text });
+  return parts;
+}
+
+const outcomes: Readonly<Record<string, string | undefined>> = {
+  OUTCOME_OK: undefined,
+  OUTCOME_FAILED: 'failed',
+  OUTCOME_DEADLINE_EXCEEDED: 'deadline exceeded',
+};
+
+/** What a run printed (`codeExecutionResult`), and whether it failed. */
+function executionResultParts(result: unknown, state: ReplyState): StreamPart[] {
+  const given = stringAt(result, 'id') || undefined;
+  const parts = runOf(state, given, false);
+  const run = state.run;
+  if (!run) return parts;
+  run.ended = true;
+  const outcome = stringAt(result, 'outcome') ?? 'OUTCOME_OK';
+  const failed = Object.hasOwn(outcomes, outcome) ? outcomes[outcome] : 'failed';
+  parts.push({
+    type: 'code-result',
+    id: run.id,
+    output: stringAt(result, 'output') ?? '',
+    ...(failed && { failed }),
+  });
+  return parts;
+}
+
+/**
+ * A file inline (`inlineData`): an image model's picture (`image-1.png`, its thought signature
+ * kept to send back for an edit; a draft it drew while thinking, `thought: true`, is a preview of
+ * the next picture), or a plot after a run's result (`plot-1.png`, a file of that run). Anything
+ * else inline is not shown.
+ */
+function inlineDataParts(part: unknown, state: ReplyState): StreamPart[] {
+  const inline = recordAt(part, 'inlineData');
+  const mimeType = stringAt(inline, 'mimeType')?.toLowerCase() || 'application/octet-stream';
+  const base64 = fieldAt(inline, 'data');
+  if (state.draws && fieldAt(part, 'thought') === true) {
+    const number = state.images + 1;
+    const name = numberedName('image', number, mimeType);
+    return inlineFile({ id: `gemini-image-${number}`, name, mimeType, base64, partial: true }, state.budget);
+  }
+  if (state.draws) {
+    state.images += 1;
+    const signature = stringAt(part, 'thoughtSignature');
+    return inlineFile(
+      {
+        id: `gemini-image-${state.images}`,
+        name: numberedName('image', state.images, mimeType),
+        mimeType,
+        base64,
+        ...(signature && {
+          providerData: {
+            provider: state.provider,
+            model: state.model,
+            data: { thoughtSignature: signature },
+          },
+        }),
+      },
+      state.budget,
+    );
+  }
+  const run = state.run;
+  if (!run?.ended) return [];
+  state.plots += 1;
+  return inlineFile(
+    {
+      id: `${run.id}-plot-${state.plots}`,
+      name: numberedName('plot', state.plots, mimeType),
+      mimeType,
+      base64,
+      runId: run.id,
+    },
+    state.budget,
+  );
 }
 
 /** Text of a part, extending the reply part in progress when it is of the same kind. */
@@ -297,6 +443,20 @@ function* chunkParts(chunk: unknown, state: ReplyState): Generator<StreamPart, v
       yield* callParts(call, stringAt(part, 'thoughtSignature'), state);
       continue;
     }
+    const code = recordAt(part, 'executableCode');
+    if (code) {
+      yield* executableCodeParts(code, state);
+      continue;
+    }
+    const result = recordAt(part, 'codeExecutionResult');
+    if (result) {
+      yield* executionResultParts(result, state);
+      continue;
+    }
+    if (recordAt(part, 'inlineData')) {
+      yield* inlineDataParts(part, state);
+      continue;
+    }
     // Server-side tool invocations (`toolCall`, `toolResponse`) are not shown: grounding says it all.
     const text = stringAt(part, 'text');
     if (!text) continue;
@@ -337,8 +497,8 @@ function finishPart(state: ReplyState): FinishPart {
   };
 }
 
-function createGeminiDecoder(request: HttpRequest, model: string): StreamDecoder {
-  const state = replyState(request.provider, model);
+function createGeminiDecoder(request: HttpRequest, model: string, draws: boolean): StreamDecoder {
+  const state = replyState(request.provider, model, draws);
   return {
     *decode(event) {
       yield* chunkParts(parseEventJson(request, event.data), state);
@@ -349,13 +509,16 @@ function createGeminiDecoder(request: HttpRequest, model: string): StreamDecoder
   };
 }
 
-function decodeGeminiReply(json: unknown, provider: ProviderId, model: string): StreamPart[] {
-  const state = replyState(provider, model);
+function decodeGeminiReply(json: unknown, provider: ProviderId, model: string, draws: boolean): StreamPart[] {
+  const state = replyState(provider, model, draws);
   return [...chunkParts(json, state), finishPart(state)];
 }
 
-async function* withNotice(text: string, parts: AsyncIterable<StreamPart>): AsyncGenerator<StreamPart> {
-  yield { type: 'notice', text };
+async function* withNotices(
+  texts: readonly string[],
+  parts: AsyncIterable<StreamPart>,
+): AsyncGenerator<StreamPart> {
+  for (const text of texts) yield { type: 'notice', text };
   yield* parts;
 }
 
@@ -379,24 +542,41 @@ export function createGeminiProvider(
   };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true, tools: requested, webSearch = false }) {
+    chat({
+      messages,
+      settings,
+      effort,
+      signal,
+      stream = true,
+      tools: requested,
+      webSearch = false,
+      codeExecution = false,
+    }) {
       const config: Config = { ...connection, ...settings };
       const model = modelId(config.model);
       const tools = offeredTools(requested);
-      // Function tools win over the search where the model cannot have both (the reply says so).
+      // Function tools win over the search and code execution where the model cannot have both
+      // (the reply says so).
       const combines = combinesSearchWithFunctions.test(model);
       const searches = webSearch && (!tools || combines);
-      const toolList = [...(tools ? geminiTools(tools) : []), ...(searches ? [{ googleSearch: {} }] : [])];
+      const runsCode = codeExecution && (!tools || combines);
+      const toolList = [
+        ...(tools ? geminiTools(tools) : []),
+        ...(searches ? [{ googleSearch: {} }] : []),
+        ...(runsCode ? [{ codeExecution: {} }] : []),
+      ];
       const system = messages.find(({ role }) => role === 'system')?.content ?? '';
       const stopSequences = config.stop?.filter((sequence) => sequence !== '') ?? [];
       const capabilities = capabilitiesOf(config);
       const thinking = thinkingConfig(capabilities, effort);
+      // An image model draws in every reply: it is always asked for pictures besides text.
+      const draws = capabilities.imageOutput === 'auto';
       const body = {
         contents: geminiContents(messages, { provider: definition.id, model }, capabilities.rejectsPrefill),
         ...(system.trim() ? { systemInstruction: { parts: [{ text: system }] } } : {}),
         // Only with tools; the calling mode stays the default, AUTO.
         ...(toolList.length > 0 && { tools: toolList }),
-        ...(searches && tools && { toolConfig: { includeServerSideToolInvocations: true } }),
+        ...((searches || runsCode) && tools && { toolConfig: { includeServerSideToolInvocations: true } }),
         generationConfig: {
           ...(!capabilities.rejects.includes('temperature') && { temperature: config.temperature }),
           ...(!capabilities.rejects.includes('topK') && { topK: config.topK }),
@@ -404,6 +584,7 @@ export function createGeminiProvider(
           maxOutputTokens: config.maxTokens,
           ...(stopSequences.length > 0 ? { stopSequences } : {}),
           ...(thinking && { thinkingConfig: thinking }),
+          ...(draws && { responseModalities: ['TEXT', 'IMAGE'] }),
         },
       };
       const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
@@ -416,10 +597,14 @@ export function createGeminiProvider(
         ...request,
         body,
         stream,
-        createDecoder: () => createGeminiDecoder(request, model),
-        decodeReply: (json) => decodeGeminiReply(json, definition.id, model),
+        createDecoder: () => createGeminiDecoder(request, model, draws),
+        decodeReply: (json) => decodeGeminiReply(json, definition.id, model, draws),
       });
-      return webSearch && !searches ? withNotice(searchLeftOutNotice, reply) : reply;
+      const notices = [
+        ...(webSearch && !searches ? [searchLeftOutNotice] : []),
+        ...(codeExecution && !runsCode ? [codeLeftOutNotice] : []),
+      ];
+      return notices.length > 0 ? withNotices(notices, reply) : reply;
     },
     async listModels(signal) {
       const json = await getJson({ ...target, url: `${base}/v1beta/models?pageSize=1000`, signal });

@@ -118,6 +118,11 @@ export async function getJson(request: HttpRequest): Promise<unknown> {
   return readJson(await send(request, 'GET'), request);
 }
 
+/** GETs and returns the 2xx response unread (a file to read with a bound); throws ProviderError otherwise. */
+export function getResponse(request: HttpRequest): Promise<Response> {
+  return send(request, 'GET');
+}
+
 /** The base URL without trailing slashes: the user's base URL (a proxy, a compatible server, a mock) or the public one. */
 export function resolveBase(custom: string | undefined, publicBase: string): string {
   // Slashes matched from the first of a run only (the lookbehind): quadratic on a long run otherwise.

@@ -30,6 +30,7 @@ import {
 } from './tool-wire.ts';
 import type { ChatMessage, ChatProvider, ListedModel, StreamPart } from './types.ts';
 import { sourcePart } from './web-search-wire.ts';
+import { createFileBudget, inlineFile, joinedLines, numberedName } from './code-image-wire.ts';
 
 /**
  * A /models item. OpenAI reports no limits, only an optional `shutdown_date` ('YYYY-MM-DD' or
@@ -239,18 +240,63 @@ function createToolCallReader() {
   return { read, end };
 }
 
+/** Groq's code runs: `python` (compound), `code_interpreter` (as gpt-oss names its tool). */
+const codeToolTypes: ReadonlySet<string> = new Set(['python', 'code_interpreter']);
+
 /**
  * Groq's compound models run tools themselves and report them in `executed_tools` (the delta's, or
  * the message's): a web search (`type: "search"`, its query in the `arguments` JSON) first
- * without `output`, then again with it and its `search_results`. Each search is reported once as
- * searching and once as done, each page once, however often the stream repeats them.
+ * without `output`, then again with it and its `search_results`; a code run (`type: "python"`,
+ * its code in the `arguments` JSON) likewise, done with its `output` and `code_results` (`text`,
+ * `png`: a plot, base64). Each search and run is reported once as begun and once as done, each
+ * page and plot once, however often the stream repeats them.
  */
 function createExecutedToolsReader() {
   const searches = new Map<number, { done: boolean }>();
+  const runs = new Map<number, { done: boolean }>();
   const pages = new Set<string>();
+  const budget = createFileBudget();
+  let plots = 0;
+
+  function* codeRun(tool: unknown): Generator<StreamPart> {
+    const index = numberAt(tool, 'index') ?? runs.size;
+    const id = `groq-code-${index}`;
+    const results = arrayAt(tool, 'code_results');
+    const output = stringAt(tool, 'output');
+    let run = runs.get(index);
+    if (!run) {
+      runs.set(index, (run = { done: false }));
+      yield { type: 'code-start', id, language: 'python' };
+      const code = stringAt(parseJson(stringAt(tool, 'arguments') ?? ''), 'code');
+      if (code) yield { type: 'code-delta', id, delta: code };
+    }
+    if (run.done || (output === undefined && results.length === 0)) return;
+    run.done = true;
+    // What it printed, then any value a result shows as text that the print did not already hold.
+    const texts = results.flatMap((result) => {
+      const text = stringAt(result, 'text');
+      return text && !(output ?? '').includes(text) ? [text] : [];
+    });
+    yield { type: 'code-result', id, output: joinedLines([output ?? '', ...texts]) };
+    for (const result of results) {
+      const png = stringAt(result, 'png');
+      if (!png) continue;
+      plots += 1;
+      const name = numberedName('plot', plots, 'image/png');
+      yield* inlineFile(
+        { id: `${id}-plot-${plots}`, name, mimeType: 'image/png', base64: png, runId: id },
+        budget,
+      );
+    }
+  }
+
   function* read(tools: readonly unknown[]): Generator<StreamPart> {
     for (const tool of tools) {
       const type = stringAt(tool, 'type');
+      if (codeToolTypes.has(type ?? '')) {
+        yield* codeRun(tool);
+        continue;
+      }
       if (type !== 'search' && type !== 'web_search') continue;
       const index = numberAt(tool, 'index') ?? searches.size;
       const id = `groq-search-${index}`;
@@ -437,14 +483,28 @@ export function createChatCompletionsProvider(
   const target = { provider: definition.id, fetch, headers: { ...auth, 'Content-Type': 'application/json' } };
   return {
     id: definition.id,
-    chat({ messages, settings, effort, signal, stream = true, tools: requested, webSearch = false }) {
+    chat({
+      messages,
+      settings,
+      effort,
+      signal,
+      stream = true,
+      tools: requested,
+      webSearch = false,
+      codeExecution = false,
+      imageOutput = false,
+    }) {
       const config: Config = { ...connection, ...settings };
       const tools = offeredTools(requested);
-      // OpenAI's web search is a Responses tool: a search goes there whatever the model. Servers
-      // without a Responses path (Azure, Groq, compatible ones) get the Chat Completions body
-      // unchanged; Groq's compound models search on their own.
-      const searches = webSearch && api.responsesPath !== undefined;
-      if (api.responsesPath && (capabilitiesOf(config).reasoning || searches))
+      // OpenAI's web search, code interpreter and image generation are Responses tools: a request
+      // with any of them goes there whatever the model. Servers without a Responses path (Azure,
+      // Groq, compatible ones) get the Chat Completions body unchanged; Groq's compound models
+      // search and run code on their own.
+      const responses = api.responsesPath !== undefined;
+      const searches = webSearch && responses;
+      const runsCode = codeExecution && responses;
+      const draws = imageOutput && responses;
+      if (api.responsesPath && (capabilitiesOf(config).reasoning || searches || runsCode || draws))
         return viaResponses({
           ...target,
           url: `${base}${api.responsesPath}`,
@@ -455,6 +515,8 @@ export function createChatCompletionsProvider(
           effort,
           tools,
           ...(searches && { webSearch: true }),
+          ...(runsCode && { codeExecution: true }),
+          ...(draws && { imageOutput: true }),
           keyId: `${base}|${key}`,
         });
       const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };

@@ -16,11 +16,25 @@ import { argumentsText, wholeArguments, wholeCall } from './tool-wire.ts';
 import type { ChatMessage, ChatToolResult, StreamPart } from './types.ts';
 import { dataUrl } from './data-url.ts';
 import { codePointsToUtf16, sourcePart, webSource } from './web-search-wire.ts';
+import type { ProviderId } from '../domain/config.ts';
+import {
+  createFileBudget,
+  dataUrlParts,
+  downloadedFile,
+  fileName,
+  imageMimeType,
+  inlineFile,
+  joinedLines,
+  numberedName,
+  withDownloads,
+  type FileBudget,
+  type PendingDownloads,
+} from './code-image-wire.ts';
 
 /**
  * OpenAI's Responses API, used for its reasoning models: the only way to get their reasoning
- * summary (docs/decisions.md#reasoning); and for any model asked to search the web, since the
- * `web_search` tool exists only here. Nothing is stored at OpenAI (`store: false`); the encrypted
+ * summary (docs/decisions.md#reasoning); and for any model asked to search the web, run code or
+ * draw, since the `web_search`, `code_interpreter` and `image_generation` tools exist only here. Nothing is stored at OpenAI (`store: false`); the encrypted
  * reasoning comes back with the reply and goes out again with the next turn.
  */
 
@@ -61,12 +75,26 @@ function toolOutput(result: ChatToolResult): unknown {
 }
 
 /**
+ * The pictures an assistant turn drew here, as `image_generation_call` items (the model edits them
+ * on request): only those OpenAI drew, which carry its call id; others are left out.
+ */
+function drawnImageItems(message: ChatMessage, provider: ProviderId): unknown[] {
+  return (message.drawnImages ?? []).flatMap((image) => {
+    const id = image.providerData?.provider === provider ? image.providerData.data.imageCallId : undefined;
+    return id && image.data
+      ? [{ type: 'image_generation_call', id, status: 'completed', result: image.data }]
+      : [];
+  });
+}
+
+/**
  * The input items: system text goes in `instructions`; an assistant turn's own encrypted reasoning
  * goes back before its text and its calls, as a reasoning item (only reasoning this model wrote
- * reaches here). Calls go back whole as `function_call` items and results as
- * `function_call_output`, paired by `call_id`: with `store: false` nothing is referenced by id.
+ * reaches here), and the pictures it drew between them. Calls go back whole as `function_call`
+ * items and results as `function_call_output`, paired by `call_id`: with `store: false` nothing is
+ * referenced by id.
  */
-function responsesInput(messages: readonly ChatMessage[]): unknown[] {
+function responsesInput(messages: readonly ChatMessage[], provider: ProviderId): unknown[] {
   return messages.flatMap((message): unknown[] => {
     if (message.role === 'system') return [];
     if (message.role === 'user') return [{ role: 'user', content: userContent(message) }];
@@ -90,8 +118,11 @@ function responsesInput(messages: readonly ChatMessage[]): unknown[] {
       arguments: argumentsText(call.arguments),
     }));
     const text = message.content === '' ? [] : [{ role: 'assistant', content: message.content }];
-    // A reasoning item must be followed by its output: a turn with neither text nor calls goes without it.
-    return text.length + calls.length === 0 ? [] : [...reasoning, ...text, ...calls];
+    const images = drawnImageItems(message, provider);
+    // A reasoning item must be followed by its output: a turn with no text, calls or pictures goes without it.
+    return text.length + calls.length + images.length === 0
+      ? []
+      : [...reasoning, ...images, ...text, ...calls];
   });
 }
 
@@ -116,6 +147,10 @@ interface BodyOptions {
   tools?: readonly ToolDefinition[] | undefined;
   /** The hosted `web_search` tool is offered, after any function tools. */
   webSearch?: boolean;
+  /** The hosted `code_interpreter` tool is offered (an automatic container), after web search. */
+  codeExecution?: boolean;
+  /** The hosted `image_generation` tool is offered (two previews while it draws), last. */
+  imageOutput?: boolean;
 }
 
 /** The effort to ask for: the accepted one, raised from minimal to low when the web may be searched. */
@@ -128,9 +163,16 @@ function requestEffort(config: Config, options: Pick<BodyOptions, 'effort' | 'we
  * The body. A reasoning model gets its reasoning fields and its encrypted reasoning back; a model
  * that does not reason (here only to search the web) gets its sampling settings instead, as Chat
  * Completions would send them (Responses has no penalties). Searching adds the `web_search` tool
- * and asks for the pages each search found (`web_search_call.action.sources`).
+ * and asks for the pages each search found (`web_search_call.action.sources`); running code adds
+ * `code_interpreter` and asks for what runs print and plot (`code_interpreter_call.outputs`);
+ * drawing adds `image_generation`.
  */
-function responsesBody(config: Config, messages: readonly ChatMessage[], options: BodyOptions) {
+function responsesBody(
+  config: Config,
+  messages: readonly ChatMessage[],
+  options: BodyOptions,
+  provider: ProviderId,
+) {
   const capabilities = capabilitiesOf(config);
   const reasons = capabilities.reasoning;
   const effort = requestEffort(config, options);
@@ -144,15 +186,18 @@ function responsesBody(config: Config, messages: readonly ChatMessage[], options
   const include = [
     ...(reasons ? ['reasoning.encrypted_content'] : []),
     ...(options.webSearch ? ['web_search_call.action.sources'] : []),
+    ...(options.codeExecution ? ['code_interpreter_call.outputs'] : []),
   ];
   const tools = [
     ...(options.tools ? responsesTools(options.tools) : []),
     ...(options.webSearch ? [{ type: 'web_search' }] : []),
+    ...(options.codeExecution ? [{ type: 'code_interpreter', container: { type: 'auto' } }] : []),
+    ...(options.imageOutput ? [{ type: 'image_generation', partial_images: 2 }] : []),
   ];
   return {
     model: modelOf(config),
     ...(system.trim() && { instructions: system }),
-    input: responsesInput(messages),
+    input: responsesInput(messages, provider),
     // It covers the reasoning too: Max Tokens is the answer's, thinking gets room on top.
     max_output_tokens: Math.max(
       minimumOutputTokens,
@@ -263,6 +308,159 @@ function reasoningEnd(item: unknown): StreamPart | undefined {
   return signature ? { type: 'reasoning-end', signature } : { type: 'reasoning-end' };
 }
 
+/**
+ * What a reply's code runs and pictures have made so far: runs begun (the last one owns the
+ * container files the answer cites), the numbers of plots and pictures, the files queued for
+ * download, and the request's file budget.
+ */
+interface ResponsesMedia {
+  provider: ProviderId;
+  model: string;
+  budget: FileBudget;
+  downloads: PendingDownloads;
+  /** The GET of a container file's bytes, with the chat call's headers. */
+  containerFile(containerId: string, fileId: string): HttpRequest;
+  runs: Set<string>;
+  lastRun?: string;
+  plots: number;
+  /** Each picture's number, by its call id: its previews and the picture share a name. */
+  images: Map<string, number>;
+  /** Pictures finished: a late preview must not replace one. */
+  drawn: Set<string>;
+  /** Container files already queued (an annotation may repeat). */
+  cited: Set<string>;
+}
+
+function responsesMedia(request: HttpRequest, model: string): ResponsesMedia {
+  // The containers' files live beside the responses: `/v1/containers/{id}/files/{file}/content`.
+  const root = request.url.replace(/\/responses$/, '');
+  return {
+    provider: request.provider,
+    model,
+    budget: createFileBudget(),
+    downloads: [],
+    containerFile: (containerId, fileId) => ({
+      ...request,
+      url: `${root}/containers/${encodeURIComponent(containerId)}/files/${encodeURIComponent(fileId)}/content`,
+    }),
+    runs: new Set(),
+    plots: 0,
+    images: new Map(),
+    drawn: new Set(),
+    cited: new Set(),
+  };
+}
+
+/** A code run begins (once per id): the code interpreter runs Python. */
+function runStart(id: string, media: ResponsesMedia): StreamPart[] {
+  media.lastRun = id;
+  if (media.runs.has(id)) return [];
+  media.runs.add(id);
+  return [{ type: 'code-start', id, language: 'python' }];
+}
+
+/** The text of a run's `logs` outputs, one after another, each on its own lines. */
+function logsOf(outputs: readonly unknown[]): string {
+  return joinedLines(
+    outputs.map((output) => (stringAt(output, 'type') === 'logs' ? (stringAt(output, 'logs') ?? '') : '')),
+  );
+}
+
+/**
+ * A finished `code_interpreter_call` item: its code, what it logged, whether it failed (status
+ * `failed` or `incomplete`), then each picture it output as a `data:` URL, a file of the run
+ * (`plot-1.png`, numbered over the reply).
+ */
+function runEnd(item: unknown, media: ResponsesMedia): StreamPart[] {
+  const id = stringAt(item, 'id');
+  if (!id) return [];
+  const parts = runStart(id, media);
+  const outputs = arrayAt(item, 'outputs');
+  const status = stringAt(item, 'status');
+  const code = stringAt(item, 'code');
+  parts.push({
+    type: 'code-result',
+    id,
+    ...(code !== undefined && { code }),
+    output: logsOf(outputs),
+    ...((status === 'failed' || status === 'incomplete') && { failed: status }),
+  });
+  for (const output of outputs) {
+    const url =
+      stringAt(output, 'type') === 'image' ? dataUrlParts(stringAt(output, 'url') ?? '') : undefined;
+    if (!url) continue;
+    media.plots += 1;
+    const name = numberedName('plot', media.plots, url.mimeType);
+    parts.push(
+      ...inlineFile(
+        { id: `${id}-plot-${media.plots}`, name, mimeType: url.mimeType, base64: url.base64, runId: id },
+        media.budget,
+      ),
+    );
+  }
+  return parts;
+}
+
+function imageNumber(id: string, media: ResponsesMedia): number {
+  let number = media.images.get(id);
+  if (number === undefined) media.images.set(id, (number = media.images.size + 1));
+  return number;
+}
+
+/** A preview of a picture being drawn (`partial_image_b64`): replaced by the next file of its id. */
+function partialImage(data: unknown, media: ResponsesMedia): StreamPart[] {
+  const id = stringAt(data, 'item_id');
+  if (!id || media.drawn.has(id)) return [];
+  const mimeType = imageMimeType(stringAt(data, 'output_format'));
+  const name = numberedName('image', imageNumber(id, media), mimeType);
+  return inlineFile(
+    { id, name, mimeType, base64: fieldAt(data, 'partial_image_b64'), partial: true },
+    media.budget,
+  );
+}
+
+export const imageFailedNotice = 'A picture the model began could not be drawn.';
+
+/**
+ * A finished `image_generation_call` item: the picture (`result`, base64 in its `output_format`),
+ * with its call id to send back for an edit.
+ */
+function imageEnd(item: unknown, media: ResponsesMedia): StreamPart[] {
+  const id = stringAt(item, 'id');
+  if (!id || media.drawn.has(id)) return [];
+  media.drawn.add(id);
+  if (stringAt(item, 'status') === 'failed') return [{ type: 'notice', text: imageFailedNotice }];
+  const mimeType = imageMimeType(stringAt(item, 'output_format'));
+  const name = numberedName('image', imageNumber(id, media), mimeType);
+  const providerData = { provider: media.provider, model: media.model, data: { imageCallId: id } };
+  return inlineFile({ id, name, mimeType, base64: fieldAt(item, 'result'), providerData }, media.budget);
+}
+
+/**
+ * A `container_file_citation` annotation: a file the code wrote, cited in the answer. Its bytes
+ * are fetched before the reply finishes (`GET /v1/containers/{container_id}/files/{file_id}/content`),
+ * a file of the last run.
+ */
+function citedContainerFile(annotation: unknown, media: ResponsesMedia): void {
+  if (stringAt(annotation, 'type') !== 'container_file_citation') return;
+  const containerId = stringAt(annotation, 'container_id');
+  const fileId = stringAt(annotation, 'file_id');
+  if (!containerId || !fileId || media.cited.has(fileId)) return;
+  media.cited.add(fileId);
+  const runId = media.lastRun;
+  const name = fileName(stringAt(annotation, 'filename'), fileId);
+  const request = media.containerFile(containerId, fileId);
+  media.downloads.push(() =>
+    downloadedFile({ id: fileId, name, request, ...(runId !== undefined && { runId }) }, media.budget),
+  );
+}
+
+/** The container files a finished message item's texts cite. */
+function citedInMessage(item: unknown, media: ResponsesMedia): void {
+  for (const content of arrayAt(item, 'content'))
+    for (const annotation of arrayAt(content, 'annotations')) citedContainerFile(annotation, media);
+}
+
 const parallelPrefix = 'functions.';
 
 /**
@@ -304,7 +502,11 @@ function isParallelWrapper(name: string | undefined, tools: ReadonlySet<string>)
   return name === 'parallel' && !tools.has('parallel');
 }
 
-function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>): StreamDecoder {
+function createResponsesDecoder(
+  request: HttpRequest,
+  tools: ReadonlySet<string>,
+  media: ResponsesMedia,
+): StreamDecoder {
   let finish: FinishPart | undefined;
   // Summary parts of one item are paragraphs of one block.
   let lastSummary: string | undefined;
@@ -337,6 +539,8 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
         case 'response.output_item.added': {
           const item = recordAt(data, 'item');
           yield* searchStart(item);
+          const runId = stringAt(item, 'type') === 'code_interpreter_call' ? stringAt(item, 'id') : undefined;
+          if (runId) yield* runStart(runId, media);
           if (stringAt(item, 'type') !== 'function_call') break;
           const callId = stringAt(item, 'call_id') ?? stringAt(item, 'id') ?? '';
           const name = stringAt(item, 'name') ?? '';
@@ -351,17 +555,32 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
           if (call && !call.wrapper && delta) yield { type: 'tool-call-delta', callId: call.callId, delta };
           break;
         }
+        case 'response.code_interpreter_call_code.delta': {
+          const id = stringAt(data, 'item_id');
+          const delta = stringAt(data, 'delta');
+          if (!id || !delta) break;
+          yield* runStart(id, media);
+          yield { type: 'code-delta', id, delta };
+          break;
+        }
+        case 'response.image_generation_call.partial_image':
+          yield* partialImage(data, media);
+          break;
         case 'response.output_item.done': {
           const item = recordAt(data, 'item');
           const end = reasoningEnd(item);
           if (end) yield end;
           lastSummary = undefined;
-          if (stringAt(item, 'type') === 'web_search_call') {
+          const type = stringAt(item, 'type');
+          if (type === 'web_search_call') {
             const search = searchEnd(item);
             if (search.searched) searches += 1;
             yield* search.parts;
           }
-          if (stringAt(item, 'type') !== 'function_call') break;
+          if (type === 'code_interpreter_call') yield* runEnd(item, media);
+          if (type === 'image_generation_call') yield* imageEnd(item, media);
+          if (type === 'message') citedInMessage(item, media);
+          if (type !== 'function_call') break;
           calledTools = true;
           const call = calls.get(stringAt(item, 'id') ?? stringAt(item, 'call_id') ?? '');
           if (call && !call.wrapper) {
@@ -384,7 +603,9 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
         }
         case 'response.output_text.annotation.added': {
           const part = partOf(data);
-          yield* citationOf(recordAt(data, 'annotation'), part.text, part.start);
+          const annotation = recordAt(data, 'annotation');
+          yield* citationOf(annotation, part.text, part.start);
+          citedContainerFile(annotation, media);
           break;
         }
         case 'response.completed':
@@ -405,11 +626,17 @@ function createResponsesDecoder(request: HttpRequest, tools: ReadonlySet<string>
   };
 }
 
-function decodeResponsesReply(json: unknown, tools: ReadonlySet<string>): StreamPart[] {
+function decodeResponsesReply(
+  json: unknown,
+  tools: ReadonlySet<string>,
+  media: ResponsesMedia,
+): StreamPart[] {
   const parts: StreamPart[] = [];
   let searches = 0;
   let streamed = 0;
   for (const item of arrayAt(json, 'output')) {
+    if (stringAt(item, 'type') === 'code_interpreter_call') parts.push(...runEnd(item, media));
+    if (stringAt(item, 'type') === 'image_generation_call') parts.push(...imageEnd(item, media));
     if (stringAt(item, 'type') === 'web_search_call') {
       const search = searchEnd(item);
       if (search.searched) searches += 1;
@@ -435,6 +662,7 @@ function decodeResponsesReply(json: unknown, tools: ReadonlySet<string>): Stream
           parts.push(...citationOf(annotation, text, streamed));
         streamed += text.length;
       }
+      citedInMessage(item, media);
     }
   }
   return [...parts, finishOf(json, false, searches)];
@@ -454,6 +682,10 @@ export interface ResponsesCall extends HttpRequest {
   tools?: readonly ToolDefinition[] | undefined;
   /** Offer OpenAI's own `web_search` tool. */
   webSearch?: boolean;
+  /** Offer OpenAI's own `code_interpreter` tool. */
+  codeExecution?: boolean;
+  /** Offer OpenAI's own `image_generation` tool. */
+  imageOutput?: boolean;
   /** Which key is asking: summaries refused once are not asked for again with it. */
   keyId: string;
 }
@@ -463,16 +695,34 @@ export interface ResponsesCall extends HttpRequest {
  * key. A model that does not reason (asked here to search the web) is never asked for summaries.
  */
 export async function* responsesChat(call: ResponsesCall): AsyncGenerator<StreamPart> {
-  const { config, messages, stream, effort, tools, webSearch = false, keyId, ...request } = call;
+  const {
+    config,
+    messages,
+    stream,
+    effort,
+    tools,
+    webSearch = false,
+    codeExecution = false,
+    imageOutput = false,
+    keyId,
+    ...request
+  } = call;
   const toolNames = new Set(tools?.map(({ name }) => name));
-  const attempt = (summary: boolean) =>
-    runChat({
-      ...request,
-      body: responsesBody(config, messages, { stream, summary, effort, tools, webSearch }),
-      stream,
-      createDecoder: () => createResponsesDecoder(request, toolNames),
-      decodeReply: (json) => decodeResponsesReply(json, toolNames),
-    });
+  const options = { stream, effort, tools, webSearch, codeExecution, imageOutput };
+  const attempt = (summary: boolean) => {
+    // Files of one attempt: a retry starts again from nothing.
+    const media = responsesMedia(request, modelOf(config));
+    return withDownloads(
+      runChat({
+        ...request,
+        body: responsesBody(config, messages, { ...options, summary }, request.provider),
+        stream,
+        createDecoder: () => createResponsesDecoder(request, toolNames, media),
+        decodeReply: (json) => decodeResponsesReply(json, toolNames, media),
+      }),
+      media.downloads,
+    );
+  };
   if (webSearch && acceptedEffort(capabilitiesOf(config), effort) === 'minimal')
     yield { type: 'notice', text: minimalSearchNotice };
   if (!capabilitiesOf(config).reasoning || unverifiedKeys.has(keyId)) {

@@ -42,6 +42,14 @@ import {
   groqCompoundStream,
   openaiWebSearchStream,
 } from './__fixtures__/web-search-streams.ts';
+import {
+  anthropicFailedRunStream,
+  geminiCodeStream,
+  geminiImageStream,
+  groqCodeStream,
+  openaiFailedRunStream,
+  openaiImageStream,
+} from './__fixtures__/code-image-streams.ts';
 import { isProviderError } from './provider-error.ts';
 import { createChatProvider } from './registry.ts';
 
@@ -177,6 +185,28 @@ const fixtures: Fixture[] = [
     model: 'groq/compound',
     stream: groqCompoundStream,
   },
+  // Code runs and pictures (code-image-streams.test.ts reads them with their downloads).
+  {
+    name: 'OpenAI Responses failed code run',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiFailedRunStream,
+  },
+  {
+    name: 'OpenAI Responses picture with previews',
+    provider: 'openai',
+    model: 'gpt-5.4',
+    stream: openaiImageStream,
+  },
+  { name: 'Claude failed and refused code runs', provider: 'claude', stream: anthropicFailedRunStream },
+  { name: 'Gemini code runs and a plot, CRLF', provider: 'gemini', stream: geminiCodeStream },
+  {
+    name: 'Gemini image model with signatures, CRLF',
+    provider: 'gemini',
+    model: 'gemini-3-pro-image',
+    stream: geminiImageStream,
+  },
+  { name: 'Groq compound code run', provider: 'groq', model: 'groq/compound', stream: groqCodeStream },
   {
     name: 'Claude web search cut mid-reply',
     provider: 'claude',

@@ -24,8 +24,12 @@
  *
  * Under `code` the program's two files, squares.csv and squares.png, are the result's
  * `code_execution_output` entries (Files API ids, `file_011C…`); `GET /v1/files/{file_id}/content`
- * returns their bytes, with the Messages API's key, version and browser checks and the beta header
- * `anthropic-beta: files-api-2025-04-14` required. Under `code-failed` stdout is empty, stderr the
+ * returns their bytes, and `GET /v1/files/{file_id}` their metadata (added with the client's
+ * downloads, which name a file from it) as the Files API's FileMetadata: `{id, type: "file",
+ * filename, mime_type, size_bytes, created_at, downloadable: true}` (anthropic-sdk-typescript
+ * `src/resources/beta/files.ts`); both with the Messages API's key, version and browser checks and
+ * the beta header `anthropic-beta: files-api-2025-04-14` required (one of several comma-separated
+ * values is enough). Under `code-failed` stdout is empty, stderr the
  * traceback, return_code 1, no files. Under `code-unavailable` the result is the tool error
  * `{type: "bash_code_execution_tool_result_error" | "code_execution_tool_result_error", error_code:
  * "unavailable"}` (a 200), and the answer `unavailableAnswer`.
@@ -85,7 +89,10 @@ export function codeToolError(tool, index) {
   return undefined;
 }
 
-/** Files the code scenario wrote, by file id. @type {Map<string, { filename: string, mediaType: string, bytes: Buffer }>} */
+/**
+ * Files the code scenario wrote, by file id.
+ * @type {Map<string, { filename: string, mediaType: string, bytes: Buffer, createdAt: string }>}
+ */
 const files = new Map();
 
 /**
@@ -99,6 +106,29 @@ export function anthropicFileOf(path) {
   const id = decodeURIComponent(match[1] ?? '');
   const file = files.get(id);
   return file ? { found: true, mediaType: file.mediaType, bytes: file.bytes } : { found: false, id };
+}
+
+/**
+ * `GET /v1/files/{file_id}`: the file's metadata, or undefined when the path is not that route.
+ * @param {string} path
+ * @returns {{ found: true, metadata: Record<string, unknown> } | { found: false, id: string } | undefined}
+ */
+export function anthropicFileMetadataOf(path) {
+  const match = /^\/v1\/files\/([^/]+)$/.exec(path);
+  if (!match) return undefined;
+  const id = decodeURIComponent(match[1] ?? '');
+  const file = files.get(id);
+  if (!file) return { found: false, id };
+  const metadata = {
+    id,
+    type: 'file',
+    filename: file.filename,
+    mime_type: file.mediaType,
+    size_bytes: file.bytes.length,
+    created_at: file.createdAt,
+    downloadable: true,
+  };
+  return { found: true, metadata };
 }
 
 /**
@@ -173,7 +203,7 @@ export function anthropicCodeTurn(plan) {
         ];
     const outputs = written.map((file) => {
       const fileId = randomId('file_011C', 22);
-      files.set(fileId, file);
+      files.set(fileId, { ...file, createdAt: new Date().toISOString() });
       return { type: 'code_execution_output', file_id: fileId };
     });
     content = {

@@ -501,6 +501,25 @@ describe('Claude code execution', () => {
     expect((await raw('GET', path, { 'anthropic-version': '2023-06-01' })).status).toBe(401);
     expect((await raw('GET', path, anthropicHeaders('code.c2'))).status).toBe(400);
     expect((await raw('GET', '/v1/files/file_none/content', headers)).status).toBe(404);
+    // The metadata names each file, with the same checks.
+    const metadata = await raw('GET', `/v1/files/${outputs[1]?.file_id}`, {
+      ...headers,
+      'anthropic-beta': 'code-execution-2025-08-25, files-api-2025-04-14',
+    });
+    expect(metadata.status).toBe(200);
+    expect(metadata.json).toEqual({
+      id: outputs[1]?.file_id,
+      type: 'file',
+      filename: 'squares.png',
+      mime_type: 'image/png',
+      size_bytes: squaresPng().length,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      downloadable: true,
+    });
+    expect((await raw('GET', `/v1/files/${outputs[0]?.file_id}`, anthropicHeaders('code.c2'))).status).toBe(
+      400,
+    );
+    expect((await raw('GET', '/v1/files/file_none', headers)).status).toBe(404);
     // A browser without the direct-access header gets no CORS headers.
     const refused = await raw('GET', path, {
       ...anthropicHeaders('code.c2'),
@@ -589,5 +608,55 @@ describe('Claude code execution', () => {
     const plain = (await claude('code.c7', {})).json as Message;
     expect(plain.content).toEqual([{ type: 'text', text: geminiEcho }]);
     expect(plain.container).toBeUndefined();
+  });
+});
+
+describe('Groq compound code execution', () => {
+  const groq = (key: string, body: Record<string, unknown>) =>
+    raw('POST', '/openai/v1/chat/completions', openaiHeaders(key), {
+      messages: [{ role: 'user', content: 'Hi' }],
+      ...body,
+    });
+  interface Tool {
+    index: number;
+    type: string;
+    arguments: string;
+    output: string;
+    code_results: { text?: string; png?: string }[];
+  }
+  interface Chunk {
+    choices: { delta: { content?: string; reasoning?: string; executed_tools?: Tool[] } }[];
+  }
+
+  it('runs the program unasked: reasoning, the run whole in executed_tools with its plot, then the answer', async () => {
+    const chunks = dataPayloads<Chunk>(
+      (await groq('code.q1', { model: 'groq/compound', stream: true })).text,
+    );
+    const deltas = chunks.map((chunk) => chunk.choices[0]?.delta ?? {});
+    const tools = deltas.flatMap((delta) => delta.executed_tools ?? []);
+    expect(tools).toEqual([
+      {
+        index: 0,
+        type: 'python',
+        arguments: expect.any(String),
+        output: '55\n',
+        code_results: [{ png: plotBase64 }],
+      },
+    ]);
+    expect(JSON.parse(tools[0]?.arguments ?? '')).toEqual({ code: squaresCode });
+    expect(deltas.map((delta) => delta.reasoning ?? '').join('')).not.toBe('');
+    expect(deltas.map((delta) => delta.content ?? '').join('')).toBe(codeAnswer);
+  });
+
+  it('prints the traceback under code-failed, with no plot; not streamed on the message; another model echoes', async () => {
+    const reply = await groq('code-failed.q2', { model: 'groq/compound-mini' });
+    const message = (reply.json as { choices: { message: { content: string; executed_tools: Tool[] } }[] })
+      .choices[0]?.message;
+    expect(message?.content).toBe(failedAnswer);
+    expect(message?.executed_tools).toEqual([
+      expect.objectContaining({ type: 'python', output: failingTraceback, code_results: [] }),
+    ]);
+    const plain = await groq('code.q3', { model: 'llama-3.3-70b-versatile' });
+    expect(JSON.stringify(plain.json)).not.toMatch(/executed_tools/);
   });
 });

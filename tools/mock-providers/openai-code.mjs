@@ -34,6 +34,16 @@
  * → output_item.done. Options "auto" or left out resolve to 1024x1024, high, opaque, png [A]; the
  * picture itself is 64×64 whatever the size says. An earlier `image_generation_call` sent back as
  * an input item (an edit) is accepted.
+ *
+ * Groq's compound models (added with the clients' code execution): under a code scenario they run
+ * the program on their own, unasked (the request is unchanged; openai-search.mjs has their web
+ * search). The run is an `executed_tools` entry in groq-python's ExecutedTool shape: `{index,
+ * type: "python", arguments: "{\"code\": …}", output, code_results: [{text?, png?}]}`, streamed
+ * whole as `delta.executed_tools` after the reasoning that leads to it, and on the message when not
+ * streamed, then the answer. [A] the `type` value, that `output` is what the program printed, that
+ * the plot is one `code_results` entry `{png: <base64 PNG>}` (no `text`, the program ends with no
+ * value), that under `code-failed` `output` is the traceback with no `code_results` and nothing
+ * else marks the failure, and the reasoning text. No file downloads: squares.csv stays on Groq.
  */
 
 import {
@@ -239,5 +249,33 @@ export function responsesImageTurn(plan) {
     ],
     text: imageAnswer,
     annotations: [],
+  };
+}
+
+/** Groq's compound systems, and their older beta names. @param {string} model */
+const isCompoundModel = (model) => /^(groq\/)?compound(-beta)?(-mini)?$/.test(model);
+
+const compoundCodeReasoning = 'I will run the squares program in Python to compute the sum and plot it.';
+
+/**
+ * The turn of a Groq compound model under a code scenario: its reasoning, the run it made (as
+ * compoundSearchTurn's searches: `tools`, one reasoning text per tool in `thoughts`) and the answer.
+ * @param {ChatPlan} plan
+ */
+export function compoundCodeTurn(plan) {
+  if (!runsCode(plan.scenario) || !isCompoundModel(plan.model)) return undefined;
+  const run = codeRun(plan.scenario);
+  const tool = {
+    index: 0,
+    type: 'python',
+    arguments: JSON.stringify({ code: run.code }).replace('":"', '": "'),
+    output: run.output,
+    code_results: run.failed ? [] : [{ png: plotBase64 }],
+  };
+  return {
+    reasoning: compoundCodeReasoning,
+    thoughts: [compoundCodeReasoning],
+    tools: [tool],
+    text: run.answer,
   };
 }

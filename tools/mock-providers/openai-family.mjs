@@ -16,6 +16,7 @@ import {
 } from './openai-errors.mjs';
 import { chatAttachments } from './attachments.mjs';
 import { chatAttachmentsError, groqAttachmentsError } from './openai-attachments.mjs';
+import { compoundCodeTurn } from './openai-code.mjs';
 import { chatSearchTurn, compoundSearchTurn, isCompound } from './openai-search.mjs';
 import { chatHistoryError, chatToolState, chatToolsError, groqToolsError } from './openai-tools.mjs';
 import { isReasoningModel, validateGroqBody, validateOpenAIBody } from './openai-validation.mjs';
@@ -133,7 +134,8 @@ const callsOf = (variant, plan) =>
  * @param {Variant} variant @param {ChatPlan} plan @returns {Script}
  */
 function scriptOf(variant, plan) {
-  const compoundSearch = variant === 'groq' && compoundSearchTurn(plan) !== undefined;
+  const compoundSearch =
+    variant === 'groq' && (compoundSearchTurn(plan) ?? compoundCodeTurn(plan)) !== undefined;
   const reasoning = thinks(plan.scenario) || compoundSearch ? plan.reasoning : [];
   const cut = plan.tokens.slice(0, 3);
   if (plan.scenario === 'error-event') return { tokens: cut, reasoning, ending: 'error', calls: [] };
@@ -175,12 +177,13 @@ function shownOf(variant, plan, { tokens, reasoning }) {
 
 /**
  * A web search turn (openai-search.mjs): OpenAI's search models and Groq's compound models answer
- * a search scenario with the search answer (and compound with its reasoning and executed tools).
+ * a search scenario with the search answer (and compound with its reasoning and executed tools);
+ * compound models answer a code scenario with their run the same way (openai-code.mjs).
  * @param {Variant} variant @param {ChatPlan} plan
  */
 function withSearch(variant, plan) {
   const chat = variant === 'openai' ? chatSearchTurn(plan) : undefined;
-  const compound = variant === 'groq' ? compoundSearchTurn(plan) : undefined;
+  const compound = variant === 'groq' ? (compoundSearchTurn(plan) ?? compoundCodeTurn(plan)) : undefined;
   const text = chat?.text ?? compound?.text;
   if (text === undefined) return { plan, search: undefined };
   return {

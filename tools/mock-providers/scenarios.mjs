@@ -69,9 +69,9 @@ export const scenarioHelp = {
     "Claude: the second search fails (web_search_tool_result_error max_uses_exceeded, as with max_uses 1 under search) and the answer's last sentence is uncited. Others as search",
   'search-disabled':
     'Claude: a request with the web_search tool gets a 400 invalid_request_error, web search not enabled for the organization (wording unverified); without it, Echo. Others as search',
-  code: "the providers' own code execution (code-images.mjs), when the request offers it (Gemini codeExecution, a Responses code_interpreter tool, Claude's code_execution tool): the model runs a fixed Python program (prints 55, writes squares.csv, plots four coloured squares), then answers 'The sum of the first five squares is 55. I saved the table and plotted it.'. Otherwise Echo",
+  code: "the providers' own code execution (code-images.mjs), when the request offers it (Gemini codeExecution, a Responses code_interpreter tool, Claude's code_execution tool; a Groq compound model runs it unasked): the model runs a fixed Python program (prints 55, writes squares.csv, plots four coloured squares), then answers 'The sum of the first five squares is 55. I saved the table and plotted it.'. Otherwise Echo",
   'code-failed':
-    "as code, but the program raises ZeroDivisionError: Gemini OUTCOME_FAILED, Claude return_code 1 with the traceback on stderr, Responses logs with the traceback; no file or plot; answer 'The code failed: it divided by zero, so there is no result.'. Otherwise Echo",
+    "as code, but the program raises ZeroDivisionError: Gemini OUTCOME_FAILED, Claude return_code 1 with the traceback on stderr, Responses logs with the traceback, Groq compound output with the traceback; no file or plot; answer 'The code failed: it divided by zero, so there is no result.'. Otherwise Echo",
   'code-unavailable':
     "Claude: the code execution tool itself fails (bash_code_execution_tool_result_error, or code_execution_tool_result_error on code_execution_20250522, error_code unavailable; a 200), answer 'Code execution is unavailable right now, so I could not run the program.'. Others as code",
   image:

@@ -6,11 +6,12 @@
  * search-failed, search-disabled): web-search.mjs, with each API's form in openai-search.mjs,
  * anthropic-search.mjs and gemini-search.mjs; code execution and images (scenarios code,
  * code-failed, code-unavailable, image): code-images.mjs, gemini-code.mjs, openai-code.mjs and
- * anthropic-code.mjs.
+ * anthropic-code.mjs, with the downloads of the files a run wrote (OpenAI's container files;
+ * Anthropic's Files API bytes and metadata).
  */
 
 import { createServer } from 'node:http';
-import { anthropicFileError, anthropicFileOf } from './anthropic-code.mjs';
+import { anthropicFileError, anthropicFileMetadataOf, anthropicFileOf } from './anthropic-code.mjs';
 import { anthropicMock } from './anthropic.mjs';
 import { geminiMock } from './gemini.mjs';
 import { containerFileOf } from './openai-code.mjs';
@@ -212,7 +213,7 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     if (url.pathname === '/__mock/requests') return answerRecording(method, url, res);
     const file = containerFileOf(url.pathname);
     if (file) return answerContainerFile(method, url, headers, file, res);
-    const claudeFile = anthropicFileOf(url.pathname);
+    const claudeFile = anthropicFileOf(url.pathname) ?? anthropicFileMetadataOf(url.pathname);
     if (claudeFile) return answerClaudeFile(method, url, headers, claudeFile, res);
     const route = routeOf(method, url.pathname, headers);
     /** @type {MockRequest} */
@@ -282,10 +283,10 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     res.end(file.bytes);
   }
   /**
-   * A file a Claude code execution wrote (anthropic-code.mjs), from the Files API, with the
-   * Messages API's browser gate, key and version checks and CORS.
+   * A file a Claude code execution wrote (anthropic-code.mjs), from the Files API: its bytes, or
+   * its metadata as JSON, with the Messages API's browser gate, key and version checks and CORS.
    * @param {string} method @param {URL} url @param {Record<string, string>} headers
-   * @param {NonNullable<ReturnType<typeof anthropicFileOf>>} file
+   * @param {NonNullable<ReturnType<typeof anthropicFileOf> | ReturnType<typeof anthropicFileMetadataOf>>} file
    * @param {import('node:http').ServerResponse} res
    */
   function answerClaudeFile(method, url, headers, file, res) {
@@ -314,6 +315,7 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     if (!scenarioOf(key)) return sendReply(res, anthropicMock.badKey(key), cors);
     const refused = anthropicFileError(headers, file);
     if (refused || !file.found) return sendReply(res, refused ?? anthropicMock.badKey(key), cors);
+    if ('metadata' in file) return sendReply(res, { status: 200, body: file.metadata }, cors);
     res.writeHead(200, {
       'content-type': file.mediaType,
       'content-length': String(file.bytes.length),
