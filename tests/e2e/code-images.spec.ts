@@ -99,11 +99,15 @@ test('OpenAI: a drawn picture shows while it is drawn, opens full size, stays, a
   chat,
   page,
 }) => {
-  const key = await ask(chat, 'openai', 'image');
+  const key = await ask(chat, 'openai', 'image-slow');
   await switchOn(page, 'Create images');
   await chat.send('Draw four coloured squares');
-  await chat.waitForReplyDone();
   const reply = chat.messages('assistant').last();
+  // A preview first, marked as still being drawn.
+  const preview = reply.locator('[data-testid="drawn-picture"][aria-busy="true"]');
+  await expect(preview.getByRole('img')).toBeVisible();
+  await expect(preview).toContainText('Drawing…');
+  await chat.waitForReplyDone();
   await expect(reply).toContainText('Here is the picture: four coloured squares.');
   const picture = reply.getByTestId('drawn-picture');
   await expect(picture).toHaveCount(1);

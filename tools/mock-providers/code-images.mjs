@@ -20,6 +20,7 @@
  *   with `generationConfig.responseModalities` holding `IMAGE`; a Responses `image_generation`
  *   tool); otherwise the plain Echo. The picture is `squaresPng(width, height)`, the text
  *   `imageAnswer`, OpenAI's revised prompt `revisedPrompt`.
+ * - `image-slow`: as `image`, at 300 ms per streamed chunk, so OpenAI's previews can be watched.
  */
 
 import { quadrantsPng } from '../png.mjs';
@@ -68,7 +69,7 @@ export const revisedPrompt = 'Four coloured squares, red, blue, green and amber,
 export const runsCode = (scenario) =>
   scenario === 'code' || scenario === 'code-failed' || scenario === 'code-unavailable';
 /** @param {string} scenario */
-export const drawsImages = (scenario) => scenario === 'image';
+export const drawsImages = (scenario) => scenario === 'image' || scenario === 'image-slow';
 
 /** The program, its output and answer for a code scenario. @param {string} scenario */
 export function codeRun(scenario) {

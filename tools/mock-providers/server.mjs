@@ -176,12 +176,15 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   }
   const frames = provider.streamFrames(plan);
   await writeStream(res, frames, {
-    delayMs: scenario === 'slow' ? 200 : scenario === 'slow-thinking' ? 150 : tokenDelayMs,
+    delayMs: scenarioDelayMs[scenario] ?? tokenDelayMs,
     headers: cors,
     splitUtf8: scenario === 'utf8',
     ...(scenario === 'drop' && { dropAfter: Math.max(2, Math.floor(frames.length / 2)) }),
   });
 }
+
+/** Scenarios streamed slower than the rest, to watch them (ms between chunks). @type {Record<string, number>} */
+const scenarioDelayMs = { slow: 200, 'slow-thinking': 150, 'image-slow': 300 };
 
 /**
  * Starts the mock on a loopback address.
