@@ -31,12 +31,14 @@ export const tooLargeNotice = (name: string): string =>
 
 /** A download that failed, in one sentence: the reply itself goes on. */
 export const downloadFailedNotice = (name: string, reason: string): string =>
-  `The file ${name} could not be downloaded (${
-    reason
-      .trim()
-      .replace(/[.\s]+$/, '')
-      .slice(0, 200) || 'no reason given'
-  }).`;
+  `The file ${name} could not be downloaded (${withoutEndPeriods(reason.slice(0, 200).trim()) || 'no reason given'}).`;
+
+/** The text without the periods and spaces it ends with (a loop: an end-anchored regex is quadratic). */
+function withoutEndPeriods(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[.\s]/.test(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
 
 const notice = (text: string): NoticePart => ({ type: 'notice', text });
 

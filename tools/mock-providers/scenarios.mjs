@@ -74,7 +74,8 @@ export const scenarioHelp = {
     "as code, but the program raises ZeroDivisionError: Gemini OUTCOME_FAILED, Claude return_code 1 with the traceback on stderr, Responses logs with the traceback, Groq compound output with the traceback; no file or plot; answer 'The code failed: it divided by zero, so there is no result.'. Otherwise Echo",
   'code-unavailable':
     "Claude: the code execution tool itself fails (bash_code_execution_tool_result_error, or code_execution_tool_result_error on code_execution_20250522, error_code unavailable; a 200), answer 'Code execution is unavailable right now, so I could not run the program.'. Others as code",
-  'image-slow': 'as image, at 300 ms per streamed chunk, so the previews of a picture being drawn can be watched',
+  'image-slow':
+    'as image, at 300 ms per streamed chunk, so the previews of a picture being drawn can be watched',
   image:
     "image generation (code-images.mjs), when the request asks for it (a Gemini *-image model with responseModalities IMAGE, a Responses image_generation tool): 'Here is the picture: four coloured squares.' and a PNG of four coloured squares. Otherwise Echo",
 };
