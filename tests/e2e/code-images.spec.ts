@@ -59,6 +59,14 @@ for (const provider of ['openai', 'claude', 'gemini'] as const) {
       expect(download.suggestedFilename()).toBe('squares.csv');
       expect(await readFile(await download.path(), 'utf8')).toBe(squaresCsv);
     }
+    if (provider === 'openai') {
+      // The answer's sandbox: link to the file downloads it too.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        reply.getByRole('button', { name: 'squares.csv', exact: true }).click(),
+      ]);
+      expect(await readFile(await download.path(), 'utf8')).toBe(squaresCsv);
+    }
 
     await page.reload();
     const again = chat

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { Message } from '../../domain/conversation.ts';
+import type { ProducedFile } from '../../domain/code-runs.ts';
+import { codeRunParts, type Message } from '../../domain/conversation.ts';
 import { isMarkdownLike } from '../../domain/conversation-rules.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { Markdown } from './lazy-markdown.tsx';
@@ -9,6 +10,7 @@ import { ReasoningBlock } from './reasoning-block.tsx';
 import { replySteps, stepResearch } from './reply-steps.ts';
 import { CodeRunCard } from './code-run-card.tsx';
 import { DrawnPicture } from './drawn-picture.tsx';
+import { ReplyFilesContext } from './reply-files-context.ts';
 import { ToolCard } from './tool-card.tsx';
 
 export interface ToolReplyProps {
@@ -29,6 +31,7 @@ const messageContentClass =
 export function ToolReply({ message, streaming }: ToolReplyProps) {
   const steps = useMemo(() => replySteps(message.parts), [message.parts]);
   const research = useMemo(() => stepResearch(steps, message.web), [steps, message.web]);
+  const files = useMemo(() => producedFiles(message), [message]);
   // Which cards are open, by call id: held here so a closed card can skip its arguments' updates.
   const [openCalls, setOpenCalls] = useState<ReadonlySet<string>>(() => new Set());
   const toggleCall = useCallback(
@@ -52,7 +55,7 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
   const live = streaming && approval === null;
 
   return (
-    <>
+    <ReplyFilesContext.Provider value={files}>
       {steps.map((step, index) => {
         const last = index === steps.length - 1;
         return (
@@ -67,7 +70,9 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
             {step.text !== '' && (
               <div className={messageContentClass}>
                 <MessageErrorBoundary text={step.text}>
-                  {isMarkdownLike(step.text) || research[index] ? (
+                  {isMarkdownLike(step.text) ||
+                  research[index] ||
+                  (files.size > 0 && step.text.includes('](sandbox:')) ? (
                     <Markdown text={step.text} live={streaming && last} web={research[index]} />
                   ) : (
                     <PlainText text={step.text} />
@@ -103,8 +108,15 @@ export function ToolReply({ message, streaming }: ToolReplyProps) {
           <Cursor />
         </div>
       )}
-    </>
+    </ReplyFilesContext.Provider>
   );
+}
+
+/** The files the reply's code runs made, by name (a later one of the same name wins). */
+function producedFiles(message: Message): ReadonlyMap<string, ProducedFile> {
+  const files = new Map<string, ProducedFile>();
+  for (const run of codeRunParts(message)) for (const file of run.files) files.set(file.name, file);
+  return files;
 }
 
 function Cursor() {

@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReplyFilesContext } from '../reply-files-context.ts';
 import { markdownBudget } from './markdown-budget.ts';
 import MarkdownRenderer, { MarkdownBlock, prepareMarkdown, safeUrl } from './markdown-renderer.tsx';
 
@@ -31,6 +32,31 @@ const whole = (text: string) =>
 // Rendered whole, the parser keeps the line breaks between blocks: whitespace the page ignores.
 const withoutBreaksBetweenBlocks = (html: string) =>
   html.replace(/(<\/?(?:p|div|ul|ol|li|table|thead|tbody|tr|blockquote|h[1-6])>|<hr\/>)\n+/g, '$1');
+
+describe("a sandbox: link (a file the reply's code wrote)", () => {
+  const text = 'Saved: [the table](sandbox:/mnt/data/squares.csv) and [raw](<sandbox:/x.csv>).';
+  it("downloads the reply's file of that name, and never becomes an href", () => {
+    const files = new Map([
+      ['squares.csv', { id: 'f1', name: 'squares.csv', mimeType: 'text/csv', size: 6 }],
+    ]);
+    const html = renderToStaticMarkup(
+      <ReplyFilesContext.Provider value={files}>
+        <MarkdownRenderer text={text} />
+      </ReplyFilesContext.Provider>,
+    );
+    expect(html).toContain('<button type="button" title="Download squares.csv"');
+    expect(html).toContain('>the table</button>');
+    // No file of that name: its text alone.
+    expect(html).toContain('<span>raw</span>');
+    expect(html).not.toContain('sandbox:');
+  });
+
+  it('is text alone outside a reply that made files', () => {
+    const html = renderToStaticMarkup(<MarkdownRenderer text={text} />);
+    expect(html).toContain('<span>the table</span>');
+    expect(html).not.toContain('sandbox:');
+  });
+});
 
 describe('MarkdownRenderer', () => {
   it.each(samples)('renders a reply prepared ahead (parsed blocks kept) as it renders fresh: %#', (text) => {

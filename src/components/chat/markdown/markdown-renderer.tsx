@@ -17,6 +17,8 @@ import type { WebResearch } from '../../../domain/web-search.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { CitationContext } from '../citation-context.ts';
 import { CitationMarker } from './citation-marker.tsx';
+import { isSandboxLink } from '../reply-files-context.ts';
+import { SandboxLink } from './sandbox-link.tsx';
 import { PlainText } from '../plain-text.tsx';
 import { CodeBlock, textOf } from './code-block.tsx';
 import { RemoteImage } from './remote-image.tsx';
@@ -29,10 +31,12 @@ import { forgetBlock, parsedTree, requestParse, subscribeParsed } from './markdo
 import { parseClosedFence, parseOpenFence, splitMarkdownBlocks } from './split-blocks.ts';
 
 const components: Components = {
-  a: ({ href, children }) => {
+  a: ({ href, children, node }) => {
     // A citation marker the reply's research put in (domain/citation-markers.ts).
     const cited = citationNumber(href);
     if (cited !== null) return <CitationMarker number={cited} />;
+    const sandbox = node?.properties.dataSandbox;
+    if (typeof sandbox === 'string') return <SandboxLink href={sandbox}>{children}</SandboxLink>;
     return (
       <a href={href} target="_blank" rel="noopener noreferrer nofollow">
         {children}
@@ -108,6 +112,10 @@ function withSafeUrls(tree: Root): Root {
   while (stack.length > 0) {
     const node = stack.pop();
     if (node?.type !== 'element') continue;
+    // A link into the provider's sandbox goes to the reply's own file, if it made one (SandboxLink).
+    const href = node.properties.href;
+    if (node.tagName === 'a' && typeof href === 'string' && isSandboxLink(href))
+      node.properties.dataSandbox = href;
     for (const [name, tags] of Object.entries(urlAttributes)) {
       const value = node.properties[name];
       if (value !== undefined && (tags === null || tags.includes(node.tagName)))
