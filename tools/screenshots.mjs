@@ -32,10 +32,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { encodePng } from './png.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const host = '127.0.0.1';
-const shots = ['light', 'dark', 'versions', 'models', 'reasoning', 'attachments'];
+const shots = ['light', 'dark', 'versions', 'models', 'reasoning', 'attachments', 'code-run'];
 
 const usage = `Usage: node tools/screenshots.mjs [--build] [--only=${shots.join(',')}] [--out=docs]`;
 /** @type {{ build: boolean, only: string, out: string }} */
@@ -346,9 +347,87 @@ function stats(inputTokens, outputTokens, firstTokenMs, totalMs, more = {}) {
   };
 }
 
+/** A bar chart of the squares of 1 to 5, as a program would plot it (white, with blue bars). */
+function squaresChart() {
+  const [width, height] = [480, 300];
+  return encodePng(width, height, (x, y) => {
+    const bar = Math.floor((x - 40) / 84);
+    const inBar = x >= 40 && bar < 5 && (x - 40) % 84 >= 14 && (x - 40) % 84 < 70;
+    const top = height - 30 - ((bar + 1) ** 2 / 25) * (height - 60);
+    if (y === height - 30 && x >= 30) return [60, 60, 60];
+    return inBar && y >= top && y < height - 30 ? [37, 99, 235] : [255, 255, 255];
+  });
+}
+
+/** A reply that ran a program: its code, output, chart and table, in the export's `parts`. */
+function codeRunReply() {
+  const csv = 'n,square\n1,1\n2,4\n3,9\n4,16\n5,25\n';
+  const chart = squaresChart();
+  return {
+    parts: [
+      { type: 'text', text: "I'll compute it and plot the squares." },
+      {
+        type: 'code-run',
+        id: 'ci_squares',
+        language: 'python',
+        code: [
+          'import pandas as pd',
+          'import matplotlib.pyplot as plt',
+          '',
+          "squares = pd.DataFrame({'n': range(1, 6), 'square': [n * n for n in range(1, 6)]})",
+          "squares.to_csv('squares.csv', index=False)",
+          "print(squares['square'].sum())",
+          "plt.bar(squares['n'], squares['square'])",
+          "plt.savefig('squares.png')",
+        ].join('\n'),
+        output: '55\n',
+        files: [
+          {
+            id: 'squares-chart',
+            name: 'squares.png',
+            mimeType: 'image/png',
+            size: chart.length,
+            data: chart.toString('base64'),
+          },
+          {
+            id: 'squares-csv',
+            name: 'squares.csv',
+            mimeType: 'text/csv',
+            size: csv.length,
+            data: Buffer.from(csv).toString('base64'),
+          },
+        ],
+      },
+      {
+        type: 'text',
+        text: 'The sum of the first five squares is **55**. The table is in [squares.csv](sandbox:/mnt/data/squares.csv).',
+      },
+    ],
+    ...stats(52, 118, 900, 6400),
+  };
+}
+
 /** Every written conversation, newest first, as an import file. @param {number} now */
 function importFile(now) {
   const conversations = [
+    conversation(
+      {
+        id: 'squares',
+        name: 'Sum of squares',
+        ago: 2 * day,
+        provider: 'openai',
+        model: 'gpt-5.5',
+        pin: true,
+        turns: [
+          [
+            'What is the sum of the first five squares? Plot them and save the table.',
+            "I'll compute it and plot the squares.\n\nThe sum of the first five squares is **55**. The table is in [squares.csv](sandbox:/mnt/data/squares.csv).",
+            codeRunReply(),
+          ],
+        ],
+      },
+      now,
+    ),
     conversation(
       {
         id: 'debounce',
@@ -772,6 +851,14 @@ async function takeAll(browser, appUrl, mockUrl) {
     await nameBox.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Trip checklist' }).waitFor();
     await shoot('attachments');
+  }
+
+  if (wanted.has('code-run')) {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openConversation(page, 'Sum of squares');
+    await lastReply(page).getByTestId('code-run').getByRole('img').waitFor();
+    await shoot('code-run');
+    await page.emulateMedia({ colorScheme: 'light' });
   }
 
   if (problems.length > 0) progress(`the page reported:\n  ${[...new Set(problems)].join('\n  ')}`);
