@@ -16,6 +16,7 @@ import {
   searchReasoningItem,
 } from './openai-search.mjs';
 import { responsesCodeError, responsesCodeTurn, responsesImageTurn } from './openai-code.mjs';
+import { responsesResearchedTurn } from './openai-researched.mjs';
 import { responsesHistoryError, responsesToolState, responsesToolsError } from './openai-tools.mjs';
 import { isReasoningModel, openaiInvalid } from './openai-validation.mjs';
 import { encryptedReasoning, isEncryptedReasoning } from './signatures.mjs';
@@ -384,15 +385,32 @@ function responseParts(variant, plan) {
 
 /**
  * A turn of the providers' own tools: web search (openai-search.mjs), code interpreter or image
- * generation (openai-code.mjs), when the scenario and the request's tools make one.
+ * generation (openai-code.mjs), or both web search and image generation in the bench's long
+ * answer (openai-researched.mjs), when the scenario and the request's tools make one.
  * @param {ChatPlan} plan
  */
 const serverToolTurn = (plan) =>
-  responsesSearchTurn(plan) ?? responsesCodeTurn(plan) ?? responsesImageTurn(plan);
+  responsesSearchTurn(plan) ??
+  responsesCodeTurn(plan) ??
+  responsesImageTurn(plan) ??
+  responsesResearchedTurn(plan);
+
+/**
+ * A completed message item with one output_text part.
+ * @param {string} text @param {unknown[]} annotations
+ */
+const completedMessage = (text, annotations) => ({
+  id: mockId('msg_'),
+  type: 'message',
+  status: 'completed',
+  content: [{ type: 'output_text', annotations, logprobs: [], text }],
+  role: 'assistant',
+});
 
 /**
  * A web search turn (openai-search.mjs): reasoning and web_search_call items, then the message
- * with its url_citation annotations.
+ * with its url_citation annotations. The steps before it may hold other messages
+ * (openai-researched.mjs: text before a picture).
  * @param {Variant} variant @param {ChatPlan} plan
  * @param {ServerToolTurn} turn
  */
@@ -401,27 +419,27 @@ function searchParts(variant, plan, turn) {
   const before = turn.steps.map((step) =>
     step.kind === 'reasoning'
       ? { reasoning: step.text, item: searchReasoningItem(step.text, summary) }
-      : {
-          reasoning: undefined,
-          item: step.item,
-          ownFrames: 'callFrames' in step ? step.callFrames : undefined,
-        },
+      : step.kind === 'message'
+        ? { reasoning: undefined, item: completedMessage(step.text, step.annotations), message: true }
+        : {
+            reasoning: undefined,
+            item: step.item,
+            ownFrames: 'callFrames' in step ? step.callFrames : undefined,
+          },
   );
-  const messageItem = {
-    id: mockId('msg_'),
-    type: 'message',
-    status: 'completed',
-    content: [{ type: 'output_text', annotations: turn.annotations, logprobs: [], text: turn.text }],
-    role: 'assistant',
-  };
+  const messageItem = completedMessage(turn.text, turn.annotations);
   const tokens = tokenize(turn.text);
   const reasoningTokens = before.reduce((sum, step) => sum + tokenize(step.reasoning ?? '').length, 0);
+  const earlierTokens = turn.steps.reduce(
+    (sum, step) => sum + (step.kind === 'message' ? tokenize(step.text).length : 0),
+    0,
+  );
   const base = baseOf(variant, plan);
   const final = {
     ...base,
     status: 'completed',
     output: [...before.map((step) => step.item), messageItem],
-    usage: usageOf(plan, tokens.length + reasoningTokens, reasoningTokens),
+    usage: usageOf(plan, earlierTokens + tokens.length + reasoningTokens, reasoningTokens),
   };
   return { before, messageItem, tokens, base, final };
 }
@@ -474,14 +492,20 @@ function reasoningFrames(event, item, pieces, outputIndex, summary) {
  * @param {ServerToolTurn} turn
  */
 function searchFrames(variant, plan, turn) {
-  const { before, messageItem, tokens, base, final } = searchParts(variant, plan, turn);
+  const { before, messageItem, base, final } = searchParts(variant, plan, turn);
   const event = eventWriter();
   const summary = summaryAsked(plan.body);
   const frames = [
     event('response.created', { response: base }),
     event('response.in_progress', { response: base }),
   ];
-  for (const [outputIndex, { reasoning, item, ownFrames }] of before.entries()) {
+  for (const [outputIndex, step] of before.entries()) {
+    const { reasoning, item } = step;
+    const ownFrames = 'ownFrames' in step ? step.ownFrames : undefined;
+    if ('message' in step) {
+      frames.push(...messageFrames(event, step.item, outputIndex));
+      continue;
+    }
     if (reasoning !== undefined) {
       frames.push(
         ...reasoningFrames(
@@ -510,19 +534,32 @@ function searchFrames(variant, plan, turn) {
       event('response.output_item.done', { output_index: outputIndex, item }),
     );
   }
-  const outputIndex = before.length;
+  return [
+    ...frames,
+    ...messageFrames(event, messageItem, before.length),
+    event('response.completed', { response: final }),
+  ];
+}
+
+/**
+ * A completed message item's events: added, its part added, the text deltas, each annotation
+ * added after the delta that completes its span, the text and part done, the item done.
+ * @param {EventWriter} event @param {ReturnType<typeof completedMessage>} messageItem
+ * @param {number} outputIndex
+ */
+function messageFrames(event, messageItem, outputIndex) {
   const at = { item_id: messageItem.id, output_index: outputIndex, content_index: 0 };
   const part = /** @type {{ text: string, annotations: { end_index: number }[] }} */ (messageItem.content[0]);
-  frames.push(
+  const frames = [
     event('response.output_item.added', {
       output_index: outputIndex,
       item: { ...messageItem, status: 'in_progress', content: [] },
     }),
     event('response.content_part.added', { ...at, part: { ...part, annotations: [], text: '' } }),
-  );
+  ];
   let length = 0;
   let annotationIndex = 0;
-  for (const delta of tokens) {
+  for (const delta of tokenize(part.text)) {
     frames.push(event('response.output_text.delta', { ...at, delta, logprobs: [], obfuscation: 'm0ck' }));
     length += delta.length;
     for (
@@ -545,7 +582,6 @@ function searchFrames(variant, plan, turn) {
     event('response.output_text.done', { ...at, text: part.text, logprobs: [] }),
     event('response.content_part.done', { ...at, part }),
     event('response.output_item.done', { output_index: outputIndex, item: messageItem }),
-    event('response.completed', { response: final }),
   ];
 }
 

@@ -2,7 +2,7 @@
 /**
  * Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. The
  * tool scenarios are written in tools.mjs, the web search ones in web-search.mjs, code execution
- * and images in code-images.mjs.
+ * and images in code-images.mjs, the bench's long answer with both in openai-researched.mjs.
  */
 
 import { attachmentsReply } from './attachments.mjs';
@@ -42,6 +42,8 @@ export const scenarioHelp = {
   rich: '20 formulas ($…$, $$…$$, \\(…\\), \\[…\\]) and two Mermaid diagrams, then "That is all."',
   'long-thinking':
     'as thinking, with ~2000 tokens of markdown reasoning, then a ~4000-token markdown reply (bench)',
+  'long-researched':
+    'OpenAI Responses with web_search and image_generation tools (openai-researched.mjs): one search, the long reply with 30 url_citation annotations (30 pages), a ~2 MB picture with its previews drawn after the first third; otherwise as long (bench)',
   'think-tags':
     'local server and Groq: the reasoning inside a leading <think>…</think> in content; others as thinking',
   length:
@@ -177,6 +179,7 @@ export function replyText(scenario, { lastUserText, messageCount, attachments },
     case 'markdown':
       return markdownReply(1500);
     case 'long':
+    case 'long-researched':
       return markdownReply(6000);
     case 'long-thinking':
       return markdownReply(4000);
