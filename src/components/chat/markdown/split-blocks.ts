@@ -1,3 +1,5 @@
+import { closesFence, fenceOpening, openingFence } from '../../../lib/code-fences.ts';
+
 /**
  * Splits markdown into top-level blocks at blank lines outside code fences, and around a code
  * fence that starts at the margin, so a streaming reply re-parses only its growing last block:
@@ -57,26 +59,6 @@ export function splitMarkdownBlocks(text: string): string[] {
   }
   flush();
   return blocks;
-}
-
-/**
- * The opening fence of a code block: 0-3 spaces, then 3+ backticks or tildes (CommonMark). The
- * lookaheads keep it linear on any text: a shorter run of the fence is never tried again.
- */
-const openingFence = /^( {0,3})(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
-
-/** The fence marker a line opens a code block with, or null. */
-function fenceOpening(line: string): string | null {
-  const match = openingFence.exec(line);
-  if (!match) return null;
-  const [, , fence = '', info = ''] = match;
-  // A backtick in a backtick fence's info string makes the line inline code, not a fence.
-  return fence.startsWith('`') && info.includes('`') ? null : fence;
-}
-
-function closesFence(line: string, fence: string): boolean {
-  const match = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
-  return match?.[1] !== undefined && match[1][0] === fence[0] && match[1].length >= fence.length;
 }
 
 /** A block that is one code fence still being written: its language and the code so far. */
