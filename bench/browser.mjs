@@ -74,7 +74,8 @@ export function watchErrors(page, sink) {
   page.on('requestfailed', (request) => {
     const reason = request.failure()?.errorText ?? 'unknown';
     // The app cancels a reply's body once it has read the terminating event: not a failure.
-    if (reason === 'net::ERR_ABORTED' && request.url().includes('/chat/completions')) return;
+    const reply = request.url().includes('/chat/completions') || request.url().includes('/v1/responses');
+    if (reason === 'net::ERR_ABORTED' && reply) return;
     sink.push(`request failed (${reason}): ${request.url()}`);
   });
 }

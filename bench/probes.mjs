@@ -13,7 +13,8 @@
  * @property {number | null} requestAt
  * @property {number | null} responseAt Headers received.
  * @property {number | null} firstChunkAt First body chunk handed to the page.
- * @property {number | null} lastByteAt The chunk with the terminating `data: [DONE]` event was handed
+ * @property {number | null} lastByteAt The chunk with the terminating `data: [DONE]` event (Chat
+ *   Completions; on the Responses API, the chunk that ends the response.completed event) was handed
  *   to the page, or else the body ended (a reader that stops at [DONE] never reads the end).
  * @property {number} chunks
  * @property {number} bytes
@@ -48,7 +49,7 @@
 
 /**
  * Init script (every document of the context): wraps window.fetch so that the response of a
- * chat completion request passes through a TransformStream that notes the first chunk and the end
+ * chat completion (or Responses API) request passes through a TransformStream that notes the first chunk and the end
  * of the body. The app and the reference page get the same wrapper, so its cost cancels out.
  */
 export function fetchProbeInit() {
@@ -68,13 +69,15 @@ export function fetchProbeInit() {
   /** @param {RequestInfo | URL} input @param {RequestInit} [init] */
   window.fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const streaming = url.includes('/chat/completions');
+    const streaming = url.includes('/chat/completions') || url.includes('/v1/responses');
     if (streaming) probe.requestAt = performance.now();
     const response = await original(input, init);
     if (!streaming || !response.body) return response;
     probe.responseAt = performance.now();
     const decoder = new TextDecoder();
     let tail = '';
+    // Responses API: its terminating event has begun (its data line may span several chunks).
+    let completing = false;
     const markEnd = () => {
       if (probe.lastByteAt !== null) return;
       probe.lastByteAt = performance.now();
@@ -88,8 +91,11 @@ export function fetchProbeInit() {
         probe.bytes += chunk.byteLength;
         // The app stops reading at the terminating event, so the body's end may never be read.
         const text = tail + decoder.decode(chunk, { stream: true });
-        tail = text.slice(-16);
-        const ends = text.includes('data: [DONE]');
+        tail = text.slice(-32);
+        // Chat Completions end with `data: [DONE]`; the Responses API with the event
+        // response.completed, whose one data line ends at the first blank line after it.
+        completing ||= text.includes('event: response.completed\n');
+        const ends = text.includes('data: [DONE]') || (completing && text.endsWith('\n\n'));
         controller.enqueue(chunk);
         if (ends) markEnd();
       },

@@ -15,9 +15,11 @@
  * watchdog ends a run that hangs. Progress goes to stderr, results to stdout.
  *
  * Cases (how each figure is measured is described at the top of each module):
- *   1. cases/streaming.mjs  a long markdown reply streamed into the app (0 and N prior messages)
- *                           and into the reference page that only appends raw text to a <pre>;
- *                           cases/streaming-case.mjs runs it and prints the table
+ *   1. cases/streaming.mjs  a long markdown reply streamed into the app (0 and N prior messages;
+ *                           thinking first; with formulas and diagrams; researched: web search
+ *                           citations and a drawn picture) and into the reference page that only
+ *                           appends raw text to a <pre>; cases/streaming-case.mjs runs it and
+ *                           prints the table
  *   2. cases/switch.mjs     switching to a conversation of 1000 messages
  *   3. cases/cold-start.mjs cold start with 1000 stored conversations (~50 MB) against 10
  *   4. cases/bundle.mjs     first-load JS and CSS (gzip) and the lazy chunks
@@ -72,6 +74,7 @@ const settings = {
   apiKey: quick ? 'markdown.bench' : 'long.bench',
   thinkingKey: 'long-thinking.bench',
   richKey: 'long-rich.bench',
+  researchedKey: 'long-researched.bench',
   replyTokens: quick ? 1500 : 6000,
   prior: quick ? 50 : 200,
   switchMessages: 1000,

@@ -4,7 +4,8 @@
  * Seeds a browser profile before the app loads: localStorage (config, active conversation) and the
  * IndexedDB database 'ai-chat', version 1, with the app's record shapes (src/storage/keys.ts,
  * src/storage/conversation-db.ts, src/domain/conversation-summary.ts):
- *   conversations: { id, name, messages: [{ role, content }], createdAt, updatedAt, provider }
+ *   conversations: { id, name, messages: [{ role, content }], createdAt, updatedAt, provider,
+ *                    toolSwitches?, toolSwitchesAt? }
  *   summaries:     { id, name, createdAt, updatedAt, provider, messageCount }
  * The writing happens in a blank page served on the app's origin by request interception, so no
  * app code runs. Message texts are built in the page from a few templates, to keep 50 MB off the
@@ -29,6 +30,9 @@ export const finalSentence = 'That is all.';
  *   that get an older second version (the tree form of src/domain/conversation-record.ts); the
  *   last one's carries `otherMarker`.
  * @property {string} [otherMarker]
+ * @property {Record<string, boolean>} [toolSwitches] The conversation's switches
+ *   (Conversation.toolSwitches, e.g. `{ 'web-search': true, 'create-images': true }`), stamped
+ *   with its creation time (toolSwitchesAt).
  *
  * @typedef {object} SeedSpec
  * @property {Record<string, string>} localStorage
@@ -159,6 +163,7 @@ async function writeSeed({ spec, sections, questions, baseTime }) {
         messages.push(...otherMessages);
         record = { ...common, formatVersion: 2, messages: path, otherMessages };
       }
+      if (plan.toolSwitches) Object.assign(record, { toolSwitches: plan.toolSwitches, toolSwitchesAt: at });
       messageTotal += messages.length;
       tx.objectStore('conversations').put(record);
       tx.objectStore('summaries').put({ ...common, messageCount: messages.length });

@@ -12,7 +12,7 @@ import { measureStream } from './streaming.mjs';
 
 /**
  * @param {import('../report.mjs').CaseContext} ctx
- * @param {{ apiKey: string, thinkingKey: string, richKey: string, replyTokens: number, tokenDelayMs: number, prior: number }} settings
+ * @param {{ apiKey: string, thinkingKey: string, richKey: string, researchedKey: string, replyTokens: number, tokenDelayMs: number, prior: number }} settings
  */
 export async function streamingCase(ctx, settings) {
   const env = {
@@ -24,6 +24,7 @@ export async function streamingCase(ctx, settings) {
     apiKey: settings.apiKey,
     thinkingKey: settings.thinkingKey,
     richKey: settings.richKey,
+    researchedKey: settings.researchedKey,
     replyTokens: settings.replyTokens,
     tokenDelayMs: settings.tokenDelayMs,
   };
@@ -37,6 +38,8 @@ export async function streamingCase(ctx, settings) {
   const appThinking = [];
   /** The reply opens with 20 formulas and two Mermaid diagrams. @type {import('./streaming.mjs').StreamResult[]} */
   const appRich = [];
+  /** The same text, through the Responses API with web search and image generation on: 30 citations and a ~2 MB picture. @type {import('./streaming.mjs').StreamResult[]} */
+  const appResearched = [];
   for (let run = 1; run <= ctx.runs; run++) {
     ctx.progress(`case 1, run ${run}/${ctx.runs}: reference page`);
     ref.push(await measureStream(env, { kind: 'reference' }));
@@ -48,6 +51,8 @@ export async function streamingCase(ctx, settings) {
     appThinking.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'thinking' }));
     ctx.progress(`case 1, run ${run}/${ctx.runs}: app, 20 formulas and two diagrams in the reply`);
     appRich.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'rich' }));
+    ctx.progress(`case 1, run ${run}/${ctx.runs}: app, 30 web citations and a drawn picture in the reply`);
+    appResearched.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'researched' }));
   }
   const N = settings.prior;
   /** @type {[string, string, import('./streaming.mjs').StreamResult[]][]} */
@@ -56,6 +61,7 @@ export async function streamingCase(ctx, settings) {
     [`app${N}`, `app, ${N} prior`, appN],
     ['appThinking', 'app, thinking first', appThinking],
     ['appRich', 'app, formulas and diagrams', appRich],
+    ['appResearched', 'app, web citations and a picture', appResearched],
     ['reference', 'reference', ref],
   ];
   /** @type {import('../report.mjs').Row[]} */
@@ -109,6 +115,13 @@ export async function streamingCase(ctx, settings) {
       key: 'stream.richRatio',
       label: 'busy share, app formulas and diagrams / reference',
       values: ratios(appRich, ref, (r) => r.busy),
+      digits: 2,
+      target: atMost(1.5),
+    },
+    {
+      key: 'stream.researchedRatio',
+      label: 'busy share, app web citations and a picture / reference',
+      values: ratios(appResearched, ref, (r) => r.busy),
       digits: 2,
       target: atMost(1.5),
     },

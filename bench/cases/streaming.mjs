@@ -1,11 +1,12 @@
 // @ts-check
-/* global window */
+/* global window, document, HTMLImageElement */
 /**
  * Case 1: a long markdown reply streamed at 50 chunks per second into the app (with 0 or N prior
  * messages) or into the reference page, while keystrokes are typed into an input overlay.
  *
  * The stream window runs from the first body chunk to the last byte (the chunk carrying the
- * terminating `data: [DONE]`), both noted in the page by the fetch wrapper (probes.mjs). Over it:
+ * terminating `data: [DONE]`, or on the Responses API the end of response.completed), both noted
+ * in the page by the fetch wrapper (probes.mjs). Over it:
  * - busy share: CDP Performance.getMetrics TaskDuration delta / wall time, sampled every 100 ms and
  *   interpolated at the window's edges (page clock mapped to the protocol clock); also for the first
  *   and the last quarter of the window, and split into script, layout and style; and as thread CPU
@@ -21,6 +22,14 @@
  * - JS heap (CDP Runtime.getHeapUsage, as it stands and after a forced GC) and DOM elements at the end.
  * A run whose reply never shows (the final text does not reach the page) keeps only its heap
  * figures: the others become n/a, which fails their targets.
+ *
+ * The researched variant (mock scenario long-researched) streams through OpenAI's Responses API:
+ * the conversation is stored with its 'Search the web' and 'Create images' switches on, so
+ * gpt-4o-mini gets the web_search and image_generation tools; the answer is the long text with 30
+ * url_citation annotations (the app adds a numbered marker after each cited span and a Sources
+ * list) and a ~2 MB picture drawn (two previews, then the whole PNG) after its first third. No
+ * span is in the last line, so the final-sentence check is unchanged; once the window is over,
+ * a note says so if the page does not show the 30 sources and the full-size picture.
  */
 
 import { loadavg } from 'node:os';
@@ -49,8 +58,11 @@ import { percentile, sleep, sum } from '../stats.mjs';
  *
  * @property {string} thinkingKey The mock key of the thinking variant (`long-thinking.*`).
  * @property {string} richKey The mock key of the variant with formulas and diagrams (`long-rich.*`).
+ * @property {string} researchedKey The mock key of the variant that searched the web and drew a
+ *   picture (`long-researched.*`): OpenAI's Responses API, the conversation's 'Search the web' and
+ *   'Create images' switches on.
  *
- * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number, variant?: 'thinking' | 'rich' }} StreamTarget
+ * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number, variant?: 'thinking' | 'rich' | 'researched' }} StreamTarget
  *
  * @typedef {object} StreamResult
  * @property {number} streamMs
@@ -100,6 +112,23 @@ const invalidWithoutRender = [
 ];
 const conversationId = 'bench-stream';
 
+/** The researched variant's switches (src/domain/tool-switches.ts): 'Search the web', 'Create images'. */
+const researchedSwitches = { 'web-search': true, 'create-images': true };
+
+/**
+ * Runs in the page: what the researched reply shows, in the last assistant message: the Sources
+ * list's entries and the drawn pictures at full size (not a preview).
+ */
+function researchedShown() {
+  const messages = document.querySelectorAll('[data-testid=message][data-role=assistant]');
+  const message = messages[messages.length - 1];
+  const pictures = [...(message?.querySelectorAll('[data-testid=drawn-picture] img') ?? [])];
+  return {
+    sources: message?.querySelectorAll('[data-testid=web-research] section li').length ?? 0,
+    pictures: pictures.filter((img) => img instanceof HTMLImageElement && img.naturalWidth === 1024).length,
+  };
+}
+
 /**
  * Presses a key every 200 ms until `stop()` says so. Each press waits for the renderer to take
  * the event, so a blocked main thread also slows the typing, as it would a user's.
@@ -139,12 +168,24 @@ async function openTarget(context, env, target) {
         ),
     };
   }
+  const researched = target.variant === 'researched';
+  const key = target.variant === 'rich' ? env.richKey : researched ? env.researchedKey : env.apiKey;
   await seed(context, env.appUrl, {
     localStorage:
       target.variant === 'thinking'
         ? appStorage(env.mockUrl, env.thinkingKey, conversationId, true)
-        : appStorage(env.mockUrl, target.variant === 'rich' ? env.richKey : env.apiKey, conversationId),
-    conversations: [{ id: conversationId, name: 'Streaming benchmark', messageCount: target.prior, seed: 1 }],
+        : appStorage(env.mockUrl, key, conversationId),
+    conversations: [
+      {
+        id: conversationId,
+        name: 'Streaming benchmark',
+        messageCount: target.prior,
+        seed: 1,
+        // Switched on in the stored conversation, as a user would have before: gpt-4o-mini then
+        // asks the Responses API with its web_search and image_generation tools.
+        ...(researched && { toolSwitches: researchedSwitches }),
+      },
+    ],
   });
   const page = await context.newPage();
   watchErrors(page, env.errors);
@@ -224,6 +265,14 @@ export async function measureStream(env, target) {
     }
     await sleep(300);
     const samples = await sampler.stop();
+    if (target.kind === 'app' && target.variant === 'researched' && rendered) {
+      // Outside the measured window: the reply is the researched one, or the figures mean little.
+      const shown = await page.evaluate(researchedShown);
+      if (shown.sources !== 30 || shown.pictures !== 1)
+        env.errors.push(
+          `${targetLabel(target)}: expected 30 sources and one 1024×1024 picture, found ${shown.sources} and ${shown.pictures}`,
+        );
+    }
     const offset = await clockOffset(cdp, page);
     const data = await page.evaluate(collectStreamProbe);
     const heap = await heapUsage(cdp);

@@ -407,6 +407,9 @@ const completedMessage = (text, annotations) => ({
   role: 'assistant',
 });
 
+/** A message among the steps before the last one. @param {ReturnType<typeof completedMessage>} message */
+const messageStep = (message) => ({ reasoning: undefined, item: message, message });
+
 /**
  * A web search turn (openai-search.mjs): reasoning and web_search_call items, then the message
  * with its url_citation annotations. The steps before it may hold other messages
@@ -420,7 +423,7 @@ function searchParts(variant, plan, turn) {
     step.kind === 'reasoning'
       ? { reasoning: step.text, item: searchReasoningItem(step.text, summary) }
       : step.kind === 'message'
-        ? { reasoning: undefined, item: completedMessage(step.text, step.annotations), message: true }
+        ? messageStep(completedMessage(step.text, step.annotations))
         : {
             reasoning: undefined,
             item: step.item,
@@ -503,7 +506,7 @@ function searchFrames(variant, plan, turn) {
     const { reasoning, item } = step;
     const ownFrames = 'ownFrames' in step ? step.ownFrames : undefined;
     if ('message' in step) {
-      frames.push(...messageFrames(event, step.item, outputIndex));
+      frames.push(...messageFrames(event, step.message, outputIndex));
       continue;
     }
     if (reasoning !== undefined) {
