@@ -35,6 +35,9 @@ const UnlockKeysDialog = lazy(() =>
 
 const ConversationDialogs = lazy(() => import('../components/chat/conversation-dialogs.tsx'));
 
+// The artifact panel loads when an artifact is first opened.
+const ArtifactPanel = lazy(() => import('../components/artifacts/artifact-panel.tsx'));
+
 // Shown only on a first run (no key yet): loaded then, outside the first screen.
 const ConnectProviderCard = lazyPart(() => import('../components/settings/connect-provider-card.tsx'));
 
@@ -46,6 +49,7 @@ export function ChatScreen() {
   const sheet = useViewState((state) => state.sheet);
   const importExportOpen = useViewState((state) => state.importExportOpen);
   const overlay = useViewState((state) => state.overlay);
+  const artifactOpen = useViewState((state) => state.artifact !== null);
   const isPhone = useIsPhone();
   useShortcuts();
   useSearchIndex();
@@ -88,6 +92,11 @@ export function ChatScreen() {
         </div>
       )}
       <ChatPanel firstRun={<ConnectProviderCard />} />
+      {artifactOpen && (
+        <Suspense fallback={null}>
+          <ArtifactPanel />
+        </Suspense>
+      )}
       {!isPhone && <SettingsPanel />}
       {importExportOpen && (
         <Suspense fallback={null}>

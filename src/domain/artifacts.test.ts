@@ -61,9 +61,26 @@ describe('artifacts over a conversation', () => {
     expect(findArtifactVersion(artifacts, 'nothing')).toBeNull();
   });
 
+  it('shows the block a streaming reply is writing as a version being written', () => {
+    const writing = reply('r4', 'Again:\n\n```html title="Landing"\n<h1>Fo');
+    // Finished, a reply that ends inside a block has closed it.
+    expect(artifactsOf([...path, writing])[0]?.versions.at(-1)).toEqual({
+      messageId: 'r4',
+      code: '<h1>Fo',
+      language: 'html',
+    });
+    expect(artifactsOf([...path, writing], 'r4')[0]?.versions.at(-1)).toEqual({
+      messageId: 'r4',
+      code: '<h1>Fo',
+      language: 'html',
+      streaming: true,
+    });
+  });
+
   it('downloads with the extension of its language', () => {
     const [landing] = artifactsOf(path);
-    expect(landing && artifactFileName(landing, landing.versions[0]!)).toBe('Landing.html');
+    const first = landing?.versions[0];
+    expect(landing && first && artifactFileName(landing, first)).toBe('Landing.html');
     expect(
       artifactFileName({ title: 'App.tsx', kind: 'react' }, { messageId: 'r', code: '', language: 'tsx' }),
     ).toBe('App.tsx');

@@ -15,6 +15,8 @@ export interface ArtifactVersion {
   code: string;
   /** The block's language, lower case ('' when none). */
   language: string;
+  /** Still being written (the streaming reply's open block): shown as code, rendered once closed. */
+  streaming?: true;
 }
 
 export interface Artifact {
@@ -44,7 +46,7 @@ export const artifactMinLines = 16;
 /** Bounds on the work done over a conversation's replies (they are hostile input). */
 export const artifactLimits = { artifacts: 200, versions: 200, titleLength: 80 } as const;
 
-/** What kind of artifact a closed block is, or null when it is not one. */
+/** What kind of artifact a closed block is (one still being written is none yet), or null when it is not one. */
 export function artifactKind(fence: Pick<CodeFence, 'language' | 'code' | 'closed'>): ArtifactKind | null {
   if (!fence.closed) return null;
   const kind = kindOf[fence.language];
@@ -110,15 +112,32 @@ function headingOf({ language, code }: Pick<CodeFence, 'language' | 'code'>): st
 const keyOf = (title: string) => title.toLowerCase().replace(/\s+/g, ' ');
 
 /**
- * The artifacts of the replies on a path, each with its versions in order. A reply writing the
- * same name twice adds two versions; a later reply writing a name already seen adds the next.
+ * The code blocks of a message, read once per message object: a finished reply keeps its object
+ * while another streams, so an open panel reads only the reply that grows.
  */
-export function artifactsOf(messages: readonly Message[]): Artifact[] {
+const fencesRead = new WeakMap<Message, CodeFence[]>();
+function fencesOf(message: Message): CodeFence[] {
+  let fences = fencesRead.get(message);
+  if (!fences) {
+    fences = codeFences(messageText(message));
+    fencesRead.set(message, fences);
+  }
+  return fences;
+}
+
+/**
+ * The artifacts of the replies on a path, each with its versions in order. A reply writing the
+ * same name twice adds two versions; a later reply writing a name already seen adds the next. The
+ * reply `streamingId`, still arriving, adds the block it is writing as a version being written.
+ */
+export function artifactsOf(messages: readonly Message[], streamingId?: string): Artifact[] {
   const byKey = new Map<string, Artifact>();
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
-    for (const fence of codeFences(messageText(message))) {
-      const kind = artifactKind(fence);
+    for (const fence of fencesOf(message)) {
+      // A block the reply ends inside is closed by its end (CommonMark), unless it is still coming.
+      const streaming = !fence.closed && message.id === streamingId;
+      const kind = artifactKind({ ...fence, closed: true });
       if (kind === null) continue;
       const title = artifactTitle(fence);
       const key = keyOf(title);
@@ -129,7 +148,12 @@ export function artifactsOf(messages: readonly Message[]): Artifact[] {
         byKey.set(key, artifact);
       }
       if (artifact.versions.length < artifactLimits.versions)
-        artifact.versions.push({ messageId: message.id, code: fence.code, language: fence.language });
+        artifact.versions.push({
+          messageId: message.id,
+          code: fence.code,
+          language: fence.language,
+          ...(streaming && { streaming: true as const }),
+        });
     }
   }
   return [...byKey.values()];
@@ -157,8 +181,9 @@ export function artifactFileName(
 ): string {
   const extension = extensions[version.language] ?? (version.language.replace(/[^a-z0-9+#-]/g, '') || 'txt');
   const base =
-    artifact.title
-      .replace(/[\\/:*?"<>|\u0000-\u001f]/g, ' ')
+    [...artifact.title.replace(/[\\/:*?"<>|]/g, ' ')]
+      .filter((char) => char >= ' ')
+      .join('')
       .replace(/\s+/g, ' ')
       .trim() || 'artifact';
   return base.toLowerCase().endsWith(`.${extension}`) ? base : `${base}.${extension}`;

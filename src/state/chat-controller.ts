@@ -1,6 +1,6 @@
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
-import { findMessage } from '../domain/message-tree.ts';
+import { activePath, findMessage } from '../domain/message-tree.ts';
 import type { ConversationStore } from '../storage/conversation-store.ts';
 import type { BackupInfo, backupPolicy } from '../storage/backup-db.ts';
 import type { BackupWorkerReply } from './backup.worker.ts';
@@ -10,7 +10,7 @@ import type { TabSyncMessage } from '../storage/tab-sync.ts';
 import type { ChatContext, ChatDependencies } from './chat-context.ts';
 import type { Backups } from './backups.ts';
 import type { ExportImport } from './data-commands.ts';
-import { createChatStore, listItemOf, type ChatStore } from './chat-store.ts';
+import { createChatStore, listItemOf, selectActiveConversation, type ChatStore } from './chat-store.ts';
 import { createConfigCommands, type SettingsCommands } from './config-commands.ts';
 import { createKeyLock } from './key-lock.ts';
 import { createConversationCommands, type ConversationCommands } from './conversation-commands.ts';
@@ -74,6 +74,13 @@ export interface ViewCommands {
   focus(target: FocusTarget): void;
   /** The message list has scrolled to the revealed message. */
   revealDone(): void;
+  /**
+   * 'Open in panel' on a code block of the active conversation: the artifact and version that
+   * block is (by its code, in the reply `messageId` when given).
+   */
+  openArtifact(code: string, messageId?: string): Promise<void>;
+  /** Shows another version (null: the latest), or closes the panel (null). */
+  showArtifact(artifact: ViewState['artifact']): void;
 }
 
 /**
@@ -397,5 +404,21 @@ export function createChatController(deps: ChatDependencies): ChatController {
     setSettingsCollapsed: (settingsCollapsed) => view.setState({ settingsCollapsed }),
     focus: (target) => focusRequests.request(target),
     revealDone: () => view.setState({ revealed: null }),
+    async openArtifact(code, messageId) {
+      const conversation = selectActiveConversation(store.getState());
+      if (!conversation) return;
+      // Loaded with the panel: the chat screen does not need it.
+      const { artifactsOf, findArtifactVersion } = await import('../domain/artifacts.ts');
+      const found = findArtifactVersion(artifactsOf(activePath(conversation)), code, messageId);
+      if (found)
+        view.setState({
+          artifact: {
+            conversationId: conversation.id,
+            key: found.artifact.key,
+            version: found.version === found.artifact.versions.length - 1 ? null : found.version,
+          },
+        });
+    },
+    showArtifact: (artifact) => view.setState({ artifact }),
   };
 }

@@ -14,6 +14,12 @@ export interface ViewState {
   settingsCollapsed: boolean;
   /** A message to scroll to and mark briefly (a search result), until the message list has. */
   revealed: { conversationId: string; messageId: string } | null;
+  /**
+   * The artifact open in the panel beside the chat: in which conversation (another one closes
+   * it), by its key (domain/artifacts.ts), at which version (0-based; null: the latest, following
+   * new ones as they come).
+   */
+  artifact: { conversationId: string; key: string; version: number | null } | null;
 }
 
 export type Overlay =
@@ -35,6 +41,7 @@ export function createViewStore(): ViewStore {
     overlay: null,
     settingsCollapsed: false,
     revealed: null,
+    artifact: null,
   }));
 }
 

@@ -215,3 +215,24 @@ test('the passphrase dialogs and the backups have no violations', async ({ page 
   await dismissToasts(later);
   expect(await violations(later)).toEqual([]);
 });
+
+test('a code run, a drawn picture and the artifact panel have no violations', async ({ chat, page }) => {
+  await chat.open(mockConfig('claude', mockKey('code')));
+  await chat.newConversation();
+  await page.getByRole('button', { name: 'Run code' }).click();
+  await chat.ask('Sum the first five squares');
+  await expect(chat.messages('assistant').last().getByTestId('code-run')).toBeVisible();
+  await dismissToasts(page);
+  expect(await violations(page)).toEqual([]);
+
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+  for (const word of ['One', 'Two'])
+    await chat.ask(`Here:\n\n\`\`\`html title="Page"\n<h1>${word}</h1>\n\`\`\`\n\nThat is all.`);
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const panel = page.getByRole('complementary', { name: 'Page' });
+  await panel.getByRole('tab', { name: 'Changes' }).click();
+  await expect(panel.getByTestId('artifact-change-count')).toBeVisible();
+  await dismissToasts(page);
+  expect(await violations(page)).toEqual([]);
+});

@@ -146,7 +146,8 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
         </p>
       )}
       {files.list.length > 0 && <FilesToSend files={files} />}
-      <div className="mx-auto flex max-w-3xl items-end gap-2">
+      {/* Narrow (a phone, the chat beside a panel), the message box wraps below the buttons. */}
+      <div className="mx-auto flex max-w-3xl flex-wrap items-end gap-2">
         <input
           ref={picker}
           type="file"
@@ -182,7 +183,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
           rows={1}
           aria-label="Message"
           placeholder={`Type a message... (Using ${provider})`}
-          className="max-h-48 min-h-10 flex-1 resize-none rounded-md border border-gray-300 bg-white px-3 py-2 text-sm outline-none placeholder:text-gray-400 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900"
+          className="max-h-48 min-h-10 min-w-48 flex-1 resize-none rounded-md border border-gray-300 bg-white px-3 py-2 text-sm outline-none placeholder:text-gray-400 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900"
         />
         {streamingHere ? (
           <Button

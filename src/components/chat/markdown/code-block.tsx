@@ -1,5 +1,5 @@
 import { Check, Copy } from 'lucide-react';
-import { memo, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { useCopy } from '../../../hooks/use-copy.ts';
 import { useThrottledValue } from '../../../hooks/use-throttled-value.ts';
@@ -16,6 +16,23 @@ interface CodeBlockProps {
   children?: ReactNode;
 }
 
+/**
+ * A ref for a box that scrolls sideways only when its lines are long: while they are, it takes
+ * the focus (tabindex 0), so a keyboard can scroll it too; otherwise it adds no stop to the tab
+ * order. Checked after each render once the code is whole: not on every frame of a streaming block.
+ */
+function useFocusableWhenScrolling(live: boolean) {
+  const ref = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || live) return;
+    const scrolls = element.scrollWidth > element.clientWidth;
+    if (scrolls) element.tabIndex = 0;
+    else element.removeAttribute('tabindex');
+  });
+  return ref;
+}
+
 /** How often a streaming code block is highlighted again: its newest lines show plain till then. */
 const liveHighlightIntervalMs = 250;
 
@@ -28,6 +45,7 @@ export const CodeBlock = memo(function CodeBlock({
   children,
 }: CodeBlockProps) {
   const { copied, copy } = useCopy('Code copied to clipboard');
+  const scrolls = useFocusableWhenScrolling(live);
   const sampled = useThrottledValue(code, liveHighlightIntervalMs, live);
   // Highlighted: whole lines of the code as last sampled (a prefix of it while streaming only
   // appends); the rest shows as plain text until the next sample.
@@ -53,7 +71,11 @@ export const CodeBlock = memo(function CodeBlock({
           </button>
         </span>
       </div>
-      <pre className="overflow-x-auto p-3 text-[13px] leading-relaxed" style={skipLayout(code)}>
+      <pre
+        ref={scrolls}
+        className="overflow-x-auto p-3 text-[13px] leading-relaxed focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+        style={skipLayout(code)}
+      >
         <code className={html === null ? undefined : 'hljs'}>
           {html !== null && <span dangerouslySetInnerHTML={{ __html: html }} />}
           {plain}

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { CodeBlock } from './code-block.tsx';
 
 /** Languages whose closed code blocks can be previewed. */
@@ -14,7 +14,15 @@ export const previewLanguages: ReadonlySet<string> = new Set(['html', 'htm', 'xh
 const previewUrl = `${import.meta.env.BASE_URL}preview.html`;
 
 /** A closed HTML or SVG code block with a 'Preview' toggle that runs it in that sandbox. */
-export function PreviewableCode({ code, language }: { code: string; language: string }) {
+export function PreviewableCode({
+  code,
+  language,
+  actions,
+}: {
+  code: string;
+  language: string;
+  actions?: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const preview = (
     <button
@@ -27,17 +35,31 @@ export function PreviewableCode({ code, language }: { code: string; language: st
     </button>
   );
   return (
-    <CodeBlock code={code} language={language} actions={preview}>
+    <CodeBlock
+      code={code}
+      language={language}
+      actions={
+        <>
+          {actions}
+          {preview}
+        </>
+      }
+    >
       {open && <PreviewFrame html={code} />}
     </CodeBlock>
   );
 }
 
-function PreviewFrame({ html }: { html: string }) {
+/** The code run in the preview sandbox, in a frame the reader can resize. */
+export function PreviewFrame({ html, className }: { html: string; className?: string }) {
   const frame = useRef<HTMLIFrameElement>(null);
   return (
     // Resizable by its corner: a preview's height is the reader's choice, not the code's.
-    <div className="h-80 resize-y overflow-hidden border-t border-gray-200 bg-white dark:border-gray-700">
+    <div
+      className={
+        className ?? 'h-80 resize-y overflow-hidden border-t border-gray-200 bg-white dark:border-gray-700'
+      }
+    >
       <iframe
         ref={frame}
         title="Preview"

@@ -16,6 +16,8 @@ import { citationNumber, withCitationMarkers } from '../../../domain/citation-ma
 import type { WebResearch } from '../../../domain/web-search.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { CitationContext } from '../citation-context.ts';
+import { artifactKind } from '../../../domain/artifacts.ts';
+import { chat } from '../../../state/chat.ts';
 import { CitationMarker } from './citation-marker.tsx';
 import { isSandboxLink } from '../reply-files-context.ts';
 import { SandboxLink } from './sandbox-link.tsx';
@@ -68,13 +70,32 @@ const components: Components = {
   },
 };
 
-/** A fence that has closed (a streaming one is a CodeBlock until then) can be drawn. */
+/**
+ * A fence that has closed (a streaming one is a CodeBlock until then) can be drawn; one that is an
+ * artifact (domain/artifacts.ts) can be opened in the panel beside the chat.
+ */
 function FencedCode({ code, language }: { code: string; language: string | undefined }) {
   if (language === 'math') return <Formula tex={code} display />;
-  if (language === 'mermaid') return <MermaidDiagram source={code} />;
+  const open =
+    artifactKind({ language: language ?? '', code, closed: true }) === null ? undefined : (
+      <OpenInPanel code={code} />
+    );
+  if (language === 'mermaid') return <MermaidDiagram source={code} actions={open} />;
   if (language !== undefined && previewLanguages.has(language))
-    return <PreviewableCode code={code} language={language} />;
-  return <CodeBlock code={code} language={language} />;
+    return <PreviewableCode code={code} language={language} actions={open} />;
+  return <CodeBlock code={code} language={language} actions={open} />;
+}
+
+function OpenInPanel({ code }: { code: string }) {
+  return (
+    <button
+      type="button"
+      onClick={() => void chat.openArtifact(code)}
+      className="rounded px-1.5 py-0.5 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700"
+    >
+      Open in panel
+    </button>
+  );
 }
 
 /** remark-math marks formulas `language-math` (its other classes do not pass the sanitizer). */

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useResolvedTheme } from '../../../hooks/use-theme.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { CodeBlock } from './code-block.tsx';
@@ -23,7 +24,7 @@ function remember(key: string, result: DiagramResult): void {
  * A closed ```mermaid fence: drawn in idle time (Mermaid loads on the first one), with a toggle
  * between the diagram and its source. One that fails shows its source and the parser's message.
  */
-export function MermaidDiagram({ source }: { source: string }) {
+export function MermaidDiagram({ source, actions }: { source: string; actions?: ReactNode }) {
   const dark = useResolvedTheme() === 'dark';
   const [drawn, setDrawn] = useState<{ key: string; result: DiagramResult } | null>(null);
   const [showSource, setShowSource] = useState(false);
@@ -60,11 +61,14 @@ export function MermaidDiagram({ source }: { source: string }) {
   const failed = result !== null && 'error' in result;
   return (
     <div data-testid="mermaid" className="my-3">
-      {result !== null && !failed && (
-        <div className="mb-1 flex justify-end">
-          <button type="button" className={toggleButton} onClick={() => setShowSource(!showSource)}>
-            {showSource ? 'Show diagram' : 'Show source'}
-          </button>
+      {((result !== null && !failed) || actions) && (
+        <div className="mb-1 flex justify-end gap-1">
+          {actions}
+          {result !== null && !failed && (
+            <button type="button" className={toggleButton} onClick={() => setShowSource(!showSource)}>
+              {showSource ? 'Show diagram' : 'Show source'}
+            </button>
+          )}
         </div>
       )}
       {result !== null && !failed && !showSource ? (

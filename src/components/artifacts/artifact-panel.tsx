@@ -1,0 +1,293 @@
+import { ArrowLeft, ChevronLeft, ChevronRight, Copy, Download, X } from 'lucide-react';
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
+import {
+  artifactFileName,
+  artifactsOf,
+  type Artifact,
+  type ArtifactKind,
+  type ArtifactVersion,
+} from '../../domain/artifacts.ts';
+import { activePath } from '../../domain/message-tree.ts';
+import { useChatState, useViewState } from '../../hooks/use-chat-state.ts';
+import { useCopy } from '../../hooks/use-copy.ts';
+import { useIsPhone } from '../../hooks/use-media-query.ts';
+import { downloadText } from '../../lib/download.ts';
+import { chat } from '../../state/chat.ts';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
+import { ArtifactChanges } from './artifact-changes.tsx';
+import { ArtifactPreview } from './artifact-preview.tsx';
+import { CodeBlock } from '../chat/markdown/code-block.tsx';
+
+const kindNames: Record<ArtifactKind, string> = {
+  html: 'HTML page',
+  svg: 'SVG image',
+  mermaid: 'Diagram',
+  react: 'React component',
+  markdown: 'Document',
+  code: 'Code',
+};
+
+/** The narrowest the chat may be made by widening the panel (px). */
+const chatMinWidth = 320;
+const panelMinWidth = 280;
+
+/**
+ * The artifact open beside the chat (desktop: a resizable split; phone: a full-screen sheet with
+ * a back button): its preview, code and changes, its versions, copy, download and close
+ * (docs/artifacts.md). It follows the conversation: it shows only while that conversation is open.
+ */
+export default function ArtifactPanel() {
+  const open = useViewState((state) => state.artifact);
+  const activeId = useChatState((state) => state.activeId);
+  const conversation = useChatState((state) => (open ? state.loaded[open.conversationId] : undefined));
+  const streamingId = useChatState((state) =>
+    state.streaming && state.streaming.conversationId === open?.conversationId
+      ? state.streaming.messageId
+      : undefined,
+  );
+  const isPhone = useIsPhone();
+  const artifacts = useMemo(
+    () => (conversation ? artifactsOf(activePath(conversation), streamingId) : []),
+    [conversation, streamingId],
+  );
+
+  // Another conversation opened: the panel closes.
+  useEffect(() => {
+    if (open && open.conversationId !== activeId) chat.showArtifact(null);
+  }, [open, activeId]);
+
+  const artifact = open ? artifacts.find((entry) => entry.key === open.key) : undefined;
+  if (!open || open.conversationId !== activeId) return null;
+  const close = () => chat.showArtifact(null);
+  const body = artifact ? (
+    <ArtifactView
+      key={artifact.key}
+      conversationId={open.conversationId}
+      artifact={artifact}
+      version={open.version}
+      onClose={close}
+      isPhone={isPhone}
+    />
+  ) : (
+    <div className="p-4 text-sm text-muted-foreground">
+      This artifact is no longer on this branch of the conversation.
+      <button type="button" onClick={close} className="ml-2 underline">
+        Close
+      </button>
+    </div>
+  );
+  if (isPhone)
+    return (
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label={artifact?.title ?? 'Artifact'}
+        className="fixed inset-0 z-40 flex flex-col bg-white dark:bg-gray-950"
+      >
+        {body}
+      </div>
+    );
+  return <ResizablePanel label={artifact?.title ?? 'Artifact'}>{body}</ResizablePanel>;
+}
+
+/** The panel's column on a wide screen, with a handle to resize it (mouse, touch or arrow keys). */
+function ResizablePanel({ label, children }: { label: string; children: ReactNode }) {
+  const [width, setWidth] = useState(() => Math.round(Math.max(panelMinWidth, window.innerWidth * 0.4)));
+  const panel = useRef<HTMLElement>(null);
+  const handle = useRef<HTMLDivElement>(null);
+
+  /** The width asked for, kept where the chat keeps its minimum width and the panel its own. */
+  const clampedWidth = (wanted: number) => {
+    const chatColumn = handle.current?.previousElementSibling;
+    const chatWidth = chatColumn instanceof HTMLElement ? chatColumn.getBoundingClientRect().width : Infinity;
+    const current = panel.current?.getBoundingClientRect().width ?? wanted;
+    const widest = current + chatWidth - chatMinWidth;
+    return Math.round(Math.max(panelMinWidth, Math.min(wanted, widest)));
+  };
+  const resize = (wanted: number) => setWidth(clampedWidth(wanted));
+  const drag = (event: PointerEvent<HTMLDivElement>) => {
+    event.currentTarget.setPointerCapture(event.pointerId);
+    const right = panel.current?.getBoundingClientRect().right ?? window.innerWidth;
+    const move = (moved: globalThis.PointerEvent) => resize(right - moved.clientX);
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  };
+  // Opened, and whenever the window changes size, the chat keeps its minimum width.
+  useEffect(() => {
+    const fit = () => setWidth((wanted) => clampedWidth(wanted));
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, []);
+  const keys = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = event.shiftKey ? 96 : 32;
+    if (event.key === 'ArrowLeft') resize(width + step);
+    else if (event.key === 'ArrowRight') resize(width - step);
+    else return;
+    event.preventDefault();
+  };
+  return (
+    <>
+      <div
+        ref={handle}
+        role="separator"
+        aria-orientation="vertical"
+        aria-label="Resize the artifact panel"
+        aria-valuenow={width}
+        aria-valuemin={panelMinWidth}
+        tabIndex={0}
+        onPointerDown={drag}
+        onKeyDown={keys}
+        className="w-1.5 shrink-0 cursor-col-resize bg-gray-200 hover:bg-indigo-400 focus-visible:bg-indigo-500 focus-visible:outline-none dark:bg-gray-800"
+      />
+      <aside
+        ref={panel}
+        aria-label={label}
+        style={{ width }}
+        className="flex shrink-0 flex-col border-l border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-950"
+      >
+        {children}
+      </aside>
+    </>
+  );
+}
+
+function ArtifactView({
+  conversationId,
+  artifact,
+  version,
+  onClose,
+  isPhone,
+}: {
+  conversationId: string;
+  artifact: Artifact;
+  version: number | null;
+  onClose: () => void;
+  isPhone: boolean;
+}) {
+  const count = artifact.versions.length;
+  const index = version === null ? count - 1 : Math.min(version, count - 1);
+  const shown = artifact.versions[index] as ArtifactVersion;
+  const previous = index > 0 ? artifact.versions[index - 1] : undefined;
+  const previewable = artifact.kind !== 'code';
+  const [tab, setTab] = useState<'preview' | 'code' | 'changes'>(previewable ? 'preview' : 'code');
+  // A version still being written is shown as code; it renders once its block closes.
+  const current = shown.streaming && tab === 'preview' ? 'code' : tab;
+  const { copied, copy } = useCopy('Code copied to clipboard');
+  const go = (to: number) =>
+    chat.showArtifact({
+      conversationId,
+      key: artifact.key,
+      version: to >= count - 1 ? null : to,
+    });
+
+  // Escape closes the panel (not while a dialog or menu above it has the key).
+  useEffect(() => {
+    const listen = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (document.querySelector('[role="dialog"][data-state="open"], [role="menu"]')) return;
+      onClose();
+    };
+    document.addEventListener('keydown', listen);
+    return () => document.removeEventListener('keydown', listen);
+  }, [onClose]);
+
+  const button =
+    'inline-flex size-8 items-center justify-center rounded text-gray-600 hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-40 dark:text-gray-300 dark:hover:bg-gray-800';
+  return (
+    <Tabs
+      value={current}
+      onValueChange={(value) => setTab(value as typeof tab)}
+      className="flex min-h-0 flex-1 flex-col"
+    >
+      <header className="flex flex-wrap items-center gap-2 border-b border-gray-200 px-3 py-2 dark:border-gray-800">
+        {isPhone && (
+          <button type="button" aria-label="Back to the chat" onClick={onClose} className={button}>
+            <ArrowLeft className="size-4" />
+          </button>
+        )}
+        <div className="min-w-0 flex-1">
+          <h2 className="truncate text-sm font-semibold">{artifact.title}</h2>
+          <p className="text-xs text-faint-foreground">
+            {kindNames[artifact.kind]}
+            {shown.streaming && ' · being written…'}
+          </p>
+        </div>
+        <div className="flex items-center" role="group" aria-label="Versions">
+          <button
+            type="button"
+            aria-label="Previous version"
+            disabled={index === 0}
+            onClick={() => go(index - 1)}
+            className={button}
+          >
+            <ChevronLeft className="size-4" />
+          </button>
+          <span className="px-1 text-xs tabular-nums" aria-live="polite" data-testid="artifact-version">
+            {index + 1} / {count}
+          </span>
+          <button
+            type="button"
+            aria-label="Next version"
+            disabled={index === count - 1}
+            onClick={() => go(index + 1)}
+            className={button}
+          >
+            <ChevronRight className="size-4" />
+          </button>
+        </div>
+        <button
+          type="button"
+          aria-label={copied ? 'Code copied' : 'Copy code'}
+          onClick={() => void copy(shown.code)}
+          className={button}
+        >
+          <Copy className="size-4" />
+        </button>
+        <button
+          type="button"
+          aria-label={`Download ${artifactFileName(artifact, shown)}`}
+          onClick={() => downloadText(artifactFileName(artifact, shown), shown.code, 'text/plain')}
+          className={button}
+        >
+          <Download className="size-4" />
+        </button>
+        {!isPhone && (
+          <button type="button" aria-label="Close panel" onClick={onClose} className={button}>
+            <X className="size-4" />
+          </button>
+        )}
+        <TabsList className="w-full">
+          {previewable && <TabsTrigger value="preview">Preview</TabsTrigger>}
+          <TabsTrigger value="code">Code</TabsTrigger>
+          <TabsTrigger value="changes" disabled={!previous}>
+            Changes
+          </TabsTrigger>
+        </TabsList>
+      </header>
+      {previewable && (
+        <TabsContent value="preview" className="min-h-0 flex-1 overflow-auto">
+          {!shown.streaming && <ArtifactPreview kind={artifact.kind} code={shown.code} />}
+        </TabsContent>
+      )}
+      <TabsContent value="code" className="min-h-0 flex-1 overflow-auto px-3">
+        <CodeBlock code={shown.code} language={shown.language || undefined} live={shown.streaming === true} />
+      </TabsContent>
+      <TabsContent value="changes" className="min-h-0 flex-1 overflow-auto">
+        {previous && <ArtifactChanges before={previous.code} after={shown.code} />}
+      </TabsContent>
+    </Tabs>
+  );
+}

@@ -1,0 +1,133 @@
+import { readFile } from 'node:fs/promises';
+import { expect, mockConfig, mockKey, seedStorage, test, type ChatPage } from './fixtures.ts';
+
+/**
+ * Artifacts: code blocks of replies opened in a panel beside the chat. The mock's `ok` scenario
+ * echoes the question, so each reply holds the blocks the test sends.
+ */
+
+/** A fenced block (the mock's echo puts 'Echo: ' before the text and its count after it). */
+const fence = (info: string, code: string) => `\`\`\`${info}\n${code}\n\`\`\``;
+const ask = (chat: ChatPage, ...blocks: string[]) =>
+  chat.ask(`Here:\n\n${blocks.join('\n\n')}\n\nThat is all.`);
+
+async function start(chat: ChatPage) {
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+}
+
+function panel(chat: ChatPage, title: string) {
+  return chat.page.getByRole('complementary', { name: title });
+}
+
+test('an HTML artifact opens beside the chat, renders in the sandbox, downloads, and closes with Escape', async ({
+  chat,
+  page,
+}) => {
+  await start(chat);
+  await ask(chat, fence('html title="Landing page"', '<h1>Hello from the panel</h1>'));
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const landing = panel(chat, 'Landing page');
+  await expect(landing.getByRole('heading', { name: 'Landing page' })).toBeVisible();
+  await expect(landing.getByRole('tab', { name: 'Preview' })).toHaveAttribute('aria-selected', 'true');
+  await expect(landing.frameLocator('iframe[title="Preview"]').getByRole('heading')).toHaveText(
+    'Hello from the panel',
+  );
+  await landing.getByRole('tab', { name: 'Code' }).click();
+  await expect(landing.getByRole('tabpanel')).toContainText('<h1>Hello from the panel</h1>');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    landing.getByRole('button', { name: 'Download Landing page.html' }).click(),
+  ]);
+  expect(await readFile(await download.path(), 'utf8')).toBe('<h1>Hello from the panel</h1>');
+
+  await page.keyboard.press('Escape');
+  await expect(landing).toHaveCount(0);
+});
+
+test('the same artifact over three replies has three versions, with the changes between them', async ({
+  chat,
+}) => {
+  await start(chat);
+  for (const word of ['One', 'Two', 'Three'])
+    await ask(chat, fence('html title="Counter"', `<p>Count</p>\n<h1>${word}</h1>`));
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const counter = panel(chat, 'Counter');
+  await expect(counter.getByTestId('artifact-version')).toHaveText('3 / 3');
+  await counter.getByRole('button', { name: 'Previous version' }).click();
+  await expect(counter.getByTestId('artifact-version')).toHaveText('2 / 3');
+  await expect(counter.frameLocator('iframe[title="Preview"]').getByRole('heading')).toHaveText('Two');
+  await counter.getByRole('tab', { name: 'Changes' }).click();
+  await expect(counter.getByTestId('artifact-change-count')).toHaveText(
+    '1 line added, 1 removed since the previous version.',
+  );
+  await expect(counter.locator('[data-change="removed"]')).toContainText('<h1>One</h1>');
+  await expect(counter.locator('[data-change="added"]')).toContainText('<h1>Two</h1>');
+  await counter.getByRole('button', { name: 'Previous version' }).click();
+  await expect(counter.getByRole('button', { name: 'Previous version' })).toBeDisabled();
+  await expect(counter.getByRole('tab', { name: 'Changes' })).toBeDisabled();
+});
+
+test('Markdown, Mermaid, SVG and long code open as their kind', async ({ chat }) => {
+  await start(chat);
+  const open = async (block: string) => {
+    await ask(chat, block);
+    const reply = chat.messages('assistant').last();
+    await expect(reply.getByRole('button', { name: 'Open in panel' })).toHaveCount(1);
+    await reply.getByRole('button', { name: 'Open in panel' }).click();
+  };
+
+  await open(fence('markdown', '# Release notes\n\n- **Faster** search'));
+  await expect(panel(chat, 'Release notes').getByRole('tabpanel').locator('strong')).toHaveText('Faster');
+
+  await open(fence('mermaid', 'graph TD; A-->B'));
+  await expect(panel(chat, 'Diagram').getByRole('img', { name: 'Diagram' })).toBeVisible({ timeout: 20_000 });
+
+  await open(
+    fence(
+      'svg',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><title>Dot</title><circle cx="20" cy="20" r="10"/></svg>',
+    ),
+  );
+  await expect(panel(chat, 'Dot').frameLocator('iframe[title="Preview"]').locator('circle')).toHaveCount(1);
+
+  await open(fence('python', Array.from({ length: 18 }, (_, index) => `print(${index})`).join('\n')));
+  const code = panel(chat, 'python code');
+  // Code has no preview: it opens on its code.
+  await expect(code.getByRole('tab', { name: 'Preview' })).toHaveCount(0);
+  await expect(code.getByRole('tabpanel')).toContainText('print(17)');
+  // A short block of code is no artifact.
+  await ask(chat, fence('python', 'print(1)'));
+  await expect(chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' })).toHaveCount(
+    0,
+  );
+});
+
+test('the panel follows the conversation: another conversation closes it', async ({ chat, page }) => {
+  await start(chat);
+  await ask(chat, fence('html title="Page"', '<h1>Hi</h1>'));
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  await expect(panel(chat, 'Page')).toBeVisible();
+  await chat.newConversation();
+  await expect(panel(chat, 'Page')).toHaveCount(0);
+  await expect(page.getByRole('separator', { name: 'Resize the artifact panel' })).toHaveCount(0);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the panel is a full-screen sheet with a back button', async ({ chat, page }) => {
+    await seedStorage(page, { 'ai-chat-config': JSON.stringify(mockConfig('openai', mockKey('ok'))) });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'New Conversation' }).click();
+    await ask(chat, fence('html title="Phone page"', '<h1>Small</h1>'));
+    await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Phone page' });
+    await expect(sheet).toBeVisible();
+    const box = await sheet.boundingBox();
+    expect(box?.width).toBe(390);
+    await sheet.getByRole('button', { name: 'Back to the chat' }).click();
+    await expect(sheet).toHaveCount(0);
+  });
+});
