@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { codeAndPictureReply, message } from '../domain/__fixtures__/conversations.ts';
+import { codeAndPictureReply, linearConversation, message } from '../domain/__fixtures__/conversations.ts';
+import { artifactInstruction } from '../domain/artifact-instruction.ts';
 import { defaultConfig, type Config } from '../domain/config.ts';
-import { plainReply, replyTurns, type HistoryFiles } from './chat-history.ts';
+import { historyFor, plainReply, replyTurns, type HistoryFiles } from './chat-history.ts';
 
 const stored = new Map([['drawn-1', new Blob(['png'], { type: 'image/png' })]]);
 const files: HistoryFiles = {
@@ -47,5 +48,28 @@ describe('a reply that ran code and drew, sent back', () => {
     expect(turn?.content).toContain('[Ran python code (failed: failed):');
     expect(turn?.content).toContain('[Drew an image: image-1.png]');
     expect(plainReply(message('m', null, 'assistant', 'plain'))).toBe('plain');
+  });
+});
+
+describe("the conversation setting 'Artifacts'", () => {
+  const conversation = (toolSwitches?: Record<string, boolean>, prompt = 'You are a helpful assistant.') => ({
+    ...linearConversation('c', ['Make a page', 'Here.'], { system: prompt }),
+    ...(toolSwitches && { toolSwitches }),
+  });
+  const system = async (value: ReturnType<typeof conversation>) =>
+    (await historyFor(value, value.activeLeafId, openai, files))[0];
+
+  it('off (the default), sends the system prompt exactly as written', async () => {
+    expect(await system(conversation())).toEqual({ role: 'system', content: 'You are a helpful assistant.' });
+  });
+
+  it('on, ends the system prompt with its instruction, or sends it alone', async () => {
+    expect((await system(conversation({ artifacts: true })))?.content).toBe(
+      `You are a helpful assistant.\n\n${artifactInstruction}`,
+    );
+    expect(await system(conversation({ artifacts: true }, ''))).toEqual({
+      role: 'system',
+      content: artifactInstruction,
+    });
   });
 });

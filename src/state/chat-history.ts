@@ -1,3 +1,4 @@
+import { sentSystemPrompt } from '../domain/artifact-instruction.ts';
 import type { AttachmentPart } from '../domain/attachments.ts';
 import type { Config } from '../domain/config.ts';
 import {
@@ -23,7 +24,8 @@ export interface HistoryFiles {
 }
 
 /**
- * What is sent: the path up to `lastId`, as role and content; an empty system prompt sends none.
+ * What is sent: the path up to `lastId`, as role and content; an empty system prompt sends none
+ * (with 'Artifacts' on, the system prompt ends with its instruction: artifact-instruction.ts).
  * A user's files go as the model takes them (see attachment-files.ts), read from storage. A reply's
  * reasoning goes along only to the provider and model that wrote it: signatures belong to one
  * vendor and model (docs/decisions.md#reasoning, docs/providers.md#sending-reasoning-back). A reply
@@ -35,13 +37,15 @@ export async function historyFor(
   config: Config,
   files: HistoryFiles,
 ): Promise<ChatMessage[]> {
+  const text = (message: Message) =>
+    message.role === 'system' ? sentSystemPrompt(conversation, messageText(message)) : messageText(message);
   const path = pathTo(conversation, lastId).filter(
-    (message) => !(message.role === 'system' && messageText(message) === ''),
+    (message) => !(message.role === 'system' && text(message) === ''),
   );
   const turns = await Promise.all(
     path.map(async (message): Promise<ChatMessage[]> => {
       if (message.role === 'assistant') return replyTurns(message, config, files);
-      const sent: ChatMessage = { role: message.role, content: messageText(message) };
+      const sent: ChatMessage = { role: message.role, content: text(message) };
       const attachments = attachmentParts(message);
       if (attachments.length > 0) {
         const { files: sentFiles, texts } = await filesForModel(attachments, files.capabilities, files.read);

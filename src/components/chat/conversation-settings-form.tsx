@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { systemPromptOf } from '../../domain/conversation-rules.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import type { ReasoningEffort } from '../../domain/provider-definitions/capabilities.ts';
+import { artifactsOn, artifactsSwitch } from '../../domain/artifact-instruction.ts';
 import { chat } from '../../state/chat.ts';
 import { modelCapabilities, targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
@@ -39,6 +40,12 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
   const effortId = useId();
   const efforts = useEffortChoice(conversationId);
   const [effort, setEffort] = useState<ReasoningEffort | ''>(efforts.saved ?? '');
+  const artifactsSaved = useChatState((state) => {
+    const conversation = state.loaded[conversationId];
+    return conversation ? artifactsOn(conversation) : false;
+  });
+  const [artifacts, setArtifacts] = useState(artifactsSaved);
+  const artifactsId = useId();
 
   return (
     <form
@@ -49,6 +56,9 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
         void Promise.all([
           chat.setSystemPrompt(conversationId, prompt),
           effortChanged && chat.setReasoningEffort(conversationId, effort || null),
+          // A switch of the conversation's, kept and merged like its tool switches.
+          artifacts !== artifactsSaved &&
+            chat.setConversationTools(conversationId, artifactsSwitch, artifacts),
         ]).then(onDone);
       }}
     >
@@ -87,6 +97,24 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
           </p>
         </>
       )}
+      <div className="flex items-start gap-2">
+        <input
+          id={artifactsId}
+          type="checkbox"
+          checked={artifacts}
+          onChange={(event) => setArtifacts(event.target.checked)}
+          className="mt-1 size-4 accent-indigo-600"
+        />
+        <div>
+          <label htmlFor={artifactsId} className="text-sm font-medium">
+            Artifacts
+          </label>
+          <p className="text-xs text-muted-foreground">
+            Ask the model to write pages, diagrams, components and documents as named blocks you can open
+            beside the chat (a short instruction after the system prompt).
+          </p>
+        </div>
+      </div>
       <div className="flex justify-end gap-2">
         <DialogClose asChild>
           <Button variant="outline">Cancel</Button>
