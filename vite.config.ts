@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { contentSecurityPolicy } from './src/app/content-security-policy.ts';
+import { artifactFrame } from './tools/artifact-frame/plugin.ts';
 import { diagramFrame } from './tools/diagram-frame/plugin.ts';
 import { serviceWorker } from './tools/service-worker/plugin.ts';
 
@@ -41,10 +42,11 @@ function domFreeWorkerBuilds(): Plugin {
 }
 
 const appModules = /\/src\/(app|domain|hooks|lib|providers\/registry|state|storage)\//;
-const lazyShared = /\/src\/(domain\/(export-format|citation-markers)|lib\/(fuzzy-match|bounded-text))\.ts$/;
+const lazyShared =
+  /\/src\/(domain\/(export-format|citation-markers|artifacts|line-diff)|lib\/(fuzzy-match|bounded-text|code-fences))\.ts$/;
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame(), serviceWorker()],
+  plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame(), artifactFrame(), serviceWorker()],
   // The first-load budget is checked on gzip size by tools/check-bundle-size.mjs.
   build: {
     target: 'es2022',
@@ -60,7 +62,7 @@ export default defineConfig({
             {
               name: 'app',
               // Not the modules only lazy chunks share (the export, citation markers, the
-              // palette's matching): in 'app' they cost the first load 1.9 kB.
+              // palette's matching, artifacts): in 'app' they cost the first load 1.9 kB and more.
               test: (id: string) => appModules.test(id) && !lazyShared.test(id),
               minShareCount: 2,
             },
