@@ -43,7 +43,7 @@ function domFreeWorkerBuilds(): Plugin {
 
 const appModules = /\/src\/(app|domain|hooks|lib|providers\/registry|state|storage)\//;
 const lazyShared =
-  /\/src\/(domain\/(export-format|citation-markers|artifacts|line-diff)|lib\/(fuzzy-match|bounded-text|code-fences))\.ts$/;
+  /\/src\/(domain\/(export-format|citation-markers|artifacts|line-diff)|lib\/(fuzzy-match|bounded-text|code-fences)|hooks\/use-throttled-value)\.ts$/;
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame(), artifactFrame(), serviceWorker()],

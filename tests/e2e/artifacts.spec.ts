@@ -131,3 +131,55 @@ test.describe('on a phone', () => {
     await expect(sheet).toHaveCount(0);
   });
 });
+
+test('a React artifact runs offline in its sandbox: state, icons, charts and Tailwind', async ({ chat }) => {
+  await start(chat);
+  const component = [
+    "import { useState } from 'react';",
+    "import { Check } from 'lucide-react';",
+    "import { BarChart, Bar } from 'recharts';",
+    '',
+    'export default function Counter() {',
+    '  const [count, setCount] = useState(0);',
+    '  return (',
+    '    <div className="rounded bg-blue-500 p-4 text-white">',
+    '      <Check aria-label="done" />',
+    '      <button onClick={() => setCount(count + 1)}>Clicked {count}</button>',
+    '      <BarChart width={200} height={100} data={[{ v: 1 }, { v: 3 }]}><Bar dataKey="v" /></BarChart>',
+    '    </div>',
+    '  );',
+    '}',
+  ].join('\n');
+  await ask(chat, fence('tsx', component));
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const counter = panel(chat, 'Counter');
+  const frame = counter.frameLocator('iframe[title="React preview"]');
+  await frame.getByRole('button', { name: 'Clicked 0' }).click();
+  await expect(frame.getByRole('button', { name: 'Clicked 1' })).toBeVisible();
+  await expect(frame.locator('svg.lucide-check')).toHaveCount(1);
+  await expect(frame.locator('.recharts-bar-rectangle')).toHaveCount(2);
+  // Tailwind's class became a style inside the frame.
+  await expect(frame.locator('div.bg-blue-500')).toHaveCSS('padding-top', '16px');
+});
+
+test("a failing React artifact shows its error with its line, and 'Ask to fix' sends it", async ({
+  chat,
+}) => {
+  await start(chat);
+  await ask(
+    chat,
+    fence(
+      'tsx',
+      "import _ from 'lodash';\n\nexport default function Broken() {\n  return <p>{_.shuffle([1])}</p>;\n}",
+    ),
+  );
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const broken = panel(chat, 'Broken');
+  const alert = broken.getByRole('alert');
+  await expect(alert).toContainText('Line 1: Cannot import "lodash"');
+  await alert.getByRole('button', { name: 'Ask to fix' }).click();
+  await expect(chat.messages('user').last()).toContainText(
+    'The React component fails with this error, please fix it:',
+  );
+  await expect(chat.messages('user').last()).toContainText('Cannot import "lodash"');
+});

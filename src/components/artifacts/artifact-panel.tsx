@@ -21,10 +21,11 @@ import { useCopy } from '../../hooks/use-copy.ts';
 import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { downloadText } from '../../lib/download.ts';
 import { chat } from '../../state/chat.ts';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs.tsx';
+import { PanelTabs, type PanelTab } from './panel-tabs.tsx';
 import { ArtifactChanges } from './artifact-changes.tsx';
 import { ArtifactPreview } from './artifact-preview.tsx';
-import { CodeBlock } from '../chat/markdown/code-block.tsx';
+import { fenced } from '../../domain/markdown-fences.ts';
+import { Markdown } from '../chat/lazy-markdown.tsx';
 
 const kindNames: Record<ArtifactKind, string> = {
   html: 'HTML page',
@@ -206,10 +207,38 @@ function ArtifactView({
 
   const button =
     'inline-flex size-8 items-center justify-center rounded text-gray-600 hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-40 dark:text-gray-300 dark:hover:bg-gray-800';
+  const tabs: PanelTab<'preview' | 'code' | 'changes'>[] = [
+    ...(previewable
+      ? [
+          {
+            value: 'preview' as const,
+            label: 'Preview',
+            className: 'min-h-0 flex-1 overflow-auto',
+            content: !shown.streaming && (
+              <ArtifactPreview kind={artifact.kind} code={shown.code} language={shown.language} />
+            ),
+          },
+        ]
+      : []),
+    {
+      value: 'code',
+      label: 'Code',
+      className: 'min-h-0 flex-1 overflow-auto px-3',
+      content: <Markdown text={fenced(shown.code, shown.language)} live={shown.streaming === true} />,
+    },
+    {
+      value: 'changes',
+      label: 'Changes',
+      disabled: !previous,
+      className: 'min-h-0 flex-1 overflow-auto',
+      content: previous && <ArtifactChanges before={previous.code} after={shown.code} />,
+    },
+  ];
   return (
-    <Tabs
+    <PanelTabs<typeof tab>
+      tabs={tabs}
       value={current}
-      onValueChange={(value) => setTab(value as typeof tab)}
+      onChange={setTab}
       className="flex min-h-0 flex-1 flex-col"
     >
       <header className="flex flex-wrap items-center gap-2 border-b border-gray-200 px-3 py-2 dark:border-gray-800">
@@ -269,25 +298,7 @@ function ArtifactView({
             <X className="size-4" />
           </button>
         )}
-        <TabsList className="w-full">
-          {previewable && <TabsTrigger value="preview">Preview</TabsTrigger>}
-          <TabsTrigger value="code">Code</TabsTrigger>
-          <TabsTrigger value="changes" disabled={!previous}>
-            Changes
-          </TabsTrigger>
-        </TabsList>
       </header>
-      {previewable && (
-        <TabsContent value="preview" className="min-h-0 flex-1 overflow-auto">
-          {!shown.streaming && <ArtifactPreview kind={artifact.kind} code={shown.code} />}
-        </TabsContent>
-      )}
-      <TabsContent value="code" className="min-h-0 flex-1 overflow-auto px-3">
-        <CodeBlock code={shown.code} language={shown.language || undefined} live={shown.streaming === true} />
-      </TabsContent>
-      <TabsContent value="changes" className="min-h-0 flex-1 overflow-auto">
-        {previous && <ArtifactChanges before={previous.code} after={shown.code} />}
-      </TabsContent>
-    </Tabs>
+    </PanelTabs>
   );
 }

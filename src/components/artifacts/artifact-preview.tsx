@@ -1,13 +1,23 @@
 import type { ArtifactKind } from '../../domain/artifacts.ts';
 import { Markdown } from '../chat/lazy-markdown.tsx';
 import { PreviewFrame } from '../chat/markdown/html-preview.tsx';
-import { MermaidDiagram } from '../chat/markdown/mermaid-diagram.tsx';
+import { ReactPreview } from './react-preview.tsx';
+import { fenced } from '../../domain/markdown-fences.ts';
 
 /**
  * An artifact rendered: HTML and SVG in the preview sandbox (an opaque origin that reaches
- * nothing), Mermaid and Markdown with the app's own renderers, themed like the chat.
+ * nothing), Mermaid and Markdown with the app's own renderers, themed like the chat, React in
+ * its own sandbox with React and its libraries bundled.
  */
-export function ArtifactPreview({ kind, code }: { kind: ArtifactKind; code: string }) {
+export function ArtifactPreview({
+  kind,
+  code,
+  language,
+}: {
+  kind: ArtifactKind;
+  code: string;
+  language: string;
+}) {
   switch (kind) {
     case 'html':
     case 'svg':
@@ -16,7 +26,7 @@ export function ArtifactPreview({ kind, code }: { kind: ArtifactKind; code: stri
     case 'mermaid':
       return (
         <div className="p-3">
-          <MermaidDiagram source={code} />
+          <Markdown text={fenced(code, 'mermaid')} />
         </div>
       );
     case 'markdown':
@@ -26,7 +36,7 @@ export function ArtifactPreview({ kind, code }: { kind: ArtifactKind; code: stri
         </div>
       );
     case 'react':
-      return <p className="p-4 text-sm text-muted-foreground">React previews are not available yet.</p>;
+      return <ReactPreview code={code} language={language} />;
     case 'code':
       return null;
   }
