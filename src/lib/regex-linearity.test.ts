@@ -30,6 +30,8 @@ interface Subject {
 const built: Readonly<Record<string, readonly RegExp[]>> = {
   // `^ {0,${indent.length}}`, an indent of 0 to 3 spaces.
   'components/chat/markdown/split-blocks.ts': [/^ {0,3}/],
+  // The same, for the fences artifacts are read from.
+  'lib/code-fences.ts': [/^ {0,3}/],
   // A typed word, escaped, after a word start.
   'lib/fuzzy-match.ts': [/(^|[\s\-_:/.(])con\.v/],
   // A body field the provider may refuse.
