@@ -77,6 +77,30 @@ describe('artifacts over a conversation', () => {
     });
   });
 
+  it("places the user's saved versions after the reply they were made from, in the order saved", () => {
+    const edit = (id: string, afterMessageId: string, savedAt: string) => ({
+      id,
+      key: 'landing',
+      language: 'html',
+      code: `<h1>${id}</h1>`,
+      afterMessageId,
+      savedAt,
+    });
+    const edits = [
+      edit('late', 'r1', '2024-01-02T00:00:00.000Z'),
+      edit('early', 'r1', '2024-01-01T00:00:00.000Z'),
+      edit('lost', 'gone', '2024-01-01T00:00:00.000Z'),
+    ];
+    const versions = artifactsOf(path, undefined, edits)[0]?.versions ?? [];
+    expect(versions.map((version) => version.editId ?? version.messageId)).toEqual([
+      'r1',
+      'early',
+      'late',
+      'r2',
+      'r3',
+    ]);
+  });
+
   it('downloads with the extension of its language', () => {
     const [landing] = artifactsOf(path);
     const first = landing?.versions[0];

@@ -1,5 +1,5 @@
 import { codeFences, type CodeFence } from '../lib/code-fences.ts';
-import { messageText, type Message } from './conversation.ts';
+import { messageText, type ArtifactEdit, type Message } from './conversation.ts';
 
 /**
  * Artifacts: pages, pictures, diagrams, components and documents a model wrote as code blocks,
@@ -17,6 +17,8 @@ export interface ArtifactVersion {
   language: string;
   /** Still being written (the streaming reply's open block): shown as code, rendered once closed. */
   streaming?: true;
+  /** Written by the user ('Save as version'): the edit's id. */
+  editId?: string;
 }
 
 export interface Artifact {
@@ -44,7 +46,29 @@ const kindOf: Record<string, ArtifactKind> = {
 export const artifactMinLines = 16;
 
 /** Bounds on the work done over a conversation's replies (they are hostile input). */
-export const artifactLimits = { artifacts: 200, versions: 200, titleLength: 80 } as const;
+export const artifactLimits = {
+  artifacts: 200,
+  versions: 200,
+  titleLength: 80,
+} as const;
+
+/** A new edit of an artifact, saved after the reply its shown version came from. */
+export function artifactEdit(
+  artifact: Pick<Artifact, 'key'>,
+  from: Pick<ArtifactVersion, 'messageId' | 'language'>,
+  code: string,
+  id: string,
+  now: Date,
+): ArtifactEdit {
+  return {
+    id,
+    key: artifact.key,
+    language: from.language,
+    code,
+    afterMessageId: from.messageId,
+    savedAt: now.toISOString(),
+  };
+}
 
 /** What kind of artifact a closed block is (one still being written is none yet), or null when it is not one. */
 export function artifactKind(fence: Pick<CodeFence, 'language' | 'code' | 'closed'>): ArtifactKind | null {
@@ -130,8 +154,15 @@ function fencesOf(message: Message): CodeFence[] {
  * same name twice adds two versions; a later reply writing a name already seen adds the next. The
  * reply `streamingId`, still arriving, adds the block it is writing as a version being written.
  */
-export function artifactsOf(messages: readonly Message[], streamingId?: string): Artifact[] {
+export function artifactsOf(
+  messages: readonly Message[],
+  streamingId?: string,
+  edits: readonly ArtifactEdit[] = [],
+): Artifact[] {
   const byKey = new Map<string, Artifact>();
+  const editsAfter = new Map<string, ArtifactEdit[]>();
+  for (const edit of [...edits].sort((a, b) => (a.savedAt < b.savedAt ? -1 : a.savedAt > b.savedAt ? 1 : 0)))
+    editsAfter.set(edit.afterMessageId, [...(editsAfter.get(edit.afterMessageId) ?? []), edit]);
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     for (const fence of fencesOf(message)) {
@@ -153,6 +184,16 @@ export function artifactsOf(messages: readonly Message[], streamingId?: string):
           code: fence.code,
           language: fence.language,
           ...(streaming && { streaming: true as const }),
+        });
+    }
+    for (const edit of editsAfter.get(message.id) ?? []) {
+      const artifact = byKey.get(edit.key);
+      if (artifact && artifact.versions.length < artifactLimits.versions)
+        artifact.versions.push({
+          messageId: message.id,
+          code: edit.code,
+          language: edit.language,
+          editId: edit.id,
         });
     }
   }

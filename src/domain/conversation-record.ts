@@ -4,6 +4,7 @@ import {
   attachmentParts,
   messageText,
   reasoningParts,
+  type ArtifactEdit,
   type Conversation,
   type Message,
   type MessagePart,
@@ -104,6 +105,7 @@ export interface ConversationRecord {
   toolSwitchesAt?: string;
   place?: Conversation['place'];
   placedAt?: string;
+  artifactEdits?: ArtifactEdit[];
 }
 
 /** The figures in one fixed order, however they were gathered: a record reads back as written. */
@@ -278,6 +280,17 @@ export function conversationRecord(conversation: Conversation): ConversationReco
   if (conversation.toolSwitchesAt) record.toolSwitchesAt = conversation.toolSwitchesAt;
   if (conversation.place) record.place = conversation.place;
   if (conversation.placedAt) record.placedAt = conversation.placedAt;
+  if (conversation.artifactEdits?.length)
+    record.artifactEdits = conversation.artifactEdits.map(
+      ({ id, key, language, code, afterMessageId, savedAt }) => ({
+        id,
+        key,
+        language,
+        code,
+        afterMessageId,
+        savedAt,
+      }),
+    );
   if (deletedIds && deletedIds.length > 0) record.deletedIds = deletedIds;
   return record;
 }

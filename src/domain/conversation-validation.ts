@@ -6,6 +6,7 @@ import {
   messageText,
   roles,
   textParts,
+  type ArtifactEdit,
   type Conversation,
   type ConversationPlace,
   type Message,
@@ -520,6 +521,28 @@ function buildTree(
 
 /** A fresh conversation copied field by field from untrusted data, or the first problem found. */
 /** Tool sources switched in a conversation: own keys of bounded length with boolean values, at most 100. */
+/** How many saved artifact versions a conversation keeps, and the characters of each. */
+export const artifactEditLimits = { edits: 500, code: 1_000_000 } as const;
+
+/** The user's saved artifact versions as written: bounded, each whole or left out, each id once. */
+function readArtifactEdits(value: unknown): ArtifactEdit[] {
+  if (!Array.isArray(value)) return [];
+  const seen = new Set<string>();
+  const edits: ArtifactEdit[] = [];
+  for (const entry of value.slice(0, artifactEditLimits.edits) as unknown[]) {
+    if (!isRecord(entry)) continue;
+    const [id, key, language, code, afterMessageId, savedAt] = (
+      ['id', 'key', 'language', 'code', 'afterMessageId', 'savedAt'] as const
+    ).map((field) => ownField(entry, field));
+    if (!isName(id) || !isName(key) || typeof language !== 'string' || language.length > 64) continue;
+    if (typeof code !== 'string' || code.length > artifactEditLimits.code) continue;
+    if (!isName(afterMessageId) || !isIsoTimestamp(savedAt) || seen.has(id)) continue;
+    seen.add(id);
+    edits.push({ id, key, language, code, afterMessageId, savedAt });
+  }
+  return edits;
+}
+
 function readToolSwitches(value: unknown): Record<string, boolean> | undefined {
   if (!isRecord(value)) return undefined;
   const entries = Object.keys(value)
@@ -607,6 +630,8 @@ export function validateConversation(
   if (toolSwitches) conversation.toolSwitches = toolSwitches;
   const toolSwitchesAt = ownField(value, 'toolSwitchesAt');
   if (isIsoTimestamp(toolSwitchesAt)) conversation.toolSwitchesAt = toolSwitchesAt;
+  const artifactEdits = readArtifactEdits(ownField(value, 'artifactEdits'));
+  if (artifactEdits.length > 0) conversation.artifactEdits = artifactEdits;
   const place = ownField(value, 'place');
   if ((conversationPlaces as readonly unknown[]).includes(place))
     conversation.place = place as ConversationPlace;

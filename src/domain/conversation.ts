@@ -117,6 +117,12 @@ export interface Conversation {
   /** When a source was last switched here: of two copies, the later change wins a merge. */
   toolSwitchesAt?: string;
   /**
+   * Versions of artifacts the user edited and saved ('Save as version' in the artifact panel),
+   * each placed after the reply whose version it was made from (domain/artifacts.ts). Merged
+   * between copies by id, like messages.
+   */
+  artifactEdits?: ArtifactEdit[];
+  /**
    * Roots of deleted subtrees: a copy still holding them (another tab) merges without bringing
    * them back. Their descendants go with them, since a message without its parent is dropped.
    */
@@ -127,6 +133,19 @@ export interface Conversation {
   place?: ConversationPlace;
   /** When it was last pinned, archived or put back: of two copies, the later change wins a merge. */
   placedAt?: string;
+}
+
+/** An artifact's version the user wrote (see Conversation.artifactEdits). */
+export interface ArtifactEdit {
+  id: string;
+  /** The artifact's key (its folded name). */
+  key: string;
+  language: string;
+  code: string;
+  /** The reply whose version it was made from: it comes after that reply's versions. */
+  afterMessageId: string;
+  /** ISO timestamp; edits after the same reply are in this order. */
+  savedAt: string;
 }
 
 export type ConversationPlace = 'pinned' | 'archived';

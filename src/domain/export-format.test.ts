@@ -16,7 +16,7 @@ import { messageText, type Conversation, type Message } from './conversation.ts'
 import { conversationRecord } from './conversation-record.ts';
 import { buildExport, exportFileName, exportPreview, parseImport } from './export-format.ts';
 import { maxJsonDepth } from './json-guards.ts';
-import { activePath } from './message-tree.ts';
+import { activePath, mergeConversations } from './message-tree.ts';
 
 /** A copy without the given keys, to build files that lack fields. */
 function without(value: object, ...keys: string[]): Record<string, unknown> {
@@ -606,5 +606,30 @@ describe('the export in parts', () => {
         2,
       ),
     );
+  });
+});
+
+describe("the user's saved artifact versions", () => {
+  it('travel with the conversation, and two copies keep both sides', () => {
+    const saved = (id: string) => ({
+      id,
+      key: 'page',
+      language: 'html',
+      code: `<h1>${id}</h1>`,
+      afterMessageId: 'c1:a1',
+      savedAt: '2024-05-03T00:00:00.000Z',
+    });
+    const edited = { ...conversation, artifactEdits: [saved('e1')] };
+    const text = buildExport({ config, conversations: [edited], activeConversationId: 'c1', now });
+    expect(dataOf(text).conversations?.[0]?.artifactEdits).toEqual([saved('e1')]);
+    const hostile = JSON.parse(text) as { conversations: Record<string, unknown>[] };
+    hostile.conversations[0] = {
+      ...hostile.conversations[0],
+      artifactEdits: [saved('e1'), saved('e1'), { id: 'x' }, 'no'],
+    };
+    expect(dataOf(JSON.stringify(hostile)).conversations?.[0]?.artifactEdits).toEqual([saved('e1')]);
+    const merged = mergeConversations(edited, { ...conversation, artifactEdits: [saved('e2')] });
+    expect(merged.artifactEdits?.map((edit) => edit.id)).toEqual(['e1', 'e2']);
+    expect(mergeConversations(edited, edited)).toBe(edited);
   });
 });

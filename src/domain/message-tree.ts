@@ -335,8 +335,21 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
   if (placed.place) merged.place = placed.place;
   if (placed.placedAt) merged.placedAt = placed.placedAt;
   if (deleted.size > 0) merged.deletedIds = [...deleted];
+  const edits = mergedEdits(primary.artifactEdits, other.artifactEdits);
+  delete merged.artifactEdits;
+  if (edits) merged.artifactEdits = edits;
   merged.activeLeafId = mergedLeaf(merged, primary, other);
   return sameConversation(merged, primary) ? primary : merged;
+}
+
+/** Both copies' saved artifact versions, each id once (the primary's array kept when it has them all). */
+function mergedEdits(
+  primary: Conversation['artifactEdits'],
+  other: Conversation['artifactEdits'],
+): Conversation['artifactEdits'] {
+  const known = new Set(primary?.map((edit) => edit.id));
+  const added = other?.filter((edit) => !known.has(edit.id)) ?? [];
+  return added.length === 0 ? primary : [...(primary ?? []), ...added];
 }
 
 /** Nothing to take in: callers can skip a commit (and a render) by an identity check. */
@@ -351,6 +364,7 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.effort === b.effort &&
     a.effortAt === b.effortAt &&
     a.toolSwitches === b.toolSwitches &&
+    a.artifactEdits === b.artifactEdits &&
     a.pinnedAt === b.pinnedAt &&
     a.place === b.place &&
     a.placedAt === b.placedAt &&

@@ -409,7 +409,8 @@ export function createChatController(deps: ChatDependencies): ChatController {
       if (!conversation) return;
       // Loaded with the panel: the chat screen does not need it.
       const { artifactsOf, findArtifactVersion } = await import('../domain/artifacts.ts');
-      const found = findArtifactVersion(artifactsOf(activePath(conversation)), code, messageId);
+      const artifacts = artifactsOf(activePath(conversation), undefined, conversation.artifactEdits);
+      const found = findArtifactVersion(artifacts, code, messageId);
       if (found)
         view.setState({
           artifact: {

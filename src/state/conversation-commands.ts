@@ -1,4 +1,11 @@
-import { attachmentIds, messageText, type ConversationPlace, type ModelPin } from '../domain/conversation.ts';
+import {
+  attachmentIds,
+  messageText,
+  type ArtifactEdit,
+  type ConversationPlace,
+  type ModelPin,
+} from '../domain/conversation.ts';
+import { artifactEditLimits } from '../domain/conversation-validation.ts';
 import type { ReasoningEffort } from '../domain/provider-definitions/capabilities.ts';
 import {
   clearConversation as clearRule,
@@ -33,6 +40,8 @@ export interface ConversationCommands {
   setSystemPrompt(id: string, prompt: string): Promise<void>;
   /** 'Reasoning effort' in 'Conversation settings'; null: the model's own default. */
   setReasoningEffort(id: string, effort: ReasoningEffort | null): Promise<void>;
+  /** 'Save as version' in the artifact panel: the user's version, kept with the conversation. */
+  saveArtifactEdit(id: string, edit: Omit<ArtifactEdit, 'id' | 'savedAt'>): Promise<string>;
   /** The model picker: pins a provider and model to the conversation; null follows the saved configuration again. */
   pinModel(id: string, pin: ModelPin | null): Promise<void>;
   /** 'Pin' / 'Archive' and back (null), from the row's menu or the palette. */
@@ -124,6 +133,15 @@ export function createConversationCommands({
     await change(id, (conversation) => setEffort(conversation, effort, ctx.now()));
   }
 
+  async function saveArtifactEdit(id: string, edit: Omit<ArtifactEdit, 'id' | 'savedAt'>): Promise<string> {
+    const saved: ArtifactEdit = { ...edit, id: ctx.newId(), savedAt: ctx.now().toISOString() };
+    await change(id, (conversation) => ({
+      ...conversation,
+      artifactEdits: [...(conversation.artifactEdits ?? []), saved].slice(-artifactEditLimits.edits),
+    }));
+    return saved.id;
+  }
+
   async function setSystemPrompt(id: string, prompt: string): Promise<void> {
     await change(id, (conversation) => setSystemPromptRule(conversation, prompt, ctx.now()));
   }
@@ -189,6 +207,7 @@ export function createConversationCommands({
     clearConversation,
     setSystemPrompt,
     setReasoningEffort,
+    saveArtifactEdit,
     pinModel,
     placeConversation,
     deleteConversation,

@@ -10,7 +10,6 @@ import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { OpenConversations } from './open-conversations.ts';
 import type { ReplyRunner } from './reply-runner.ts';
-import { createAutoTitles } from './auto-title.ts';
 
 /**
  * Asking: send, edit, regenerate, retry, continue. Each is a small change to the tree followed by
@@ -65,7 +64,12 @@ export function createMessageCommands({
   targetFor: (conversationId: string, override?: ModelPin) => ReplyTarget;
 }): MessageCommands {
   const { store } = ctx;
-  const nameAfterFirstReply = createAutoTitles(ctx, open);
+  // Loaded with the first reply that ends: naming a conversation is no part of showing one.
+  let autoTitles: Promise<(conversationId: string, target: ReplyTarget) => Promise<void>> | undefined;
+  const nameAfterFirstReply = async (conversationId: string, target: ReplyTarget) => {
+    autoTitles ??= import('./auto-title.ts').then(({ createAutoTitles }) => createAutoTitles(ctx, open));
+    await (await autoTitles)(conversationId, target);
+  };
 
   /**
    * What a reply in this conversation is asked with, when one may be asked for now; otherwise

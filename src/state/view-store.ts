@@ -19,7 +19,13 @@ export interface ViewState {
    * it), by its key (domain/artifacts.ts), at which version (0-based; null: the latest, following
    * new ones as they come).
    */
-  artifact: { conversationId: string; key: string; version: number | null } | null;
+  artifact: {
+    conversationId: string;
+    key: string;
+    version: number | null;
+    /** Show the user's version saved with this id (found among the versions once it is stored). */
+    editId?: string;
+  } | null;
 }
 
 export type Overlay =

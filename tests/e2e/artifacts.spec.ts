@@ -183,3 +183,34 @@ test("a failing React artifact shows its error with its line, and 'Ask to fix' s
   );
   await expect(chat.messages('user').last()).toContainText('Cannot import "lodash"');
 });
+
+test("an edit run in the preview and saved as a version is the user's, and stays over a reload", async ({
+  chat,
+  page,
+}) => {
+  await start(chat);
+  await ask(chat, fence('html title="Page"', '<h1>One</h1>'));
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const pagePanel = panel(chat, 'Page');
+  await pagePanel.getByRole('tab', { name: 'Code' }).click();
+  const editor = pagePanel.getByRole('textbox', { name: 'Code of Page' });
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('<h1>Mine</h1>');
+  await expect(pagePanel.getByText('Edited, not saved')).toBeVisible();
+  await pagePanel.getByRole('button', { name: 'Run' }).click();
+  await expect(pagePanel.getByRole('tab', { name: 'Preview' })).toHaveAttribute('aria-selected', 'true');
+  await expect(pagePanel.frameLocator('iframe[title="Preview"]').getByRole('heading')).toHaveText('Mine');
+  await pagePanel.getByRole('tab', { name: 'Code' }).click();
+  await pagePanel.getByRole('button', { name: 'Save as version' }).click();
+  await expect(pagePanel.getByTestId('artifact-version')).toHaveText('2 / 2');
+  await expect(pagePanel).toContainText('your version');
+
+  await page.reload();
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const again = panel(chat, 'Page');
+  await expect(again.getByTestId('artifact-version')).toHaveText('1 / 2');
+  await again.getByRole('button', { name: 'Next version' }).click();
+  await expect(again).toContainText('your version');
+  await expect(again.frameLocator('iframe[title="Preview"]').getByRole('heading')).toHaveText('Mine');
+});

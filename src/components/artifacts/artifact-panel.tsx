@@ -1,5 +1,7 @@
 import { ArrowLeft, ChevronLeft, ChevronRight, Copy, Download, X } from 'lucide-react';
 import {
+  lazy,
+  Suspense,
   useEffect,
   useMemo,
   useRef,
@@ -22,6 +24,11 @@ import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { downloadText } from '../../lib/download.ts';
 import { chat } from '../../state/chat.ts';
 import { PanelTabs, type PanelTab } from './panel-tabs.tsx';
+import { useResolvedTheme } from '../../hooks/use-theme.ts';
+import { Button } from '../ui/button.tsx';
+
+// The editor (CodeMirror) loads when the code is first shown.
+const CodeEditor = lazy(() => import('./code-editor.tsx'));
 import { ArtifactChanges } from './artifact-changes.tsx';
 import { ArtifactPreview } from './artifact-preview.tsx';
 import { fenced } from '../../domain/markdown-fences.ts';
@@ -56,7 +63,8 @@ export default function ArtifactPanel() {
   );
   const isPhone = useIsPhone();
   const artifacts = useMemo(
-    () => (conversation ? artifactsOf(activePath(conversation), streamingId) : []),
+    () =>
+      conversation ? artifactsOf(activePath(conversation), streamingId, conversation.artifactEdits) : [],
     [conversation, streamingId],
   );
 
@@ -74,6 +82,7 @@ export default function ArtifactPanel() {
       conversationId={open.conversationId}
       artifact={artifact}
       version={open.version}
+      editId={open.editId}
       onClose={close}
       isPhone={isPhone}
     />
@@ -169,23 +178,49 @@ function ArtifactView({
   conversationId,
   artifact,
   version,
+  editId,
   onClose,
   isPhone,
 }: {
   conversationId: string;
   artifact: Artifact;
   version: number | null;
+  editId: string | undefined;
   onClose: () => void;
   isPhone: boolean;
 }) {
   const count = artifact.versions.length;
-  const index = version === null ? count - 1 : Math.min(version, count - 1);
+  const saved = editId === undefined ? -1 : artifact.versions.findIndex((entry) => entry.editId === editId);
+  const index = saved !== -1 ? saved : version === null ? count - 1 : Math.min(version, count - 1);
   const shown = artifact.versions[index] as ArtifactVersion;
   const previous = index > 0 ? artifact.versions[index - 1] : undefined;
   const previewable = artifact.kind !== 'code';
   const [tab, setTab] = useState<'preview' | 'code' | 'changes'>(previewable ? 'preview' : 'code');
   // A version still being written is shown as code; it renders once its block closes.
   const current = shown.streaming && tab === 'preview' ? 'code' : tab;
+  // The code as the user is editing it (null: as the version has it), and the edit last run: each
+  // of the version it was made on (another version shown has its own code, unedited).
+  const [editing, setEditing] = useState<{ index: number; draft: string | null; ran: string | null }>({
+    index,
+    draft: null,
+    ran: null,
+  });
+  const draft = editing.index === index ? editing.draft : null;
+  const ran = editing.index === index ? editing.ran : null;
+  const setDraft = (code: string) => setEditing({ index, draft: code, ran });
+  const dark = useResolvedTheme() === 'dark';
+  const edited = draft !== null && draft !== shown.code;
+  const save = async () => {
+    if (draft === null) return;
+    const id = await chat.saveArtifactEdit(conversationId, {
+      key: artifact.key,
+      language: shown.language,
+      code: draft,
+      afterMessageId: shown.messageId,
+    });
+    // The saved version shows, wherever it landed among the versions.
+    chat.showArtifact({ conversationId, key: artifact.key, version: null, editId: id });
+  };
   const { copied, copy } = useCopy('Code copied to clipboard');
   const go = (to: number) =>
     chat.showArtifact({
@@ -215,7 +250,7 @@ function ArtifactView({
             label: 'Preview',
             className: 'min-h-0 flex-1 overflow-auto',
             content: !shown.streaming && (
-              <ArtifactPreview kind={artifact.kind} code={shown.code} language={shown.language} />
+              <ArtifactPreview kind={artifact.kind} code={ran ?? shown.code} language={shown.language} />
             ),
           },
         ]
@@ -223,8 +258,42 @@ function ArtifactView({
     {
       value: 'code',
       label: 'Code',
-      className: 'min-h-0 flex-1 overflow-auto px-3',
-      content: <Markdown text={fenced(shown.code, shown.language)} live={shown.streaming === true} />,
+      className: 'flex min-h-0 flex-1 flex-col gap-2 overflow-auto px-3 pb-3',
+      content: shown.streaming ? (
+        <Markdown text={fenced(shown.code, shown.language)} live />
+      ) : (
+        <>
+          <div className="flex items-center gap-2">
+            {previewable && (
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={draft === null}
+                onClick={() => {
+                  setEditing({ index, draft, ran: draft });
+                  setTab('preview');
+                }}
+              >
+                Run
+              </Button>
+            )}
+            <Button size="sm" disabled={!edited} onClick={() => void save()}>
+              Save as version
+            </Button>
+            {edited && <span className="text-xs text-faint-foreground">Edited, not saved</span>}
+          </div>
+          <Suspense fallback={<Markdown text={fenced(shown.code, shown.language)} />}>
+            <CodeEditor
+              key={`${index}:${shown.code.length}`}
+              value={draft ?? shown.code}
+              language={shown.language}
+              dark={dark}
+              label={`Code of ${artifact.title}`}
+              onChange={setDraft}
+            />
+          </Suspense>
+        </>
+      ),
     },
     {
       value: 'changes',
@@ -252,6 +321,7 @@ function ArtifactView({
           <p className="text-xs text-faint-foreground">
             {kindNames[artifact.kind]}
             {shown.streaming && ' · being written…'}
+            {shown.editId && ' · your version'}
           </p>
         </div>
         <div className="flex items-center" role="group" aria-label="Versions">
