@@ -620,7 +620,13 @@ describe("the user's saved artifact versions", () => {
       savedAt: '2024-05-03T00:00:00.000Z',
     });
     const edited = { ...conversation, artifactEdits: [saved('e1')] };
-    const text = buildExport({ config, conversations: [edited], activeConversationId: 'c1', now });
+    const text = buildExport({
+      config,
+      conversations: [edited],
+      activeConversationId: 'c1',
+      now,
+      includeApiKey: false,
+    });
     expect(dataOf(text).conversations?.[0]?.artifactEdits).toEqual([saved('e1')]);
     const hostile = JSON.parse(text) as { conversations: Record<string, unknown>[] };
     hostile.conversations[0] = {
