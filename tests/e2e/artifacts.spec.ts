@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, mockConfig, mockKey, seedStorage, test, type ChatPage } from './fixtures.ts';
+import { mockUrl } from './ports.ts';
 
 /**
  * Artifacts: code blocks of replies opened in a panel beside the chat. The mock's `ok` scenario
@@ -213,4 +214,64 @@ test("an edit run in the preview and saved as a version is the user's, and stays
   await again.getByRole('button', { name: 'Next version' }).click();
   await expect(again).toContainText('your version');
   await expect(again.frameLocator('iframe[title="Preview"]').getByRole('heading')).toHaveText('Mine');
+});
+
+test('a hostile React artifact runs, but reaches no network, storage, page or window', async ({
+  chat,
+  page,
+}) => {
+  const answered: string[] = [];
+  const popups: string[] = [];
+  page.on('requestfinished', (request) => answered.push(request.url()));
+  page.on('popup', (popup) => popups.push(popup.url()));
+  await start(chat);
+  const probe = [
+    "import { useEffect, useState } from 'react';",
+    '',
+    'export default function Probe() {',
+    '  const [results, setResults] = useState(null);',
+    '  useEffect(() => {',
+    '    const found = {};',
+    '    const attempt = async (name, run) => {',
+    "      try { found[name] = 'reached: ' + String(await run()).slice(0, 40); } catch { found[name] = 'blocked'; }",
+    '    };',
+    '    const loads = (make) => new Promise((resolve, reject) => {',
+    "      const target = make(); target.onload = target.onopen = () => resolve('open'); target.onerror = () => reject(new Error('no'));",
+    '    });',
+    '    (async () => {',
+    "      await attempt('fetch', () => fetch('https://evil.example/fetch').then((r) => r.status));",
+    `      await attempt('fetch the provider', () => fetch('${mockUrl}/v1/models').then((r) => r.status));`,
+    "      await attempt('fetch this host', () => fetch('/').then((r) => r.status));",
+    "      await attempt('image', () => loads(() => { const image = new Image(); image.src = 'https://evil.example/img'; return image; }));",
+    "      await attempt('websocket', () => loads(() => new WebSocket('wss://evil.example/socket')));",
+    "      await attempt('local storage', () => localStorage.getItem('ai-chat-config'));",
+    "      await attempt('indexed db', () => indexedDB.open('ai-chat').readyState);",
+    "      await attempt('cookie', () => document.cookie);",
+    "      await attempt('parent page', () => parent.document.title);",
+    "      await attempt('top navigation', () => { top.location.href = 'https://evil.example/top'; return top.location.href; });",
+    "      await attempt('popup', () => { const opened = window.open('https://evil.example/popup'); if (!opened) throw new Error('none'); return 'window'; });",
+    '      setResults(found);',
+    '    })();',
+    '  }, []);',
+    "  return <pre id=\"results\" data-done={results ? 'true' : 'false'}>{JSON.stringify(results)}</pre>;",
+    '}',
+  ].join('\n');
+  await ask(chat, fence('jsx', probe));
+  await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
+  const frame = panel(chat, 'Probe').frameLocator('iframe[title="React preview"]');
+  await expect(frame.locator('#results[data-done="true"]')).toBeAttached();
+  const results = JSON.parse((await frame.locator('#results').textContent()) ?? '{}') as Record<
+    string,
+    string
+  >;
+  expect(Object.keys(results)).toHaveLength(11);
+  for (const [name, outcome] of Object.entries(results))
+    expect(`${name}: ${outcome}`).toBe(`${name}: blocked`);
+  expect(
+    answered.filter((url) => url.includes('evil.example') || url.startsWith(`${mockUrl}/v1/models`)),
+  ).toEqual([]);
+  expect(popups).toEqual([]);
+  expect(new URL(page.url()).pathname).toBe('/');
+  await expect(panel(chat, 'Probe').locator('iframe')).toHaveAttribute('sandbox', 'allow-scripts');
+  expect(await page.evaluate(() => localStorage.getItem('ai-chat-config'))).toContain('"apiKey"');
 });
