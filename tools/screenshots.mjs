@@ -36,7 +36,7 @@ import { encodePng } from './png.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const host = '127.0.0.1';
-const shots = ['light', 'dark', 'versions', 'models', 'reasoning', 'attachments', 'code-run'];
+const shots = ['light', 'dark', 'versions', 'models', 'reasoning', 'attachments', 'code-run', 'artifact'];
 
 const usage = `Usage: node tools/screenshots.mjs [--build] [--only=${shots.join(',')}] [--out=docs]`;
 /** @type {{ build: boolean, only: string, out: string }} */
@@ -407,9 +407,70 @@ function codeRunReply() {
   };
 }
 
+/** A small React artifact: a budget with a chart, as a model would write it. */
+const budgetTracker = `import { useState } from 'react';
+import { Wallet } from 'lucide-react';
+import { BarChart, Bar, XAxis, YAxis } from 'recharts';
+
+export default function BudgetTracker() {
+  const [items, setItems] = useState([
+    { name: 'Flights', amount: 312 },
+    { name: 'Hotel', amount: 246 },
+    { name: 'Food', amount: 180 },
+  ]);
+  const total = items.reduce((sum, item) => sum + item.amount, 0);
+  return (
+    <div className="space-y-4 p-4">
+      <h1 className="flex items-center gap-2 text-xl font-semibold">
+        <Wallet className="text-indigo-600" /> Lisbon weekend
+      </h1>
+      <ul className="divide-y rounded-lg border">
+        {items.map((item) => (
+          <li key={item.name} className="flex justify-between px-3 py-2">
+            <span>{item.name}</span>
+            <span className="font-mono">{item.amount} EUR</span>
+          </li>
+        ))}
+      </ul>
+      <p className="font-semibold">Total: {total} EUR</p>
+      <button
+        className="rounded bg-indigo-600 px-3 py-1 text-white"
+        onClick={() => setItems([...items, { name: 'Museum', amount: 40 }])}
+      >
+        Add the museum
+      </button>
+      <BarChart width={320} height={160} data={items}>
+        <XAxis dataKey="name" />
+        <YAxis />
+        <Bar dataKey="amount" fill="#6366f1" />
+      </BarChart>
+    </div>
+  );
+}`;
+
 /** Every written conversation, newest first, as an import file. @param {number} now */
 function importFile(now) {
   const conversations = [
+    conversation(
+      {
+        id: 'budget',
+        name: 'Trip budget tracker',
+        ago: 3 * day,
+        provider: 'claude',
+        model: 'claude-opus-4-8',
+        pin: true,
+        turns: [
+          [
+            'Make me a small budget tracker for the Lisbon weekend, with a chart.',
+            'Here is a budget tracker you can add items to:\n\n```tsx title="Budget tracker"\n' +
+              budgetTracker +
+              '\n```\n\nThe chart updates as you add items.',
+            stats(64, 512, 700, 9800),
+          ],
+        ],
+      },
+      now,
+    ),
     conversation(
       {
         id: 'squares',
@@ -859,6 +920,20 @@ async function takeAll(browser, appUrl, mockUrl) {
     await lastReply(page).getByTestId('code-run').getByRole('img').waitFor();
     await shoot('code-run');
     await page.emulateMedia({ colorScheme: 'light' });
+  }
+
+  if (wanted.has('artifact')) {
+    await openConversation(page, 'Trip budget tracker');
+    await page.getByRole('button', { name: 'Collapse settings' }).click();
+    await lastReply(page).getByRole('button', { name: 'Open in panel' }).click();
+    const frame = page
+      .getByRole('complementary', { name: 'Budget tracker' })
+      .frameLocator('iframe[title="React preview"]');
+    await frame.getByRole('button', { name: 'Add the museum' }).click();
+    await frame.getByText('Total: 778 EUR').waitFor();
+    await shoot('artifact');
+    await page.getByRole('button', { name: 'Close panel' }).click();
+    await page.getByRole('button', { name: 'Expand settings' }).click();
   }
 
   if (problems.length > 0) progress(`the page reported:\n  ${[...new Set(problems)].join('\n  ')}`);
