@@ -68,7 +68,9 @@ export function createMessageCommands({
   let autoTitles: Promise<(conversationId: string, target: ReplyTarget) => Promise<void>> | undefined;
   const nameAfterFirstReply = async (conversationId: string, target: ReplyTarget) => {
     autoTitles ??= import('./auto-title.ts').then(({ createAutoTitles }) => createAutoTitles(ctx, open));
-    await (await autoTitles)(conversationId, target);
+    await (
+      await autoTitles
+    )(conversationId, target);
   };
 
   /**
