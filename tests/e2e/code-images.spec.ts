@@ -112,9 +112,10 @@ test('OpenAI: a drawn picture shows while it is drawn, opens full size, stays, a
   await chat.send('Draw four coloured squares');
   const reply = chat.messages('assistant').last();
   // A preview first, marked as still being drawn.
-  const preview = reply.locator('[data-testid="drawn-picture"][aria-busy="true"]');
-  await expect(preview.getByRole('img')).toBeVisible();
-  await expect(preview).toContainText('Drawing…');
+  // One condition: the preview lasts two chunks (600 ms), two checks in turn could straddle its end.
+  await expect(
+    reply.locator('[data-testid="drawn-picture"][aria-busy="true"]:has(img):has-text("Drawing…")'),
+  ).toBeVisible();
   await chat.waitForReplyDone();
   await expect(reply).toContainText('Here is the picture: four coloured squares.');
   const picture = reply.getByTestId('drawn-picture');
