@@ -1,5 +1,5 @@
 // @ts-check
-/* global document, window, requestAnimationFrame, location, HTMLInputElement */
+/* global document, window, requestAnimationFrame, location, HTMLInputElement, HTMLIFrameElement, MutationObserver */
 /**
  * Code that runs inside the page (handed to page.evaluate or addInitScript, so each function is
  * self-contained: it may use no module-level name). All times are the page's performance.now().
@@ -38,11 +38,33 @@
  * @typedef {{ clickAt: number | null, domAt: number | null, paintedAt: number | null }} SwitchProbe
  * @typedef {{ rowsAt: number | null, activeAt: number | null, paintedAt: number | null, lastAt: number | null }} ColdProbe
  *
+ * @typedef {object} ArtifactProbe Case 11, page times.
+ * @property {number | null} clickAt performance.now() in the first capture-phase 'click' listener
+ *   on window (installed before the click; it runs before the button's own handler).
+ * @property {number | null} clickStamp That click event's timeStamp (its creation).
+ * @property {number | null} panelAt The panel (the aside labelled with the artifact's title) holds
+ *   its 'React preview' iframe: the first animation frame that sees it.
+ * @property {number | null} panelPaintedAt That frame painted.
+ * @property {number | null} readyAt The frame's first 'ready' message.
+ * @property {number | null} renderedAt The frame's first 'rendered' message.
+ * @property {number | null} height What that message says.
+ * @property {string | null} error The frame's first 'error' message, if any.
+ *
+ * @typedef {object} ArtifactFrameProbe Case 11, inside the React frame (artifact.html), its times.
+ * @property {number} timeOrigin performance.timeOrigin, to map its times onto the page's.
+ * @property {number[]} requests A render request reached the frame (capture-phase listener
+ *   added before the frame's own).
+ * @property {number[]} compiles The frame's compile function was called: transpiled.
+ * @property {number[]} commits The component's root element was added to #artifact-content
+ *   (a mutation observer's callback: React's commit).
+ *
  * @typedef {Window & {
  *   __benchFetch?: FetchProbe,
  *   __benchProbe?: StreamProbe,
  *   __benchSwitch?: SwitchProbe,
  *   __benchCold?: ColdProbe,
+ *   __benchArtifact?: ArtifactProbe,
+ *   __benchArtifactFrame?: ArtifactFrameProbe,
  *   __benchReferenceStart?: () => void,
  * }} BenchWindow
  */
@@ -347,4 +369,124 @@ export async function longTasksBetween(page, from, to) {
   );
   const during = tasks.filter((task) => task.start >= from && task.start <= to);
   return { count: during.length, longest: Math.max(0, ...during.map((task) => task.duration)) };
+}
+
+/**
+ * Case 11: from the click on 'Open in panel' until the React frame's first 'rendered' message
+ * (a capture-phase listener on window, for messages whose source is the window of the 'React
+ * preview' iframe inside the panel labelled `title`), with the panel's own paint on the way.
+ * @param {{ title: string }} options
+ */
+export function installArtifactProbe(options) {
+  const w = /** @type {BenchWindow} */ (window);
+  /** @type {ArtifactProbe} */
+  const probe = {
+    clickAt: null,
+    clickStamp: null,
+    panelAt: null,
+    panelPaintedAt: null,
+    readyAt: null,
+    renderedAt: null,
+    height: null,
+    error: null,
+  };
+  w.__benchArtifact = probe;
+  const frameElement = () =>
+    [...document.querySelectorAll('aside')]
+      .find((aside) => aside.getAttribute('aria-label') === options.title)
+      ?.querySelector('iframe[title="React preview"]') ?? null;
+  window.addEventListener(
+    'message',
+    (event) => {
+      const frame = frameElement();
+      if (
+        probe.clickAt === null ||
+        !(frame instanceof HTMLIFrameElement) ||
+        event.source !== frame.contentWindow
+      )
+        return;
+      const now = performance.now();
+      const data = /** @type {{ type?: unknown, height?: unknown, message?: unknown }} */ (event.data ?? {});
+      if (data.type === 'ready' && probe.readyAt === null) probe.readyAt = now;
+      if (data.type === 'rendered' && probe.renderedAt === null) {
+        probe.renderedAt = now;
+        probe.height = typeof data.height === 'number' ? data.height : null;
+      }
+      if (data.type === 'error' && probe.error === null) probe.error = String(data.message);
+    },
+    { capture: true },
+  );
+  window.addEventListener(
+    'click',
+    (event) => {
+      if (probe.clickAt !== null) return;
+      probe.clickAt = performance.now();
+      probe.clickStamp = event.timeStamp;
+      const check = () => {
+        if (frameElement() === null) {
+          requestAnimationFrame(check);
+          return;
+        }
+        probe.panelAt = performance.now();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          probe.panelPaintedAt = performance.now();
+          channel.port1.close();
+        };
+        channel.port2.postMessage(null);
+      };
+      requestAnimationFrame(check);
+    },
+    { capture: true },
+  );
+}
+
+/**
+ * Case 11, init script (every document; it acts only in the React frame, artifact.html): notes,
+ * on the frame's clock, when a render request arrives (a capture-phase listener added before the
+ * frame's own), when the frame's compile function is called (the transpiled code is then ready:
+ * the page's inline script sets `self.artifactCompile`, which a setter here wraps, passing every
+ * call through unchanged), and when the component's root element is added to #artifact-content
+ * (React's commit). The frame itself reports no times (its 'rendered' carries only a height).
+ */
+export function artifactFrameProbeInit() {
+  if (!location.pathname.endsWith('/artifact.html')) return;
+  const w = /** @type {BenchWindow} */ (window);
+  /** @type {ArtifactFrameProbe} */
+  const probe = { timeOrigin: performance.timeOrigin, requests: [], compiles: [], commits: [] };
+  w.__benchArtifactFrame = probe;
+  window.addEventListener(
+    'message',
+    (event) => {
+      const data = /** @type {{ type?: unknown }} */ (event.data ?? {});
+      if (event.source === window.parent && data.type === 'render') probe.requests.push(performance.now());
+    },
+    { capture: true },
+  );
+  /** @type {((parameters: string[], body: string) => unknown) | undefined} */
+  let compile;
+  Object.defineProperty(window, 'artifactCompile', {
+    configurable: true,
+    get: () => compile,
+    /** @param {(parameters: string[], body: string) => unknown} original */
+    set: (original) => {
+      compile = (parameters, body) => {
+        probe.compiles.push(performance.now());
+        return original(parameters, body);
+      };
+    },
+  });
+  let content = /** @type {Element | null} */ (null);
+  const contentObserver = new MutationObserver(() => {
+    // The frame adds a div#root for code that mounts itself, then takes it away again.
+    if (content && [...content.children].some((child) => child.id !== 'root'))
+      probe.commits.push(performance.now());
+  });
+  const finder = new MutationObserver(() => {
+    content = document.getElementById('artifact-content');
+    if (!content) return;
+    finder.disconnect();
+    contentObserver.observe(content, { childList: true });
+  });
+  finder.observe(document, { childList: true, subtree: true });
 }

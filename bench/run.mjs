@@ -5,7 +5,8 @@
  *   npm run bench                      3 runs per case: median, min and max
  *   npm run bench -- --quick           1 run, a ~1500-token reply, 50 prior messages
  *   npm run bench -- --runs=5          another number of runs
- *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools   some cases only
+ *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact
+ *                                      some cases only
  *
  * It builds the app with vite into a temporary folder, serves it with `vite preview`, starts the
  * mock provider APIs (tools/mock-providers) at 50 chunks per second and a reference page, all on
@@ -17,9 +18,9 @@
  * Cases (how each figure is measured is described at the top of each module):
  *   1. cases/streaming.mjs  a long markdown reply streamed into the app (0 and N prior messages;
  *                           thinking first; with formulas and diagrams; researched: web search
- *                           citations and a drawn picture) and into the reference page that only
- *                           appends raw text to a <pre>; cases/streaming-case.mjs runs it and
- *                           prints the table
+ *                           citations and a drawn picture; beside an open React artifact panel)
+ *                           and into the reference page that only appends raw text to a <pre>;
+ *                           cases/streaming-case.mjs runs it and prints the table
  *   2. cases/switch.mjs     switching to a conversation of 1000 messages
  *   3. cases/cold-start.mjs cold start with 1000 stored conversations (~50 MB) against 10
  *   4. cases/bundle.mjs     first-load JS and CSS (gzip) and the lazy chunks
@@ -31,7 +32,11 @@
  *                           targets the unit tests used to assert
  *  10. cases/tools.mjs      a reply with 10 tool calls and their results against plain text of the
  *                           same length: main-thread busy time, A/B, long tasks
+ *  11. cases/artifact.mjs   opening a 400-line React artifact (artifact-source.mjs) in the panel:
+ *                           click to the frame's first 'rendered', the panel's paint, transpile and
+ *                           render in the frame, long tasks; a second open in the same page
  * Shared: serve.mjs (servers), browser.mjs (Chromium, CDP), seed.mjs (IndexedDB records),
+ * artifact-source.mjs (React artifacts),
  * probes.mjs (in-page instrumentation), reference-page.mjs, report.mjs, stats.mjs.
  * A case that fails is reported as such and the others still run; the exit code is then 1.
  *
@@ -45,6 +50,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './browser.mjs';
+import { artifactCase } from './cases/artifact.mjs';
 import { attachCase } from './cases/attach.mjs';
 import { backupCase } from './cases/backup.mjs';
 import { bundleCase } from './cases/bundle.mjs';
@@ -64,9 +70,10 @@ const runsArg = argv.find((arg) => arg.startsWith('--runs='));
 const onlyArg = argv.find((arg) => arg.startsWith('--only='));
 const runs = runsArg ? Math.max(1, Number(runsArg.slice(7)) || 1) : quick ? 1 : 3;
 const cases = new Set(
-  (onlyArg ? onlyArg.slice(7) : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools').split(
-    ',',
-  ),
+  (onlyArg
+    ? onlyArg.slice(7)
+    : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact'
+  ).split(','),
 );
 
 const settings = {
@@ -164,6 +171,7 @@ async function main() {
     ['backup', 'Case 8 (backup and restore)', () => backupCase(ctx, settings)],
     ['text', 'Case 9 (text functions)', () => hostileTextCase(ctx, root)],
     ['tools', 'Case 10 (tool calls)', () => toolsCase(ctx, settings)],
+    ['artifact', 'Case 11 (open a React artifact)', () => artifactCase(ctx)],
   ];
   for (const [name, title, step] of steps) {
     if (!cases.has(name)) continue;

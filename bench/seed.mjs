@@ -30,6 +30,9 @@ export const finalSentence = 'That is all.';
  *   that get an older second version (the tree form of src/domain/conversation-record.ts); the
  *   last one's carries `otherMarker`.
  * @property {string} [otherMarker]
+ * @property {{ role: 'user' | 'assistant', content: string }[]} [messages] Given texts in place
+ *   of the generated ones, after the system message (messageCount is then ignored; `marker` and
+ *   `branchPoints` do not apply).
  * @property {Record<string, boolean>} [toolSwitches] The conversation's switches
  *   (Conversation.toolSwitches, e.g. `{ 'web-search': true, 'create-images': true }`), stamped
  *   with its creation time (toolSwitchesAt).
@@ -121,7 +124,11 @@ async function writeSeed({ spec, sections, questions, baseTime }) {
       const index = start + offset;
       const at = new Date(baseTime + index * 60_000).toISOString();
       const messages = [{ role: 'system', content: 'You are a helpful assistant.' }];
-      for (let i = 0; i < plan.messageCount; i++) {
+      if (plan.messages) {
+        messages.push(...plan.messages);
+        chars += plan.messages.reduce((total, message) => total + message.content.length, 0);
+      }
+      for (let i = 0; !plan.messages && i < plan.messageCount; i++) {
         const turn = Math.floor(i / 2);
         let content;
         if (i % 2 === 0) {

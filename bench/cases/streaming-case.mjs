@@ -1,8 +1,10 @@
 // @ts-check
 /**
  * Case 1, the runs and the table: per run the reference page, then the app with 0 and with N
- * prior messages, each in a fresh browser context (see streaming.mjs for how each figure is
- * measured). Ratios are taken per run, so each compares streams measured minutes apart at most.
+ * prior messages, then its variants (thinking first; formulas and diagrams; web citations and a
+ * picture; beside an open artifact panel), each in a fresh browser context (see streaming.mjs for
+ * how each figure is measured). Ratios are taken per run, so each compares streams measured
+ * minutes apart at most.
  */
 
 import { availableParallelism } from 'node:os';
@@ -40,6 +42,8 @@ export async function streamingCase(ctx, settings) {
   const appRich = [];
   /** The same text, through the Responses API with web search and image generation on: 30 citations and a ~2 MB picture. @type {import('./streaming.mjs').StreamResult[]} */
   const appResearched = [];
+  /** The reference's reply beside an open artifact panel (a small React component from an earlier reply). @type {import('./streaming.mjs').StreamResult[]} */
+  const appPanel = [];
   for (let run = 1; run <= ctx.runs; run++) {
     ctx.progress(`case 1, run ${run}/${ctx.runs}: reference page`);
     ref.push(await measureStream(env, { kind: 'reference' }));
@@ -53,6 +57,8 @@ export async function streamingCase(ctx, settings) {
     appRich.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'rich' }));
     ctx.progress(`case 1, run ${run}/${ctx.runs}: app, 30 web citations and a drawn picture in the reply`);
     appResearched.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'researched' }));
+    ctx.progress(`case 1, run ${run}/${ctx.runs}: app, beside an open React artifact panel`);
+    appPanel.push(await measureStream(env, { kind: 'app', prior: 0, variant: 'panel' }));
   }
   const N = settings.prior;
   /** @type {[string, string, import('./streaming.mjs').StreamResult[]][]} */
@@ -62,6 +68,7 @@ export async function streamingCase(ctx, settings) {
     ['appThinking', 'app, thinking first', appThinking],
     ['appRich', 'app, formulas and diagrams', appRich],
     ['appResearched', 'app, web citations and a picture', appResearched],
+    ['appPanel', 'app, beside an open artifact panel', appPanel],
     ['reference', 'reference', ref],
   ];
   /** @type {import('../report.mjs').Row[]} */
@@ -122,6 +129,13 @@ export async function streamingCase(ctx, settings) {
       key: 'stream.researchedRatio',
       label: 'busy share, app web citations and a picture / reference',
       values: ratios(appResearched, ref, (r) => r.busy),
+      digits: 2,
+      target: atMost(1.5),
+    },
+    {
+      key: 'stream.panelRatio',
+      label: 'busy share, app beside an open artifact panel / reference',
+      values: ratios(appPanel, ref, (r) => r.busy),
       digits: 2,
       target: atMost(1.5),
     },

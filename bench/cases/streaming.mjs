@@ -30,6 +30,13 @@
  * list) and a ~2 MB picture drawn (two previews, then the whole PNG) after its first third. No
  * span is in the last line, so the final-sentence check is unchanged; once the window is over,
  * a note says so if the page does not show the 30 sources and the full-size picture.
+ *
+ * The panel variant streams the same reply (the same key as the 0-prior run) beside an open
+ * artifact panel: the stored conversation already holds a question and a reply with a small
+ * React artifact (```tsx title="Counter"```, artifact-source.mjs smallCounter); before anything
+ * is measured, its 'Open in panel' is clicked and the frame's preview awaited ('Count: 0'), and
+ * the panel stays open while the reply streams (a note says so if it is gone at the end). The
+ * chat column is then narrower (the panel takes 40% of the 1280 px window).
  */
 
 import { loadavg } from 'node:os';
@@ -42,6 +49,7 @@ import {
   watchErrors,
 } from '../browser.mjs';
 import { collectStreamProbe, fetchProbeInit, injectInputOverlay, installStreamProbe } from '../probes.mjs';
+import { smallCounter } from '../artifact-source.mjs';
 import { appStorage, finalSentence, seed } from '../seed.mjs';
 import { percentile, sleep, sum } from '../stats.mjs';
 
@@ -62,7 +70,7 @@ import { percentile, sleep, sum } from '../stats.mjs';
  *   picture (`long-researched.*`): OpenAI's Responses API, the conversation's 'Search the web' and
  *   'Create images' switches on.
  *
- * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number, variant?: 'thinking' | 'rich' | 'researched' }} StreamTarget
+ * @typedef {{ kind: 'reference' } | { kind: 'app', prior: number, variant?: 'thinking' | 'rich' | 'researched' | 'panel' }} StreamTarget
  *
  * @typedef {object} StreamResult
  * @property {number} streamMs
@@ -111,6 +119,17 @@ const invalidWithoutRender = [
   'domNodes',
 ];
 const conversationId = 'bench-stream';
+
+/** The panel variant's artifact: its title, and the earlier turn whose reply holds it. */
+const panelTitle = 'Counter';
+/** @type {{ role: 'user' | 'assistant', content: string }[]} */
+const panelMessages = [
+  { role: 'user', content: 'Write a small React counter I can click.' },
+  {
+    role: 'assistant',
+    content: `Here it is:\n\n\`\`\`tsx title="${panelTitle}"\n${smallCounter()}\n\`\`\`\n\nEach click adds one.`,
+  },
+];
 
 /** The researched variant's switches (src/domain/tool-switches.ts): 'Search the web', 'Create images'. */
 const researchedSwitches = { 'web-search': true, 'create-images': true };
@@ -184,6 +203,7 @@ async function openTarget(context, env, target) {
         // Switched on in the stored conversation, as a user would have before: gpt-4o-mini then
         // asks the Responses API with its web_search and image_generation tools.
         ...(researched && { toolSwitches: researchedSwitches }),
+        ...(target.variant === 'panel' && { messages: panelMessages }),
       },
     ],
   });
@@ -193,6 +213,18 @@ async function openTarget(context, env, target) {
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.waitFor({ state: 'visible', timeout: 60_000 });
   if (target.prior > 0) await page.locator('[data-testid=message]').first().waitFor({ timeout: 60_000 });
+  if (target.variant === 'panel') {
+    await page
+      .locator('[data-testid=message][data-role=assistant]')
+      .last()
+      .getByRole('button', { name: 'Open in panel' })
+      .click({ timeout: 60_000 });
+    await page
+      .getByRole('complementary', { name: panelTitle })
+      .frameLocator('iframe[title="React preview"]')
+      .getByRole('button', { name: 'Count: 0' })
+      .waitFor({ timeout: 30_000 });
+  }
   return {
     page,
     probeOptions: {
@@ -272,6 +304,11 @@ export async function measureStream(env, target) {
         env.errors.push(
           `${targetLabel(target)}: expected 30 sources and one 1024×1024 picture, found ${shown.sources} and ${shown.pictures}`,
         );
+    }
+    if (target.kind === 'app' && target.variant === 'panel') {
+      // Outside the measured window: the reply streamed beside the open panel, or the figures mean little.
+      const open = await page.getByRole('complementary', { name: panelTitle }).isVisible();
+      if (!open) env.errors.push(`${targetLabel(target)}: the artifact panel was not open at the end`);
     }
     const offset = await clockOffset(cdp, page);
     const data = await page.evaluate(collectStreamProbe);
