@@ -1,6 +1,7 @@
 import { ArrowLeft, ChevronLeft, ChevronRight, Copy, Download, X } from 'lucide-react';
 import {
   lazy,
+  memo,
   Suspense,
   useEffect,
   useMemo,
@@ -43,6 +44,8 @@ const kindNames: Record<ArtifactKind, string> = {
   code: 'Code',
 };
 
+const close = () => chat.showArtifact(null);
+
 /** The narrowest the chat may be made by widening the panel (px). */
 const chatMinWidth = 320;
 const panelMinWidth = 280;
@@ -73,9 +76,8 @@ export default function ArtifactPanel() {
     if (open && open.conversationId !== activeId) chat.showArtifact(null);
   }, [open, activeId]);
 
-  const artifact = open ? artifacts.find((entry) => entry.key === open.key) : undefined;
+  const artifact = useSteadyArtifact(open ? artifacts.find((entry) => entry.key === open.key) : undefined);
   if (!open || open.conversationId !== activeId) return null;
-  const close = () => chat.showArtifact(null);
   const body = artifact ? (
     <ArtifactView
       key={artifact.key}
@@ -174,7 +176,37 @@ function ResizablePanel({ label, children }: { label: string; children: ReactNod
   );
 }
 
-function ArtifactView({
+/**
+ * The artifact as last shown while its versions are the same: a reply streaming elsewhere in the
+ * conversation changes the conversation on every chunk, and the panel need not render again.
+ */
+function useSteadyArtifact(artifact: Artifact | undefined): Artifact | undefined {
+  const [steady, setSteady] = useState(artifact);
+  const changed = artifact !== steady && !(artifact && steady && sameArtifact(artifact, steady));
+  if (changed) setSteady(artifact);
+  return changed ? artifact : steady;
+}
+
+function sameArtifact(a: Artifact, b: Artifact): boolean {
+  return (
+    a.key === b.key &&
+    a.kind === b.kind &&
+    a.title === b.title &&
+    a.versions.length === b.versions.length &&
+    a.versions.every((version, index) => {
+      const other = b.versions[index];
+      return (
+        other !== undefined &&
+        version.code === other.code &&
+        version.messageId === other.messageId &&
+        version.streaming === other.streaming &&
+        version.editId === other.editId
+      );
+    })
+  );
+}
+
+const ArtifactView = memo(function ArtifactView({
   conversationId,
   artifact,
   version,
@@ -371,4 +403,4 @@ function ArtifactView({
       </header>
     </PanelTabs>
   );
-}
+});

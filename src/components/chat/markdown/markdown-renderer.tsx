@@ -87,6 +87,8 @@ function FencedCode({ code, language }: { code: string; language: string | undef
 }
 
 function OpenInPanel({ code }: { code: string }) {
+  // The panel's code loads in idle time once a reply has an artifact: opening it is then quick.
+  useEffect(() => whenIdle(() => void import('../../artifacts/artifact-panel.tsx')), []);
   return (
     <button
       type="button"
