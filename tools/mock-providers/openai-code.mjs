@@ -68,8 +68,8 @@ import { isRecord } from './wire.mjs';
  * @typedef {(type: string, fields: Record<string, unknown>) => string} EventWriter
  */
 
-/** @param {Record<string, unknown>} body @param {string} type */
-const toolOf = (body, type) =>
+/** The request's tool of a type. @param {Record<string, unknown>} body @param {string} type */
+export const toolOf = (body, type) =>
   (Array.isArray(body.tools) ? body.tools : []).find((tool) => isRecord(tool) && tool.type === type);
 
 /** The code interpreter tools need a container. @param {Record<string, unknown>} body @returns {Reply | undefined} */
@@ -195,12 +195,15 @@ export function responsesCodeTurn(plan) {
 const resolved = (value, fallback) => (typeof value === 'string' && value !== 'auto' ? value : fallback);
 
 /**
- * A Responses turn with an image_generation call, under the image scenario with the tool offered.
- * @param {ChatPlan} plan
+ * An image_generation call as the tool's options ask: its done item (with `picture`, base64) and
+ * the frames that stream it (`preview(index, count)`: each partial image asked, base64). Shared
+ * by the image scenario and the bench's long-researched one.
+ * @param {Record<string, unknown>} tool
+ * @param {string} picture
+ * @param {(index: number, count: number) => string} preview
+ * @param {string} [revised] the revised prompt the item reports
  */
-export function responsesImageTurn(plan) {
-  const tool = toolOf(plan.body, 'image_generation');
-  if (!drawsImages(plan.scenario) || !isRecord(tool)) return undefined;
+export function imageGenerationCall(tool, picture, preview, revised = revisedPrompt) {
   const options = {
     background: resolved(tool.background, 'opaque'),
     output_format: resolved(tool.output_format, 'png'),
@@ -214,8 +217,8 @@ export function responsesImageTurn(plan) {
     type: 'image_generation_call',
     status: 'completed',
     ...options,
-    result: squaresPng().toString('base64'),
-    revised_prompt: revisedPrompt,
+    result: picture,
+    revised_prompt: revised,
   };
   /** @param {EventWriter} event @param {number} outputIndex */
   const callFrames = (event, outputIndex) => {
@@ -231,7 +234,7 @@ export function responsesImageTurn(plan) {
         event('response.image_generation_call.partial_image', {
           ...at,
           partial_image_index: index,
-          partial_image_b64: partialPngBase64(index, partials),
+          partial_image_b64: preview(index, partials),
           size: options.size,
           quality: options.quality,
           background: options.background,
@@ -242,6 +245,17 @@ export function responsesImageTurn(plan) {
       event('response.output_item.done', { output_index: outputIndex, item }),
     ];
   };
+  return { item, callFrames };
+}
+
+/**
+ * A Responses turn with an image_generation call, under the image scenario with the tool offered.
+ * @param {ChatPlan} plan
+ */
+export function responsesImageTurn(plan) {
+  const tool = toolOf(plan.body, 'image_generation');
+  if (!drawsImages(plan.scenario) || !isRecord(tool)) return undefined;
+  const { item, callFrames } = imageGenerationCall(tool, squaresPng().toString('base64'), partialPngBase64);
   return {
     steps: [
       { kind: /** @type {const} */ ('reasoning'), text: reasoningBeforeImage },

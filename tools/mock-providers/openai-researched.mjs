@@ -28,6 +28,7 @@
 
 import { encodePng } from '../png.mjs';
 import { markdownReply } from './markdown.mjs';
+import { imageGenerationCall, toolOf } from './openai-code.mjs';
 import { hexId } from './tools.mjs';
 import { isRecord } from './wire.mjs';
 
@@ -198,15 +199,8 @@ export function researchedPreviewBase64(index, count) {
   return preview;
 }
 
-/** @param {Record<string, unknown>} body @param {string} type */
-const toolOf = (body, type) =>
-  (Array.isArray(body.tools) ? body.tools : []).find((tool) => isRecord(tool) && tool.type === type);
-
 /** The web search tool types of the Responses API (openai-search.mjs). @param {unknown} tool */
 const isSearchTool = (tool) => isRecord(tool) && String(tool.type).startsWith('web_search');
-
-/** @param {unknown} value @param {string} fallback */
-const resolved = (value, fallback) => (typeof value === 'string' && value !== 'auto' ? value : fallback);
 
 /**
  * The annotations of the text from `from` to `to`, their indexes counted from `from` (ASCII text:
@@ -248,47 +242,12 @@ export function responsesResearchedTurn(plan) {
       }),
     },
   };
-  const options = {
-    background: resolved(imageTool.background, 'opaque'),
-    output_format: resolved(imageTool.output_format, 'png'),
-    quality: resolved(imageTool.quality, 'high'),
-    size: resolved(imageTool.size, '1024x1024'),
-  };
-  const partials =
-    typeof imageTool.partial_images === 'number' ? Math.max(0, Math.min(3, imageTool.partial_images)) : 0;
-  const image = {
-    id: hexId('ig_'),
-    type: 'image_generation_call',
-    status: 'completed',
-    ...options,
-    result: researchedPng().toString('base64'),
-    revised_prompt: revisedPrompt,
-  };
-  /** @param {EventWriter} event @param {number} outputIndex */
-  const imageFrames = (event, outputIndex) => {
-    const at = { item_id: image.id, output_index: outputIndex };
-    return [
-      event('response.output_item.added', {
-        output_index: outputIndex,
-        item: { id: image.id, type: image.type, status: 'in_progress' },
-      }),
-      event('response.image_generation_call.in_progress', at),
-      event('response.image_generation_call.generating', at),
-      ...Array.from({ length: partials }, (_, index) =>
-        event('response.image_generation_call.partial_image', {
-          ...at,
-          partial_image_index: index,
-          partial_image_b64: researchedPreviewBase64(index, partials),
-          size: options.size,
-          quality: options.quality,
-          background: options.background,
-          output_format: options.output_format,
-        }),
-      ),
-      event('response.image_generation_call.completed', at),
-      event('response.output_item.done', { output_index: outputIndex, item: image }),
-    ];
-  };
+  const { item: image, callFrames: imageFrames } = imageGenerationCall(
+    imageTool,
+    researchedPng().toString('base64'),
+    researchedPreviewBase64,
+    revisedPrompt,
+  );
   const split = researchedSplit;
   return {
     steps: [
