@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Config, ProviderId } from '../domain/config.ts';
+import type { Config } from '../domain/config.ts';
 import { mockProvidersForThisFile } from '../../tools/mock-providers/use-mock.ts';
 import {
   codeAnswer,
@@ -14,7 +14,7 @@ import {
   squaresPng,
   unavailableAnswer,
 } from '../../tools/mock-providers/code-images.mjs';
-import { testConfigs } from './__fixtures__/configs.ts';
+import { mockConfigs } from './__fixtures__/configs.ts';
 import { drain } from './__fixtures__/fake-fetch.ts';
 import { createChatProvider } from './registry.ts';
 import type { ChatMessage, ChatRequest, DrawnImage, StreamPart } from './types.ts';
@@ -26,16 +26,7 @@ import type { ChatMessage, ChatRequest, DrawnImage, StreamPart } from './types.t
  */
 
 const mock = mockProvidersForThisFile();
-let unique = 0;
-
-function configFor(
-  id: Exclude<ProviderId, 'custom'>,
-  scenario: string,
-  overrides: Partial<Config> = {},
-): Config {
-  unique += 1;
-  return { ...testConfigs[id], apiKey: `${scenario}.code${unique}`, baseUrl: mock().url, ...overrides };
-}
+const configFor = mockConfigs(() => mock().url);
 
 const question: ChatMessage[] = [{ role: 'user', content: 'Sum the first five squares and plot them.' }];
 

@@ -3,7 +3,7 @@ import { providerIds, type Config, type ProviderId } from '../domain/config.ts';
 import type { ReasoningPart } from '../domain/conversation.ts';
 import type { ToolDefinition } from '../domain/tools.ts';
 import { mockProvidersForThisFile } from '../../tools/mock-providers/use-mock.ts';
-import { testConfigs } from './__fixtures__/configs.ts';
+import { mockConfigs } from './__fixtures__/configs.ts';
 import { drain } from './__fixtures__/fake-fetch.ts';
 import { createChatProvider } from './registry.ts';
 import type { ChatMessage, ChatRequest, ChatToolCall, StreamPart } from './types.ts';
@@ -11,22 +11,13 @@ import type { ChatMessage, ChatRequest, ChatToolCall, StreamPart } from './types
 /** Tool calling over real HTTP against the loopback mock: what each client sends, the mock (and each API) accepts. */
 
 const mock = mockProvidersForThisFile();
-let unique = 0;
+const configFor = mockConfigs(() => mock().url);
 
 const weather: ToolDefinition = {
   name: 'weather',
   description: 'The weather in a city',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
-
-function configFor(
-  id: Exclude<ProviderId, 'custom'>,
-  scenario: string,
-  overrides: Partial<Config> = {},
-): Config {
-  unique += 1;
-  return { ...testConfigs[id], apiKey: `${scenario}.test${unique}`, baseUrl: mock().url, ...overrides };
-}
 
 /** A turn as the app keeps it: its reasoning (to send back) and its calls, from the stream. */
 function turnOf(parts: readonly StreamPart[]): ChatMessage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Config, ProviderId } from '../domain/config.ts';
+import type { Config } from '../domain/config.ts';
 import { mockProvidersForThisFile } from '../../tools/mock-providers/use-mock.ts';
 import {
   anthropicLead,
@@ -10,7 +10,7 @@ import {
   webSearches,
   webSources,
 } from '../../tools/mock-providers/web-search.mjs';
-import { testConfigs } from './__fixtures__/configs.ts';
+import { mockConfigs } from './__fixtures__/configs.ts';
 import { drain } from './__fixtures__/fake-fetch.ts';
 import { webSearchOffMessage } from './anthropic.ts';
 import { createChatProvider } from './registry.ts';
@@ -23,16 +23,7 @@ import type { ChatMessage, StreamPart } from './types.ts';
  */
 
 const mock = mockProvidersForThisFile();
-let unique = 0;
-
-function configFor(
-  id: Exclude<ProviderId, 'custom'>,
-  scenario: string,
-  overrides: Partial<Config> = {},
-): Config {
-  unique += 1;
-  return { ...testConfigs[id], apiKey: `${scenario}.web${unique}`, baseUrl: mock().url, ...overrides };
-}
+const configFor = mockConfigs(() => mock().url);
 
 const question: ChatMessage[] = [{ role: 'user', content: 'Which is the tallest mountain?' }];
 

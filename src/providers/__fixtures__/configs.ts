@@ -67,3 +67,15 @@ export const conversation: ChatMessage[] = [
   { role: 'assistant', content: 'Hello! How can I help?' },
   { role: 'user', content: 'Tell me a joke' },
 ];
+
+/**
+ * For a test file against the loopback mock at `url()`: a config of provider `id` whose key picks
+ * `scenario`, a new key on each call so that each test's requests are recorded apart.
+ */
+export function mockConfigs(url: () => string) {
+  let unique = 0;
+  return (id: Exclude<ProviderId, 'custom'>, scenario: string, overrides: Partial<Config> = {}): Config => {
+    unique += 1;
+    return { ...testConfigs[id], apiKey: `${scenario}.test${unique}`, baseUrl: url(), ...overrides };
+  };
+}
