@@ -65,6 +65,7 @@
  *   __benchCold?: ColdProbe,
  *   __benchArtifact?: ArtifactProbe,
  *   __benchArtifactFrame?: ArtifactFrameProbe,
+ *   __benchFramesReady?: number[],
  *   __benchReferenceStart?: () => void,
  * }} BenchWindow
  */
@@ -436,6 +437,30 @@ export function installArtifactProbe(options) {
         channel.port2.postMessage(null);
       };
       requestAnimationFrame(check);
+    },
+    { capture: true },
+  );
+}
+
+/**
+ * Case 11, init script (the page): notes when React frames (any iframe of artifact.html) say
+ * 'ready', in `__benchFramesReady`: a frame loaded ahead says it before any click.
+ */
+export function framesReadyProbeInit() {
+  if (location.pathname.endsWith('/artifact.html')) return;
+  const w = /** @type {BenchWindow} */ (window);
+  /** @type {number[]} */
+  const times = [];
+  w.__benchFramesReady = times;
+  window.addEventListener(
+    'message',
+    (event) => {
+      const data = /** @type {{ type?: unknown }} */ (event.data ?? {});
+      if (data.type !== 'ready') return;
+      const from = [...document.querySelectorAll('iframe')].find(
+        (frame) => frame.contentWindow === event.source,
+      );
+      if (from?.src.endsWith('/artifact.html')) times.push(performance.now());
     },
     { capture: true },
   );

@@ -1,26 +1,29 @@
 // @ts-check
-/* global window */
+/* global window, Element */
 /**
  * Case 11: opening a 400-line React artifact in the panel. A fresh context per run holds one
  * stored conversation: a question, and a reply whose ```tsx title="Big dashboard"``` block is the
  * dashboard of artifact-source.mjs (useState, eight sub-components, a recharts chart, lucide-react
- * icons, Tailwind classes, a table of ~100 rows). The app opens on it; once the page is idle, the
- * reply's 'Open in panel' is clicked (Playwright, real mouse events) and, in the page
- * (probes.mjs installArtifactProbe, all on the page's performance.now()):
+ * icons, Tailwind classes, a table of ~100 rows). The app opens on it; while the reply is on
+ * screen the app loads a React frame ahead, hidden (react-frame/warm-frame.ts). Once that frame
+ * has said 'ready' (page probe framesReadyProbeInit), the reply's 'Open in panel' is clicked
+ * (Playwright, real mouse events) and, in the page (probes.mjs installArtifactProbe, all on the
+ * page's performance.now()):
  * - open to rendered: from performance.now() in a capture-phase 'click' listener on window
  *   (installed before the click, so it runs before the button's handler) until a capture-phase
  *   'message' listener on window gets the first message of type 'rendered' from the window of the
  *   panel's 'React preview' iframe (the frame sends it after the first paint of the render:
- *   requestAnimationFrame, then a task). Target: median at most 500 ms. The first open of a run
- *   loads artifact.html and its scripts with an empty HTTP cache (a fresh context; service
- *   workers blocked) and the panel's lazy chunk; then the panel is closed and the same block
- *   opened again in the same page (the frame's files now cached): "second open";
+ *   requestAnimationFrame, then a task). Target: median at most 500 ms. Then the panel is closed,
+ *   the next frame loaded ahead awaited, and the block opened again: "again";
+ * - without moveBefore: a second fresh context per run whose init script deletes
+ *   `Element.prototype.moveBefore`, as in a browser without it: nothing is loaded ahead, the open
+ *   loads artifact.html and its scripts with an empty HTTP cache (service workers blocked), the
+ *   path of every open before the frames loaded ahead; not a target;
  * - panel painted: from the click until the aside labelled 'Big dashboard' holds the iframe (the
  *   first animation frame that sees it) and that frame is painted: the panel's own render;
  * - frame ready: from the click until the frame's 'ready' (its document and scripts loaded, the
- *   Tailwind runtime's first stylesheet written); on the way, from the click until the frame's
- *   document starts (its performance.timeOrigin) and until its DOMContentLoaded ends (its
- *   navigation entry: the Tailwind runtime and the frame's bundle fetched and run);
+ *   Tailwind runtime's first stylesheet written), where it loaded on opening; where it was loaded
+ *   ahead, how long after the page's start it said 'ready';
  * - transpile and render inside the frame: the frame reports no times (its 'rendered' carries a
  *   height), so an init script in the frame (probes.mjs artifactFrameProbeInit) notes when the
  *   render request arrives, when the frame's compile function is called (Sucrase is done:
@@ -37,7 +40,12 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { bigDashboard, bigDashboardLines } from '../artifact-source.mjs';
 import { contextOptions, watchErrors } from '../browser.mjs';
-import { artifactFrameProbeInit, installArtifactProbe, longTaskProbeInit } from '../probes.mjs';
+import {
+  artifactFrameProbeInit,
+  framesReadyProbeInit,
+  installArtifactProbe,
+  longTaskProbeInit,
+} from '../probes.mjs';
 import { atMost } from '../report.mjs';
 import { appStorage, seed } from '../seed.mjs';
 import { pluck, sleep, sum } from '../stats.mjs';
@@ -55,9 +63,9 @@ const reply =
  * @typedef {object} OpenResult One open, page times relative to the click.
  * @property {number} openMs Click to the frame's first 'rendered'.
  * @property {number} panelMs Click to the panel (with its iframe) painted.
- * @property {number} frameStartMs Click to the frame document's time origin.
- * @property {number} frameScriptsMs Click to the end of the frame's DOMContentLoaded.
- * @property {number} readyMs Click to the frame's 'ready'.
+ * @property {number} readyMs Click to the frame's 'ready' (NaN for a frame loaded ahead).
+ * @property {number} aheadReadyMs The page's start to the 'ready' of the frame loaded ahead (NaN
+ *   for none).
  * @property {number} transpileMs Render request in the frame to its compile call.
  * @property {number} evaluateRenderMs Compile call to React's commit.
  * @property {number} paintReportMs Commit to 'rendered' in the page.
@@ -69,7 +77,7 @@ const reply =
  * @property {number} frameLongTaskMaxMs
  * @property {number} frameLongTaskTotalMs
  *
- * @typedef {{ first: OpenResult, second: OpenResult, ownProcess: boolean | null, loadAverage: number }} ArtifactResult
+ * @typedef {{ first: OpenResult, again: OpenResult, unmoved: OpenResult, ownProcess: boolean | null, loadAverage: number }} ArtifactResult
  *   ownProcess: the frame ran in a renderer process of its own (an out-of-process iframe, which
  *   has a CDP session of its own); null when the frame was not found.
  */
@@ -78,9 +86,8 @@ const reply =
 const missing = {
   openMs: Number.NaN,
   panelMs: Number.NaN,
-  frameStartMs: Number.NaN,
-  frameScriptsMs: Number.NaN,
   readyMs: Number.NaN,
+  aheadReadyMs: Number.NaN,
   transpileMs: Number.NaN,
   evaluateRenderMs: Number.NaN,
   paintReportMs: Number.NaN,
@@ -165,9 +172,11 @@ async function open(page, errors, what) {
   return {
     openMs: renderedAt - clickAt,
     panelMs: since(probe.panelPaintedAt),
-    frameStartMs: inPage(0) - clickAt,
-    frameScriptsMs: inPage(frameTimes?.domContentLoaded) - clickAt,
     readyMs: since(probe.readyAt),
+    aheadReadyMs:
+      probe.readyAt === null
+        ? ((await framesReady(page)).filter((time) => time <= clickAt).at(-1) ?? Number.NaN)
+        : Number.NaN,
     transpileMs: compileAt - requestAt,
     evaluateRenderMs: commitAt - compileAt,
     paintReportMs: renderedAt - commitAt,
@@ -190,11 +199,24 @@ function longTasksOf() {
 }
 
 /**
- * The React frame's probe and long tasks, from the panel's frame (artifact.html) of the page.
+ * The panel's React frame (artifact.html, titled 'React preview'; a frame loaded ahead is titled
+ * otherwise) of the page.
+ * @param {import('@playwright/test').Page} page
+ */
+async function panelFrame(page) {
+  for (const frame of page.frames().filter((candidate) => candidate.url().endsWith('/artifact.html'))) {
+    const element = await frame.frameElement().catch(() => null);
+    if ((await element?.getAttribute('title')) === 'React preview') return frame;
+  }
+  return null;
+}
+
+/**
+ * The panel frame's probe and long tasks.
  * @param {import('@playwright/test').Page} page
  */
 async function frameProbe(page) {
-  const frame = page.frames().find((candidate) => candidate.url().endsWith('/artifact.html'));
+  const frame = await panelFrame(page);
   if (!frame) return null;
   return frame.evaluate(() => {
     const w =
@@ -202,58 +224,90 @@ async function frameProbe(page) {
         window
       );
     const probe = w.__benchArtifactFrame;
-    const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (
-      performance.getEntriesByType('navigation')[0]
-    );
-    return probe
-      ? {
-          ...probe,
-          longTasks: w.__benchLongTasks ?? [],
-          domContentLoaded: navigation?.domContentLoadedEventEnd,
-        }
-      : null;
+    return probe ? { ...probe, longTasks: w.__benchLongTasks ?? [] } : null;
   });
 }
 
 /**
- * One run: a fresh context, the first open, the panel closed, the second open.
+ * When React frames said 'ready' (page times), as framesReadyProbeInit noted.
+ * @param {import('@playwright/test').Page} page
+ * @returns {Promise<number[]>}
+ */
+function framesReady(page) {
+  return page.evaluate(
+    () => /** @type {import('../probes.mjs').BenchWindow} */ (window).__benchFramesReady ?? [],
+  );
+}
+
+/**
+ * Waits for the `count`th frame loaded ahead to say 'ready'.
+ * @param {import('@playwright/test').Page} page @param {number} count
+ */
+async function frameAhead(page, count) {
+  await page.waitForFunction(
+    (n) => {
+      const w = /** @type {import('../probes.mjs').BenchWindow} */ (window);
+      return (w.__benchFramesReady ?? []).length >= n;
+    },
+    count,
+    { polling: 50, timeout: 30_000 },
+  );
+}
+
+/**
+ * A fresh context showing the conversation, its 'Open in panel' button in view.
+ * @param {import('../report.mjs').CaseContext} ctx @param {boolean} movable
+ */
+async function openConversation(ctx, movable) {
+  const context = await ctx.browser.newContext(contextOptions);
+  await context.addInitScript(longTaskProbeInit);
+  await context.addInitScript(artifactFrameProbeInit);
+  await context.addInitScript(framesReadyProbeInit);
+  // As in a browser without it: no frame can be moved whole, so none is loaded ahead.
+  if (!movable) await context.addInitScript(() => Reflect.deleteProperty(Element.prototype, 'moveBefore'));
+  await seed(context, ctx.appUrl, {
+    localStorage: appStorage(ctx.mockUrl, 'ok.bench', conversationId),
+    conversations: [
+      {
+        id: conversationId,
+        name: 'Artifact benchmark',
+        messageCount: 2,
+        seed: 1,
+        messages: [
+          { role: 'user', content: 'Write me a budget dashboard as a React component.' },
+          { role: 'assistant', content: reply },
+        ],
+      },
+    ],
+  });
+  const page = await context.newPage();
+  watchErrors(page, ctx.errors);
+  await page.goto(`${ctx.appUrl}/`);
+  const button = page
+    .locator('[data-testid=message][data-role=assistant]')
+    .last()
+    .getByRole('button', { name: 'Open in panel' });
+  await button.waitFor({ timeout: 60_000 });
+  await button.scrollIntoViewIfNeeded();
+  await page.waitForLoadState('networkidle');
+  return { context, page, button };
+}
+
+/**
+ * One run: a fresh context, the first open (a frame loaded ahead), the panel closed, the open
+ * again; then another fresh context without moveBefore, and its open.
  * @param {import('../report.mjs').CaseContext} ctx
  * @returns {Promise<ArtifactResult>}
  */
 async function measureArtifact(ctx) {
-  const context = await ctx.browser.newContext(contextOptions);
+  const moved = await openConversation(ctx, true);
+  /** @type {{ first: OpenResult, again: OpenResult, ownProcess: boolean | null }} */
+  let ahead;
   try {
-    await context.addInitScript(longTaskProbeInit);
-    await context.addInitScript(artifactFrameProbeInit);
-    await seed(context, ctx.appUrl, {
-      localStorage: appStorage(ctx.mockUrl, 'ok.bench', conversationId),
-      conversations: [
-        {
-          id: conversationId,
-          name: 'Artifact benchmark',
-          messageCount: 2,
-          seed: 1,
-          messages: [
-            { role: 'user', content: 'Write me a budget dashboard as a React component.' },
-            { role: 'assistant', content: reply },
-          ],
-        },
-      ],
-    });
-    const page = await context.newPage();
-    watchErrors(page, ctx.errors);
-    await page.goto(`${ctx.appUrl}/`);
-    const button = page
-      .locator('[data-testid=message][data-role=assistant]')
-      .last()
-      .getByRole('button', { name: 'Open in panel' });
-    await button.waitFor({ timeout: 60_000 });
-    await button.scrollIntoViewIfNeeded();
-    await page.waitForLoadState('networkidle');
-    await sleep(1500);
-
+    const { context, page, button } = moved;
+    await frameAhead(page, 1);
     const first = await open(page, ctx.errors, 'first open');
-    const frame = page.frames().find((candidate) => candidate.url().endsWith('/artifact.html'));
+    const frame = await panelFrame(page);
     const ownProcess = frame
       ? await context.newCDPSession(frame).then(
           (session) => session.detach().then(() => true),
@@ -263,12 +317,21 @@ async function measureArtifact(ctx) {
     const panel = page.getByRole('complementary', { name: title });
     await panel.getByRole('button', { name: 'Close panel' }).click();
     await panel.waitFor({ state: 'detached', timeout: 10_000 });
-    await sleep(1500);
     await button.scrollIntoViewIfNeeded();
-    const second = await open(page, ctx.errors, 'second open');
-    return { first, second, ownProcess, loadAverage: loadavg()[0] ?? Number.NaN };
+    // The first open took the frame loaded ahead; the next one loads in idle time.
+    await frameAhead(page, 2);
+    const again = await open(page, ctx.errors, 'open again');
+    ahead = { first, again, ownProcess };
   } finally {
-    await context.close();
+    await moved.context.close();
+  }
+  const unmovedPage = await openConversation(ctx, false);
+  try {
+    await sleep(1500);
+    const unmoved = await open(unmovedPage.page, ctx.errors, 'open without moveBefore');
+    return { ...ahead, unmoved, loadAverage: loadavg()[0] ?? Number.NaN };
+  } finally {
+    await unmovedPage.context.close();
   }
 }
 
@@ -283,194 +346,84 @@ export async function artifactCase(ctx) {
     ctx.progress(`case 11, run ${run}/${ctx.runs}: open a ${bigDashboardLines}-line React artifact`);
     results.push(await measureArtifact(ctx));
   }
-  /** @param {(result: OpenResult) => number} pick */
-  const first = (pick) => pluck(results, (r) => pick(r.first));
-  /** @param {(result: OpenResult) => number} pick */
-  const second = (pick) => pluck(results, (r) => pick(r.second));
+  /**
+   * @param {'first' | 'again' | 'unmoved'} which @param {keyof OpenResult} field
+   * @param {string} key @param {string} label @param {string} [unit]
+   */
+  const row = (which, field, key, label, unit = ' ms') => ({
+    key,
+    label,
+    values: pluck(results, (r) => r[which][field]),
+    digits: 0,
+    unit,
+  });
   const load = pluck(results, (r) => r.loadAverage);
   const isolated = results.filter((r) => r.ownProcess === true).length;
   ctx.report.table(
     `Case 11: opening a ${bigDashboardLines}-line React artifact in the panel`,
     [
       {
-        key: 'artifact.openMs',
-        label: "click to the frame's first 'rendered'",
-        values: first((r) => r.openMs),
-        digits: 0,
-        unit: ' ms',
+        ...row('first', 'openMs', 'artifact.openMs', "click to the frame's first 'rendered'"),
         target: atMost(500, ' ms'),
       },
-      {
-        key: 'artifact.panelMs',
-        label: '  click to the panel painted (its own render)',
-        values: first((r) => r.panelMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.frameStartMs',
-        label: "  click to the frame's document start",
-        values: first((r) => r.frameStartMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.frameScriptsMs',
-        label: "  click to the frame's scripts run (DOMContentLoaded)",
-        values: first((r) => r.frameScriptsMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.readyMs',
-        label: "  click to the frame's 'ready' (loaded)",
-        values: first((r) => r.readyMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.frameRenderMs',
-        label: "  render request in the frame to 'rendered'",
-        values: first((r) => r.frameRenderMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.transpileMs',
-        label: '    transpile (request to compile)',
-        values: first((r) => r.transpileMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.evaluateRenderMs',
-        label: '    evaluate and render (compile to commit)',
-        values: first((r) => r.evaluateRenderMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.paintReportMs',
-        label: "    paint and report (commit to 'rendered')",
-        values: first((r) => r.paintReportMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.longTasks',
-        label: "long tasks (>50 ms) in the page, click to 'rendered'",
-        values: first((r) => r.longTasks),
-        digits: 0,
-      },
-      {
-        key: 'artifact.longTaskMax',
-        label: '  longest',
-        values: first((r) => r.longTaskMaxMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.longTaskTotal',
-        label: '  in all',
-        values: first((r) => r.longTaskTotalMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.frameLongTasks',
-        label: 'long tasks (>50 ms) in the frame, the same window',
-        values: first((r) => r.frameLongTasks),
-        digits: 0,
-      },
-      {
-        key: 'artifact.frameLongTaskMax',
-        label: '  longest',
-        values: first((r) => r.frameLongTaskMaxMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.frameLongTaskTotal',
-        label: '  in all',
-        values: first((r) => r.frameLongTaskTotalMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.openMs',
-        label: "second open (frame cached): click to 'rendered'",
-        values: second((r) => r.openMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.panelMs',
-        label: '  click to the panel painted',
-        values: second((r) => r.panelMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.frameScriptsMs',
-        label: "  click to the frame's scripts run",
-        values: second((r) => r.frameScriptsMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.readyMs',
-        label: "  click to the frame's 'ready'",
-        values: second((r) => r.readyMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.frameRenderMs',
-        label: "  render request in the frame to 'rendered'",
-        values: second((r) => r.frameRenderMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.transpileMs',
-        label: '    transpile',
-        values: second((r) => r.transpileMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.evaluateRenderMs',
-        label: '    evaluate and render',
-        values: second((r) => r.evaluateRenderMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.longTasks',
-        label: '  long tasks (>50 ms) in the page',
-        values: second((r) => r.longTasks),
-        digits: 0,
-      },
-      {
-        key: 'artifact.second.longTaskMax',
-        label: '    longest',
-        values: second((r) => r.longTaskMaxMs),
-        digits: 0,
-        unit: ' ms',
-      },
-      {
-        key: 'artifact.second.frameLongTasks',
-        label: '  long tasks (>50 ms) in the frame',
-        values: second((r) => r.frameLongTasks),
-        digits: 0,
-      },
-      {
-        key: 'artifact.second.frameLongTaskMax',
-        label: '    longest',
-        values: second((r) => r.frameLongTaskMaxMs),
-        digits: 0,
-        unit: ' ms',
-      },
+      row('first', 'panelMs', 'artifact.panelMs', '  click to the panel painted (its own render)'),
+      row(
+        'first',
+        'aheadReadyMs',
+        'artifact.aheadReadyMs',
+        "  the frame loaded ahead: page start to its 'ready'",
+      ),
+      row('first', 'frameRenderMs', 'artifact.frameRenderMs', "  render request in the frame to 'rendered'"),
+      row('first', 'transpileMs', 'artifact.transpileMs', '    transpile (request to compile)'),
+      row(
+        'first',
+        'evaluateRenderMs',
+        'artifact.evaluateRenderMs',
+        '    evaluate and render (compile to commit)',
+      ),
+      row('first', 'paintReportMs', 'artifact.paintReportMs', "    paint and report (commit to 'rendered')"),
+      row(
+        'first',
+        'longTasks',
+        'artifact.longTasks',
+        "long tasks (>50 ms) in the page, click to 'rendered'",
+        '',
+      ),
+      row('first', 'longTaskMaxMs', 'artifact.longTaskMax', '  longest'),
+      row('first', 'longTaskTotalMs', 'artifact.longTaskTotal', '  in all'),
+      row(
+        'first',
+        'frameLongTasks',
+        'artifact.frameLongTasks',
+        'long tasks (>50 ms) in the frame, the same window',
+        '',
+      ),
+      row('first', 'frameLongTaskMaxMs', 'artifact.frameLongTaskMax', '  longest'),
+      row('first', 'frameLongTaskTotalMs', 'artifact.frameLongTaskTotal', '  in all'),
+      row(
+        'again',
+        'openMs',
+        'artifact.again.openMs',
+        "closed and opened again (the next frame ahead): click to 'rendered'",
+      ),
+      row('again', 'panelMs', 'artifact.again.panelMs', '  click to the panel painted'),
+      row('again', 'longTasks', 'artifact.again.longTasks', '  long tasks (>50 ms) in the page', ''),
+      row(
+        'unmoved',
+        'openMs',
+        'artifact.unmoved.openMs',
+        "without moveBefore (nothing ahead, empty cache): click to 'rendered'",
+      ),
+      row('unmoved', 'panelMs', 'artifact.unmoved.panelMs', '  click to the panel painted'),
+      row('unmoved', 'readyMs', 'artifact.unmoved.readyMs', "  click to the frame's 'ready' (loaded)"),
+      row(
+        'unmoved',
+        'frameRenderMs',
+        'artifact.unmoved.frameRenderMs',
+        "  render request in the frame to 'rendered'",
+      ),
+      row('unmoved', 'longTasks', 'artifact.unmoved.longTasks', '  long tasks (>50 ms) in the page', ''),
+      row('unmoved', 'frameLongTaskMaxMs', 'artifact.unmoved.frameLongTaskMax', '  longest in the frame'),
     ],
     [
       `${bigDashboardLines} lines of TSX (${dashboard.code.length} characters, ${dashboard.rows} table rows); ` +

@@ -4,6 +4,7 @@ import { SettingsPanel } from '../components/settings/settings-panel.tsx';
 import { ConversationSidebar } from '../components/sidebar/conversation-sidebar.tsx';
 import { Dialog, SheetContent } from '../components/ui/dialog.tsx';
 import { lazyPart } from '../components/ui/lazy-part.tsx';
+import { ArtifactPanel } from '../components/artifacts/lazy-artifact-panel.ts';
 import { useChatState, useViewState } from '../hooks/use-chat-state.ts';
 import { useIsPhone } from '../hooks/use-media-query.ts';
 import { useSearchIndex } from '../hooks/use-search.ts';
@@ -34,9 +35,6 @@ const UnlockKeysDialog = lazy(() =>
 );
 
 const ConversationDialogs = lazy(() => import('../components/chat/conversation-dialogs.tsx'));
-
-// The artifact panel loads when an artifact is first opened.
-const ArtifactPanel = lazy(() => import('../components/artifacts/artifact-panel.tsx'));
 
 // Shown only on a first run (no key yet): loaded then, outside the first screen.
 const ConnectProviderCard = lazyPart(() => import('../components/settings/connect-provider-card.tsx'));
@@ -92,11 +90,7 @@ export function ChatScreen() {
         </div>
       )}
       <ChatPanel firstRun={<ConnectProviderCard />} />
-      {artifactOpen && (
-        <Suspense fallback={null}>
-          <ArtifactPanel />
-        </Suspense>
-      )}
+      {artifactOpen && <ArtifactPanel />}
       {!isPhone && <SettingsPanel />}
       {importExportOpen && (
         <Suspense fallback={null}>

@@ -133,7 +133,10 @@ test.describe('on a phone', () => {
   });
 });
 
-test('a React artifact runs offline in its sandbox: state, icons, charts and Tailwind', async ({ chat }) => {
+test('a React artifact runs offline in its sandbox: state, icons, charts and Tailwind, in a frame loaded ahead', async ({
+  chat,
+  page,
+}) => {
   await start(chat);
   const component = [
     "import { useState } from 'react';",
@@ -152,9 +155,18 @@ test('a React artifact runs offline in its sandbox: state, icons, charts and Tai
     '}',
   ].join('\n');
   await ask(chat, fence('tsx', component));
+  // While the reply is on screen a frame loads ahead, hidden; opening moves that document whole.
+  const ahead = page.locator('iframe[title="React preview, loaded ahead"]');
+  await expect(ahead.contentFrame().locator('#artifact-content')).toBeAttached();
+  const aheadFrame = await (await ahead.elementHandle())?.contentFrame();
   await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
   const counter = panel(chat, 'Counter');
   const frame = counter.frameLocator('iframe[title="React preview"]');
+  await expect(frame.locator('#artifact-content')).toBeAttached();
+  const placed = await (
+    await counter.locator('iframe[title="React preview"]').elementHandle()
+  )?.contentFrame();
+  expect(placed).toBe(aheadFrame);
   await frame.getByRole('button', { name: 'Clicked 0' }).click();
   await expect(frame.getByRole('button', { name: 'Clicked 1' })).toBeVisible();
   await expect(frame.locator('svg.lucide-check')).toHaveCount(1);

@@ -1,14 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useResolvedTheme } from '../../hooks/use-theme.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
-import {
-  artifactFrameSandbox,
-  artifactFrameUrl,
-  ReactFrame,
-  type ReactFrameEvent,
-} from './react-frame/react-frame.ts';
+import type { ReactFrame, ReactFrameEvent } from './react-frame/react-frame.ts';
+import { placeReactFrame } from './react-frame/warm-frame.ts';
 
 type Failure = Extract<ReactFrameEvent, { type: 'error' }> | { type: 'unavailable' } | { type: 'timeout' };
 
@@ -20,25 +16,34 @@ type Failure = Extract<ReactFrameEvent, { type: 'error' }> | { type: 'unavailabl
 export function ReactPreview({ code, language }: { code: string; language: string }) {
   const theme = useResolvedTheme();
   const busy = useChatState((state) => state.streaming !== null);
-  const frameElement = useRef<HTMLIFrameElement>(null);
+  const slot = useRef<HTMLDivElement>(null);
+  const frameRef = useRef<ReactFrame | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [height, setHeight] = useState<number | null>(null);
 
-  useEffect(() => {
-    const iframe = frameElement.current;
-    if (!iframe) return;
-    const frame = new ReactFrame(iframe);
+  // A document of its own for each code (the slot is keyed by it): one loaded ahead if there is.
+  useLayoutEffect(() => {
+    const place = slot.current;
+    if (!place) return;
+    const { iframe, frame } = placeReactFrame(place);
+    frameRef.current = frame;
     const stop = frame.subscribe((event) => {
       if (event.type === 'rendered' || event.type === 'resized') {
         setHeight(event.height);
         if (event.type === 'rendered') setFailure(null);
       } else if (event.type !== 'ready') setFailure((shown) => shown ?? event);
     });
-    frame.render(code, language === 'jsx' ? 'jsx' : 'tsx', theme);
     return () => {
       stop();
       frame.dispose();
+      iframe.remove();
+      frameRef.current = null;
     };
+  }, [code]);
+
+  // Sent once the frame is ready; a new theme renders the same code again in the same document.
+  useEffect(() => {
+    frameRef.current?.render(code, language === 'jsx' ? 'jsx' : 'tsx', theme);
   }, [code, language, theme]);
 
   const where = failure?.type === 'error' && failure.line ? `Line ${failure.line}: ` : '';
@@ -76,15 +81,11 @@ export function ReactPreview({ code, language }: { code: string; language: strin
           )}
         </div>
       )}
-      <iframe
+      <div
         key={code}
-        ref={frameElement}
-        title="React preview"
-        src={artifactFrameUrl}
-        sandbox={artifactFrameSandbox}
-        referrerPolicy="no-referrer"
+        ref={slot}
         style={height === null ? undefined : { height: Math.max(height, 160) }}
-        className="min-h-96 w-full flex-1 border-0 bg-white dark:bg-gray-950"
+        className="flex min-h-96 w-full flex-1 flex-col"
       />
     </div>
   );

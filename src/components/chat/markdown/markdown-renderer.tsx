@@ -18,6 +18,8 @@ import { whenIdle } from '../../../lib/when-idle.ts';
 import { CitationContext } from '../citation-context.ts';
 import { artifactKind } from '../../../domain/artifacts.ts';
 import { chat } from '../../../state/chat.ts';
+import { ArtifactPanel } from '../../artifacts/lazy-artifact-panel.ts';
+import { keepReactFrameWarm } from '../../artifacts/react-frame/warm-frame.ts';
 import { CitationMarker } from './citation-marker.tsx';
 import { isSandboxLink } from '../reply-files-context.ts';
 import { SandboxLink } from './sandbox-link.tsx';
@@ -76,19 +78,19 @@ const components: Components = {
  */
 function FencedCode({ code, language }: { code: string; language: string | undefined }) {
   if (language === 'math') return <Formula tex={code} display />;
-  const open =
-    artifactKind({ language: language ?? '', code, closed: true }) === null ? undefined : (
-      <OpenInPanel code={code} />
-    );
+  const kind = artifactKind({ language: language ?? '', code, closed: true });
+  const open = kind === null ? undefined : <OpenInPanel code={code} react={kind === 'react'} />;
   if (language === 'mermaid') return <MermaidDiagram source={code} actions={open} />;
   if (language !== undefined && previewLanguages.has(language))
     return <PreviewableCode code={code} language={language} actions={open} />;
   return <CodeBlock code={code} language={language} actions={open} />;
 }
 
-function OpenInPanel({ code }: { code: string }) {
-  // The panel's code loads in idle time once a reply has an artifact: opening it is then quick.
-  useEffect(() => whenIdle(() => void import('../../artifacts/artifact-panel.tsx')), []);
+function OpenInPanel({ code, react }: { code: string; react: boolean }) {
+  // The panel's code loads in idle time once a reply has an artifact, and a React one has a frame
+  // loaded ahead (react-frame/warm-frame.ts): opening it is then quick.
+  useEffect(() => whenIdle(ArtifactPanel.preload), []);
+  useEffect(() => (react ? keepReactFrameWarm() : undefined), [react]);
   return (
     <button
       type="button"
