@@ -9,8 +9,22 @@ import tseslint from 'typescript-eslint';
  * lib <- domain <- {providers, storage, tools} <- {state, search} <- hooks <- components <- app.
  * search/ is the full-text index, run in a worker that reads storage itself. tools/ is where
  * tools come from (MCP servers); the UI reads only its types and sentences.
- * UI regions (chat, sidebar, settings, palette) never import each other, providers/ or storage/.
+ * UI regions (chat, sidebar, settings, palette, artifacts, projects) never import each other (but
+ * for the feature uses below), providers/ or storage/.
  */
+/**
+ * Features built on another region's parts: the artifact panel and the project dialogs show the
+ * chat's markdown, model list and file chips; a reply's code block opens the artifact panel; the
+ * sidebar marks projects as their settings do.
+ */
+/** @type {Record<string, string[]>} */
+const featureUses = {
+  chat: ['artifacts'],
+  sidebar: ['projects'],
+  artifacts: ['chat'],
+  projects: ['chat'],
+};
+
 const layers = [
   { type: 'lib', pattern: 'src/lib', allow: [] },
   { type: 'domain', pattern: 'src/domain', allow: ['lib'] },
@@ -21,10 +35,10 @@ const layers = [
   { type: 'search', pattern: 'src/search', allow: ['lib', 'domain', 'storage'] },
   { type: 'hooks', pattern: 'src/hooks', allow: ['lib', 'domain', 'state', 'search'] },
   { type: 'ui', pattern: 'src/components/ui', allow: ['lib'] },
-  ...['chat', 'sidebar', 'settings', 'palette'].map((region) => ({
+  ...['chat', 'sidebar', 'settings', 'palette', 'artifacts', 'projects'].map((region) => ({
     type: region,
     pattern: `src/components/${region}`,
-    allow: ['lib', 'domain', 'state', 'hooks', 'ui', 'tools'],
+    allow: ['lib', 'domain', 'state', 'hooks', 'ui', 'tools', ...(featureUses[region] ?? [])],
   })),
   {
     type: 'app',
@@ -43,6 +57,8 @@ const layers = [
       'sidebar',
       'settings',
       'palette',
+      'artifacts',
+      'projects',
     ],
   },
 ];

@@ -35,6 +35,8 @@ const UnlockKeysDialog = lazy(() =>
 );
 
 const ConversationDialogs = lazy(() => import('../components/chat/conversation-dialogs.tsx'));
+const ProjectSettingsDialog = lazy(() => import('../components/projects/project-settings-dialog.tsx'));
+const MoveToProjectDialog = lazy(() => import('../components/projects/move-to-project-dialog.tsx'));
 
 // Shown only on a first run (no key yet): loaded then, outside the first screen.
 const ConnectProviderCard = lazyPart(() => import('../components/settings/connect-provider-card.tsx'));
@@ -48,6 +50,8 @@ export function ChatScreen() {
   const importExportOpen = useViewState((state) => state.importExportOpen);
   const overlay = useViewState((state) => state.overlay);
   const artifactOpen = useViewState((state) => state.artifact !== null);
+  const projectSettingsOpen = useViewState((state) => state.projectSettings !== null);
+  const movingOpen = useViewState((state) => state.moving !== null);
   const isPhone = useIsPhone();
   useShortcuts();
   useSearchIndex();
@@ -120,6 +124,16 @@ export function ChatScreen() {
       {(overlay === 'rename-conversation' || overlay === 'delete-conversation') && (
         <Suspense fallback={null}>
           <ConversationDialogs overlay={overlay} />
+        </Suspense>
+      )}
+      {projectSettingsOpen && (
+        <Suspense fallback={null}>
+          <ProjectSettingsDialog />
+        </Suspense>
+      )}
+      {movingOpen && (
+        <Suspense fallback={null}>
+          <MoveToProjectDialog />
         </Suspense>
       )}
     </div>

@@ -51,6 +51,10 @@ export const attachmentLimits = {
   filesPerMessage: 10,
 } as const;
 
+/** What a file picker offers: what can be attached (attachmentKind has the last word). */
+export const attachmentAccept =
+  'image/*,application/pdf,text/*,.md,.json,.csv,.yaml,.yml,.toml,.ts,.tsx,.js,.jsx,.py,.rs,.go,.java,.c,.cpp,.h,.cs,.rb,.php,.sh,.sql,.xml,.html,.css,.svg';
+
 /** Image types every provider takes as they are; others that decode are re-encoded. */
 export const sentImageTypes: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 

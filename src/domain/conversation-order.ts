@@ -71,3 +71,29 @@ export function groupConversations<T extends Orderable>(
   }
   return groups;
 }
+
+/** A project's place in the sidebar: its id, and its conversations that are not archived, in list order. */
+export interface ProjectSection<T> {
+  id: string;
+  items: T[];
+}
+
+/**
+ * The sidebar's sections: each project (in the given order) with its conversations, then the
+ * groups of the conversations in no project. A conversation whose project is unknown here (not
+ * yet synced, or deleted in another tab) is listed with those in none, so it is never hidden.
+ */
+export function sidebarSections<T extends Orderable & { projectId?: string }>(
+  items: readonly T[],
+  projectIds: readonly string[],
+  now: Date,
+): { projects: ProjectSection<T>[]; groups: ConversationGroup<T>[] } {
+  const sections = new Map<string, ProjectSection<T>>(projectIds.map((id) => [id, { id, items: [] }]));
+  const rest: T[] = [];
+  for (const item of orderConversations(items)) {
+    const section = item.projectId === undefined ? undefined : sections.get(item.projectId);
+    if (!section) rest.push(item);
+    else if (item.place !== 'archived') section.items.push(item);
+  }
+  return { projects: [...sections.values()], groups: groupConversations(rest, now) };
+}

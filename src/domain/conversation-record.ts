@@ -105,6 +105,8 @@ export interface ConversationRecord {
   toolSwitchesAt?: string;
   place?: Conversation['place'];
   placedAt?: string;
+  projectId?: string;
+  projectAt?: string;
   artifactEdits?: ArtifactEdit[];
 }
 
@@ -280,6 +282,8 @@ export function conversationRecord(conversation: Conversation): ConversationReco
   if (conversation.toolSwitchesAt) record.toolSwitchesAt = conversation.toolSwitchesAt;
   if (conversation.place) record.place = conversation.place;
   if (conversation.placedAt) record.placedAt = conversation.placedAt;
+  if (conversation.projectId) record.projectId = conversation.projectId;
+  if (conversation.projectAt) record.projectAt = conversation.projectAt;
   if (conversation.artifactEdits?.length)
     record.artifactEdits = conversation.artifactEdits.map(
       ({ id, key, language, code, afterMessageId, savedAt }) => ({

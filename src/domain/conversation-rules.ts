@@ -245,6 +245,14 @@ export function placeConversation(
   return next;
 }
 
+/** Moves it into a project, or (null) out of any. */
+export function moveToProject(conversation: Conversation, projectId: string | null, now: Date): Conversation {
+  const next: Conversation = { ...conversation, projectAt: now.toISOString() };
+  if (projectId) next.projectId = projectId;
+  else delete next.projectId;
+  return next;
+}
+
 export function setModelPin(conversation: Conversation, pin: ModelPin | null, now: Date): Conversation {
   const next: Conversation = { ...conversation, pinnedAt: now.toISOString() };
   if (pin) next.pin = pin;

@@ -6,6 +6,7 @@ import {
   type MessagePart,
 } from './conversation.ts';
 import { isIsoTimestamp, isRecord, ownField } from './json-guards.ts';
+import { isProjectId } from './projects.ts';
 
 /** What the sidebar needs about a conversation, without its messages. */
 export interface ConversationSummary {
@@ -21,6 +22,8 @@ export interface ConversationSummary {
   /** The list position: see Conversation.order. */
   order: number;
   place?: ConversationPlace;
+  /** See Conversation.projectId. */
+  projectId?: string;
   /**
    * Changes whenever the searchable text does (see textKey); absent in summaries written by the
    * previous release.
@@ -101,6 +104,7 @@ export function summarizeConversation(conversation: Conversation): ConversationS
     bytes: conversationBytes(conversation),
   };
   if (place) summary.place = place;
+  if (conversation.projectId) summary.projectId = conversation.projectId;
   if (conversation.activeAt) summary.activeAt = conversation.activeAt;
   return summary;
 }
@@ -138,6 +142,8 @@ export function readSummary(value: unknown): ConversationSummary | null {
   if (isIsoTimestamp(activeAt)) summary.activeAt = activeAt;
   const place = ownField(value, 'place');
   if ((conversationPlaces as readonly unknown[]).includes(place)) summary.place = place as ConversationPlace;
+  const projectId = ownField(value, 'projectId');
+  if (isProjectId(projectId)) summary.projectId = projectId;
   const key = ownField(value, 'textKey');
   if (typeof key === 'string') summary.textKey = key;
   const bytes = ownField(value, 'bytes');

@@ -11,12 +11,14 @@ import {
   type ConversationPlace,
   type Message,
   type MessagePart,
+  type ModelPin,
   type ReasoningPart,
   type Role,
 } from './conversation.ts';
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
 import { finishReasons, timingFields, usageFields, type ReplyStats, type Usage } from './reply-stats.ts';
 import { readOrder } from './conversation-summary.ts';
+import { isProjectId } from './projects.ts';
 import { readWebResearch } from './web-search.ts';
 import type { ProviderData, ToolCallPart, ToolResultContent, ToolResultPart } from './tools.ts';
 import {
@@ -318,7 +320,7 @@ function readAttachments(value: unknown): AttachmentPart[] {
   });
 }
 
-function readAttachment(entry: JsonRecord): AttachmentPart | null {
+export function readAttachment(entry: JsonRecord): AttachmentPart | null {
   const id = ownField(entry, 'id');
   const kind = ownField(entry, 'kind');
   const name = ownField(entry, 'name');
@@ -543,7 +545,19 @@ function readArtifactEdits(value: unknown): ArtifactEdit[] {
   return edits;
 }
 
-function readToolSwitches(value: unknown): Record<string, boolean> | undefined {
+/** A pinned model as written; one this release cannot use (an unknown provider, no model) is none. */
+export function readPin(value: unknown): ModelPin | undefined {
+  if (!isRecord(value)) return undefined;
+  const provider = ownField(value, 'provider');
+  const model = ownField(value, 'model');
+  const endpointId = ownField(value, 'endpointId');
+  if (!isProviderId(provider) || typeof model !== 'string' || model.trim() === '') return undefined;
+  const pin: ModelPin = { provider, model };
+  if (typeof endpointId === 'string' && endpointId !== '') pin.endpointId = endpointId;
+  return pin;
+}
+
+export function readToolSwitches(value: unknown): Record<string, boolean> | undefined {
   if (!isRecord(value)) return undefined;
   const entries = Object.keys(value)
     .filter((key) => key !== '__proto__' && key.length <= 256 && typeof value[key] === 'boolean')
@@ -611,14 +625,8 @@ export function validateConversation(
   if (isIsoTimestamp(renamedAt)) conversation.renamedAt = renamedAt;
   // A pin this release cannot use (an unknown provider, no model) is dropped: the conversation then
   // follows the saved configuration, as it did before pins existed.
-  const pin = ownField(value, 'pin');
-  const pinProvider = isRecord(pin) ? ownField(pin, 'provider') : undefined;
-  const pinModel = isRecord(pin) ? ownField(pin, 'model') : undefined;
-  const pinEndpoint = isRecord(pin) ? ownField(pin, 'endpointId') : undefined;
-  if (isProviderId(pinProvider) && typeof pinModel === 'string' && pinModel.trim() !== '') {
-    conversation.pin = { provider: pinProvider, model: pinModel };
-    if (typeof pinEndpoint === 'string' && pinEndpoint !== '') conversation.pin.endpointId = pinEndpoint;
-  }
+  const pin = readPin(ownField(value, 'pin'));
+  if (pin) conversation.pin = pin;
   const pinnedAt = ownField(value, 'pinnedAt');
   if (isIsoTimestamp(pinnedAt)) conversation.pinnedAt = pinnedAt;
   const effort = ownField(value, 'effort');
@@ -637,6 +645,10 @@ export function validateConversation(
     conversation.place = place as ConversationPlace;
   const placedAt = ownField(value, 'placedAt');
   if (isIsoTimestamp(placedAt)) conversation.placedAt = placedAt;
+  const projectId = ownField(value, 'projectId');
+  if (isProjectId(projectId)) conversation.projectId = projectId;
+  const projectAt = ownField(value, 'projectAt');
+  if (isIsoTimestamp(projectAt)) conversation.projectAt = projectAt;
   const deletedIds = ownField(value, 'deletedIds');
   if (Array.isArray(deletedIds)) {
     // A deleted id that names a message here would delete it at the next save: it is not one.

@@ -133,6 +133,10 @@ export interface Conversation {
   place?: ConversationPlace;
   /** When it was last pinned, archived or put back: of two copies, the later change wins a merge. */
   placedAt?: string;
+  /** The project it belongs to (at most one: domain/projects.ts); absent: none. */
+  projectId?: string;
+  /** When it was last moved into or out of a project: of two copies, the later move wins a merge. */
+  projectAt?: string;
 }
 
 /** An artifact's version the user wrote (see Conversation.artifactEdits). */

@@ -14,7 +14,18 @@ import {
 import { defaultConfig, type Config } from './config.ts';
 import { messageText, type Conversation, type Message } from './conversation.ts';
 import { conversationRecord } from './conversation-record.ts';
-import { buildExport, exportFileName, exportPreview, parseImport } from './export-format.ts';
+import {
+  buildExport,
+  exportEntry,
+  exportFileName,
+  exportHead,
+  exportPreview,
+  exportProjectEntry,
+  exportProjectsEnd,
+  exportTail,
+  parseImport,
+} from './export-format.ts';
+import { projectLimits, type Project } from './projects.ts';
 import { maxJsonDepth } from './json-guards.ts';
 import { activePath, mergeConversations } from './message-tree.ts';
 
@@ -637,5 +648,194 @@ describe("the user's saved artifact versions", () => {
     const merged = mergeConversations(edited, { ...conversation, artifactEdits: [saved('e2')] });
     expect(merged.artifactEdits?.map((edit) => edit.id)).toEqual(['e1', 'e2']);
     expect(mergeConversations(edited, edited)).toBe(edited);
+  });
+});
+
+describe('projects in an export', () => {
+  const notes = attachment('pf1', { kind: 'text', name: 'notes.md', mimeType: 'text/markdown', size: 5 });
+  delete notes.width;
+  delete notes.height;
+  const project: Project = {
+    id: 'p1',
+    name: 'Research',
+    instructions: 'Answer in French.',
+    files: [notes],
+    pin: { provider: 'claude', model: 'claude-sonnet-4-5' },
+    effort: 'high',
+    toolSwitches: { web: true },
+    emoji: '🔬',
+    color: 'teal',
+    folded: true,
+    createdAt: '2024-05-01T00:00:00.000Z',
+    updatedAt: '2024-05-02T00:00:00.000Z',
+  };
+  const plain: Project = {
+    id: 'p2',
+    name: 'Plain',
+    instructions: '',
+    files: [],
+    createdAt: '2024-05-01T00:00:00.000Z',
+    updatedAt: '2024-05-01T00:00:00.000Z',
+  };
+  const inProject: Conversation = {
+    ...conversation,
+    projectId: 'p1',
+    projectAt: '2024-05-02T00:00:00.000Z',
+  };
+  const input = {
+    config,
+    conversations: [inProject, branched],
+    activeConversationId: 'c1',
+    now,
+    includeApiKey: false,
+    projects: [project, plain],
+  };
+  const files = new Map([['pf1', 'IyBIaSE=']]);
+
+  it('writes `projects` between the config and the conversations, each as its record', () => {
+    const text = buildExport(input);
+    expect(text).toBe(
+      JSON.stringify(
+        {
+          version: '2.0',
+          exportedAt: '2024-05-06T07:08:09.000Z',
+          config: without(config, 'apiKey'),
+          projects: [project, plain],
+          conversations: [conversationRecord(inProject), conversationRecord(branched)],
+          activeConversationId: 'c1',
+        },
+        null,
+        2,
+      ),
+    );
+    // Written in parts (a backup), the same text.
+    const parts =
+      exportHead(config, false, now, 'projects') +
+      exportProjectEntry(project, 0) +
+      exportProjectEntry(plain, 1) +
+      exportProjectsEnd(2) +
+      exportEntry(conversationRecord(inProject), 0) +
+      exportEntry(conversationRecord(branched), 1) +
+      exportTail(2, 'c1');
+    expect(parts).toBe(text);
+  });
+
+  it('writes no `projects` at all when there are none: the text earlier releases wrote', () => {
+    const text = buildExport({ ...input, projects: [] });
+    expect(text).not.toContain('"projects"');
+    expect(text).toBe(buildExport({ ...input, projects: undefined }));
+  });
+
+  it('leaves out what a project object carries beyond its fields', () => {
+    const extra = { ...project, secret: 'x' } as Project;
+    const parsed = JSON.parse(buildExport({ ...input, projects: [extra] })) as { projects: unknown[] };
+    expect(parsed.projects).toEqual([project]);
+  });
+
+  it('round trip: the projects, their files’ bytes, and the conversations in them', () => {
+    const text = buildExport({ ...input, files });
+    expect(text).toContain('"data": "IyBIaSE="');
+    expect(exportPreview(text)).not.toContain('IyBIaSE=');
+    const data = dataOf(text);
+    expect(data.projects).toEqual([project, plain]);
+    expect(data.files).toEqual(new Map([['pf1', { data: 'IyBIaSE=', mimeType: 'text/markdown' }]]));
+    expect(data.conversations?.[0]).toMatchObject({ projectId: 'p1', projectAt: '2024-05-02T00:00:00.000Z' });
+    expect(data.conversations?.[1]?.projectId).toBeUndefined();
+  });
+
+  it('a file without `projects` (an earlier release’s) imports as before: no projects, no project ids', () => {
+    const old = buildExport({ ...input, conversations: [conversation, branched], projects: [] });
+    const data = dataOf(old);
+    expect(data).not.toHaveProperty('projects');
+    expect(data.conversations?.map((entry) => normalized(entry))).toEqual([
+      normalized({ ...conversation, order: 0 }),
+      normalized({ ...branched, order: 1 }),
+    ]);
+  });
+
+  it('a conversation whose project is not in the file belongs to none', () => {
+    const text = buildExport({ ...input, projects: [plain] });
+    const data = dataOf(text);
+    expect(data.conversations?.[0]).not.toHaveProperty('projectId');
+    expect(data.conversations?.[0]?.name).toBe('Greeting');
+    const withoutProjects = JSON.parse(text) as Record<string, unknown>;
+    delete withoutProjects.projects;
+    expect(dataOf(JSON.stringify(withoutProjects)).conversations?.[0]).not.toHaveProperty('projectId');
+  });
+
+  it('reads hostile projects bounded: wrong types left out, never the file', () => {
+    const envelope = JSON.parse(buildExport(input)) as Record<string, unknown>;
+    const hostile = {
+      ...envelope,
+      projects: [
+        'text',
+        null,
+        7,
+        { id: 3, name: 'n', createdAt: project.createdAt, updatedAt: project.updatedAt },
+        { id: 'no-name', createdAt: project.createdAt, updatedAt: project.updatedAt },
+        { id: 'no-times', name: 'n' },
+        {
+          ...project,
+          instructions: 'x'.repeat(5_000_000),
+          files: Array.from({ length: 10_000 }, (_, index) => ({ ...notes, id: `f${index}` })),
+          pin: { provider: 'nowhere', model: 'm' },
+          effort: 'extreme',
+          color: 'plaid',
+          emoji: '🙂'.repeat(100),
+          folded: 'yes',
+        },
+      ],
+    };
+    const data = dataOf(JSON.stringify(hostile));
+    expect(data.projects).toHaveLength(1);
+    const [read] = data.projects ?? [];
+    expect(read?.instructions).toHaveLength(projectLimits.instructionsLength);
+    expect(read?.files).toHaveLength(projectLimits.files);
+    expect(read).not.toHaveProperty('pin');
+    expect(read).not.toHaveProperty('effort');
+    expect(read).not.toHaveProperty('color');
+    expect(read).not.toHaveProperty('emoji');
+    expect(read).not.toHaveProperty('folded');
+    expect(data.conversations?.[0]?.projectId).toBe('p1');
+  });
+
+  it('leaves out a project’s file whose id a conversation’s file or an earlier project’s has', () => {
+    const photo = attachment('shared');
+    const withPhoto: Conversation = {
+      ...inProject,
+      messages: inProject.messages.map((entry, index) => (index === 1 ? withFiles(entry, photo) : entry)),
+    };
+    const claims = (id: string, ...fileIds: string[]): Project => ({
+      ...plain,
+      id,
+      files: fileIds.map((fileId) => ({ ...notes, id: fileId })),
+    });
+    const data = dataOf(
+      buildExport({
+        ...input,
+        conversations: [withPhoto],
+        projects: [claims('p1', 'shared', 'own', 'own'), claims('p2', 'own', 'other')],
+      }),
+    );
+    expect(data.projects?.map((project) => project.files.map((file) => file.id))).toEqual([
+      ['own'],
+      ['other'],
+    ]);
+  });
+
+  it('reads at most the limit of 10,000 projects, quickly', () => {
+    const many = Array.from({ length: 10_000 }, (_, index) => ({ ...plain, id: `p${index}` }));
+    const started = performance.now();
+    const data = dataOf(JSON.stringify({ version: '2.0', projects: many, conversations: [] }));
+    expect(data.projects).toHaveLength(projectLimits.projects);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses `projects` that is not a list, and reads none without conversations', () => {
+    expect(problemOf(JSON.stringify({ version: '2.0', projects: {}, conversations: [] }))).toBe(
+      'projects must be a list (found an object)',
+    );
+    const configOnly = dataOf(JSON.stringify({ version: '2.0', config, projects: [plain] }));
+    expect(configOnly).not.toHaveProperty('projects');
   });
 });

@@ -6,9 +6,11 @@ import {
   type MessageRecord,
   type PartRecord,
 } from './conversation-record.ts';
-import { formatBytes } from './attachments.ts';
+import { formatBytes, type AttachmentPart } from './attachments.ts';
 import { validateConfigShape } from './config-restore.ts';
 import { validateConversationList } from './conversation-validation.ts';
+import { readProjects } from './project-validation.ts';
+import type { Project } from './projects.ts';
 import {
   describeType,
   findJsonHazard,
@@ -28,9 +30,12 @@ export interface ExportInput {
   /** The key stays out of an export unless the user asks for it: exports get shared (docs/decisions.md#key-left-out-of-exports). */
   includeApiKey: boolean;
   now: Date;
+  /** Written before the conversations, in this order; none (or an empty list): no `projects` field. */
+  projects?: readonly Project[];
   /**
-   * The files' bytes, base64, by attachment id: written into each file's entry as `data`, so the
-   * export stands alone. Absent: the files are named but not carried.
+   * The files' bytes, base64, by attachment id (the conversations' and the projects'): written
+   * into each file's entry as `data`, so the export stands alone. Absent: the files are named but
+   * not carried.
    */
   files?: ReadonlyMap<string, string>;
 }
@@ -99,12 +104,52 @@ export function conversationFileIds(conversations: readonly Conversation[]): Set
   return new Set(conversations.flatMap((conversation) => [...attachmentIds(conversation)]));
 }
 
+/** Every file the projects hold, by id. */
+export function projectFileIds(projects: readonly Project[]): Set<string> {
+  return new Set(projects.flatMap((project) => project.files.map((file) => file.id)));
+}
+
 /**
- * The export text in parts, for writing a large export a conversation at a time (a backup):
- * `exportHead`, then `exportEntry` for each conversation, then `exportTail` make exactly the text
- * `buildExport` returns, `JSON.stringify(envelope, null, 2)`.
+ * A project as the export writes it: its known fields in a fixed order (nothing else it may carry),
+ * each file with its bytes as `data` when the export carries them, as a message's files are.
  */
-export function exportHead(config: Config, includeApiKey: boolean, now: Date): string {
+export function projectRecord(
+  project: Project,
+  files?: ReadonlyMap<string, string>,
+): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    id: project.id,
+    name: project.name,
+    instructions: project.instructions,
+    files: project.files.map((file) => {
+      const data = files?.get(file.id);
+      return data === undefined ? { ...file } : { ...file, data };
+    }),
+  };
+  if (project.pin) record.pin = { ...project.pin };
+  if (project.effort) record.effort = project.effort;
+  if (project.toolSwitches) record.toolSwitches = { ...project.toolSwitches };
+  if (project.emoji) record.emoji = project.emoji;
+  if (project.color) record.color = project.color;
+  if (project.folded) record.folded = true;
+  record.createdAt = project.createdAt;
+  record.updatedAt = project.updatedAt;
+  return record;
+}
+
+/**
+ * The export text in parts, for writing a large export an entry at a time (a backup):
+ * `exportHead`, then `exportEntry` for each conversation, then `exportTail` make exactly the text
+ * `buildExport` returns, `JSON.stringify(envelope, null, 2)`. With projects, the head is asked to
+ * open `projects` instead, and `exportProjectEntry` for each project, then `exportProjectsEnd`
+ * (which opens `conversations`) come between the head and the conversations.
+ */
+export function exportHead(
+  config: Config,
+  includeApiKey: boolean,
+  now: Date,
+  firstList: 'projects' | 'conversations' = 'conversations',
+): string {
   const exportedConfig: Partial<Config> = { ...config };
   if (!includeApiKey) delete exportedConfig.apiKey;
   const head = JSON.stringify(
@@ -112,7 +157,26 @@ export function exportHead(config: Config, includeApiKey: boolean, now: Date): s
     null,
     2,
   );
-  return `${head.slice(0, -2)},\n  "conversations": [`;
+  return `${head.slice(0, -2)},\n  "${firstList}": [`;
+}
+
+/** Indented as an entry of a top-level list, after a comma unless it is the first. */
+const listEntry = (value: unknown, index: number): string =>
+  // Strings hold no raw line breaks (JSON escapes them): every one is indentation.
+  `${index === 0 ? '' : ','}\n    ${JSON.stringify(value, null, 2).replaceAll('\n', '\n    ')}`;
+
+/** One project's record (with its files' bytes when given), the `index`th of the list. */
+export function exportProjectEntry(
+  project: Project,
+  index: number,
+  files?: ReadonlyMap<string, string>,
+): string {
+  return listEntry(projectRecord(project, files), index);
+}
+
+/** Closes the projects (`count` of them) and opens the conversations. */
+export function exportProjectsEnd(count: number): string {
+  return `${count === 0 ? '' : '\n  '}],\n  "conversations": [`;
 }
 
 /** One conversation's record (with its files' bytes when given), the `index`th of the list. */
@@ -121,9 +185,7 @@ export function exportEntry(
   index: number,
   files?: ReadonlyMap<string, string>,
 ): string {
-  const json = JSON.stringify(files ? withFileData(record, files) : record, null, 2);
-  // Strings hold no raw line breaks (JSON escapes them): every one is indentation.
-  return `${index === 0 ? '' : ','}\n    ${json.replaceAll('\n', '\n    ')}`;
+  return listEntry(files ? withFileData(record, files) : record, index);
 }
 
 export function exportTail(count: number, activeConversationId: string | null): string {
@@ -137,13 +199,21 @@ export function buildExport({
   activeConversationId,
   includeApiKey,
   now,
+  projects = [],
   files,
 }: ExportInput): string {
   const entries = conversations.map((conversation, index) =>
     exportEntry(conversationRecord(conversation), index, files),
   );
+  // No projects, no field: the text is what releases before projects wrote.
+  const projectPart =
+    projects.length === 0
+      ? ''
+      : projects.map((project, index) => exportProjectEntry(project, index, files)).join('') +
+        exportProjectsEnd(projects.length);
   return (
-    exportHead(config, includeApiKey, now) +
+    exportHead(config, includeApiKey, now, projects.length === 0 ? 'conversations' : 'projects') +
+    projectPart +
     entries.join('') +
     exportTail(entries.length, activeConversationId)
   );
@@ -158,9 +228,14 @@ export interface ImportData {
   /** Present with `config`: false when the file carried no key, so the current key is kept. */
   configHasKey?: boolean;
   conversations?: Conversation[];
+  /**
+   * The projects (read with `conversations` only, as hostile input: readProjects); absent when the
+   * file has none (an earlier release's). Every imported conversation's `projectId` names one.
+   */
+  projects?: Project[];
   /** As written in the file; it may name no imported conversation, so resolve it with pickActiveId. */
   activeConversationId?: string | null;
-  /** The bytes the file carries for the conversations' files (base64 and type), by attachment id. */
+  /** The bytes the file carries for the conversations' and projects' files (base64 and type), by attachment id. */
   files?: Map<string, { data: string; mimeType: string }>;
 }
 
@@ -189,30 +264,55 @@ function fileEntries(message: JsonRecord): [JsonRecord, string][] {
   return entries;
 }
 
-/** The `data` of every file entry in the raw conversations, for the files the import kept. */
+/**
+ * The `data` of every file entry in the raw conversations and projects, for the files the import
+ * kept (`wanted`).
+ */
 function readFileData(
-  raw: unknown,
-  conversations: readonly Conversation[],
+  rawConversations: unknown,
+  rawProjects: unknown,
+  wanted: ReadonlySet<string>,
 ): NonNullable<ImportData['files']> {
-  const wanted = conversationFileIds(conversations);
   const files: NonNullable<ImportData['files']> = new Map();
   if (wanted.size === 0) return files;
-  for (const conversation of recordsIn(raw))
+  const keep = ([entry, key]: [JsonRecord, string]) => {
+    const id = ownField(entry, key);
+    const data = ownField(entry, 'data');
+    const mimeType = ownField(entry, 'mimeType');
+    if (typeof id === 'string' && wanted.has(id) && typeof data === 'string' && typeof mimeType === 'string')
+      files.set(id, { data, mimeType });
+  };
+  for (const conversation of recordsIn(rawConversations))
     for (const list of [ownField(conversation, 'messages'), ownField(conversation, 'otherMessages')])
-      for (const message of recordsIn(list))
-        for (const [entry, key] of fileEntries(message)) {
-          const id = ownField(entry, key);
-          const data = ownField(entry, 'data');
-          const mimeType = ownField(entry, 'mimeType');
-          if (
-            typeof id === 'string' &&
-            wanted.has(id) &&
-            typeof data === 'string' &&
-            typeof mimeType === 'string'
-          )
-            files.set(id, { data, mimeType });
-        }
+      for (const message of recordsIn(list)) fileEntries(message).forEach(keep);
+  for (const project of recordsIn(rawProjects))
+    for (const file of recordsIn(ownField(project, 'files'))) keep([file, 'id']);
   return files;
+}
+
+/**
+ * The projects without a file whose id is taken (by a conversation's file, or an earlier
+ * project's): each file's bytes have one owner, deleted with it. No export of ours has such a file.
+ */
+function withOwnFiles(projects: Project[], taken: ReadonlySet<string>): Project[] {
+  const used = new Set(taken);
+  return projects.map((project) => {
+    const files: AttachmentPart[] = [];
+    for (const file of project.files)
+      if (!used.has(file.id)) {
+        used.add(file.id);
+        files.push(file);
+      }
+    return files.length === project.files.length ? project : { ...project, files };
+  });
+}
+
+/** A conversation whose project is not among `projects` belongs to none. */
+function withKnownProject(conversation: Conversation, projects: ReadonlySet<string>): Conversation {
+  if (conversation.projectId === undefined || projects.has(conversation.projectId)) return conversation;
+  const kept = { ...conversation };
+  delete kept.projectId;
+  return kept;
 }
 
 export type ImportResult = { ok: true; data: ImportData } | { ok: false; problem: string };
@@ -285,6 +385,12 @@ export function readImport(value: unknown, options: ImportOptions): ImportResult
     data.configHasKey = config.hasKey;
   }
 
+  // Absent in files of releases before projects; its entries are read one by one, a malformed
+  // one left out (readProjects), never the file.
+  const rawProjects = ownField(root, 'projects');
+  if (rawProjects !== undefined && !Array.isArray(rawProjects))
+    return { ok: false, problem: `projects must be a list (found ${describeType(rawProjects)})` };
+
   const rawConversations = ownField(root, 'conversations');
   if (rawConversations !== undefined) {
     const fallbackProvider = data.config?.provider ?? options.provider ?? defaultConfig.provider;
@@ -293,9 +399,17 @@ export function readImport(value: unknown, options: ImportOptions): ImportResult
       fallbackProvider,
     });
     if (!conversations.ok) return conversations;
+    // Projects go with the conversations: a file without conversations replaces neither.
+    const projects = withOwnFiles(readProjects(rawProjects), conversationFileIds(conversations.value));
+    const projectIds = new Set(projects.map((project) => project.id));
     // The list keeps the file's order.
-    data.conversations = conversations.value.map((conversation, order) => ({ ...conversation, order }));
-    const files = readFileData(rawConversations, data.conversations);
+    data.conversations = conversations.value.map((conversation, order) => ({
+      ...withKnownProject(conversation, projectIds),
+      order,
+    }));
+    if (projects.length > 0) data.projects = projects;
+    const wanted = new Set([...conversationFileIds(data.conversations), ...projectFileIds(projects)]);
+    const files = readFileData(rawConversations, rawProjects, wanted);
     if (files.size > 0) data.files = files;
   }
 

@@ -334,6 +334,11 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
   delete merged.placedAt;
   if (placed.place) merged.place = placed.place;
   if (placed.placedAt) merged.placedAt = placed.placedAt;
+  const moved = (other.projectAt ?? '') > (primary.projectAt ?? '') ? other : primary;
+  delete merged.projectId;
+  delete merged.projectAt;
+  if (moved.projectId) merged.projectId = moved.projectId;
+  if (moved.projectAt) merged.projectAt = moved.projectAt;
   if (deleted.size > 0) merged.deletedIds = [...deleted];
   const edits = mergedEdits(primary.artifactEdits, other.artifactEdits);
   delete merged.artifactEdits;
@@ -368,6 +373,8 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.pinnedAt === b.pinnedAt &&
     a.place === b.place &&
     a.placedAt === b.placedAt &&
+    a.projectId === b.projectId &&
+    a.projectAt === b.projectAt &&
     a.updatedAt === b.updatedAt &&
     a.createdAt === b.createdAt &&
     a.provider === b.provider &&

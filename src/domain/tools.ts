@@ -68,3 +68,14 @@ export const declinedCallText = 'The user declined this call.';
 const notRunPrefix = 'Not run: ';
 export const notRunText = (reason: string) => `${notRunPrefix}${reason}`;
 export const isNotRunText = (text: string) => text.startsWith(notRunPrefix);
+
+/** A result for a call that was not run, or whose tool failed, in words for the model. */
+export function errorResult(call: ToolCallPart, text: string): ToolResultPart {
+  return {
+    type: 'tool-result',
+    callId: call.callId,
+    name: call.name,
+    content: [{ type: 'text', text }],
+    isError: true,
+  };
+}

@@ -32,17 +32,18 @@ export function useSearchStatus() {
  * save) so the results follow. Until the answer to a new query arrives, the previous one stays
  * (the list does not empty and refill at each key); an older query's never replaces a newer one's.
  */
-export function useSearchAnswer(query: string): SearchAnswer | null {
+/** `within`: only these conversations (one project's); absent: all. */
+export function useSearchAnswer(query: string, within?: readonly string[]): SearchAnswer | null {
   const status = useSearchStatus();
   const [answer, setAnswer] = useState<SearchAnswer | null>(null);
   useEffect(() => {
     let current = true;
-    void searchConversations(query).then((next) => {
+    void searchConversations(query, within).then((next) => {
       if (current && next) setAnswer(next);
     });
     return () => {
       current = false;
     };
-  }, [query, status]);
+  }, [query, status, within]);
   return answer;
 }

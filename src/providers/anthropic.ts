@@ -66,7 +66,7 @@ function thinkingBlocks(message: ChatMessage): unknown[] {
 }
 
 /** An image or a PDF (a `document`, titled with the file's name) as a base64 block. */
-function fileBlock(file: ChatFile): unknown {
+function fileBlock(file: ChatFile): JsonRecord {
   const source = { type: 'base64', media_type: file.mimeType, data: file.data };
   return file.kind === 'image' ? { type: 'image', source } : { type: 'document', source, title: file.name };
 }
@@ -94,6 +94,49 @@ function toolResultBlock(result: ChatToolResult): unknown {
   };
 }
 
+const ephemeral = { type: 'ephemeral' } as const;
+
+/**
+ * Where this request marks the end of its project's shared prefix (docs/providers.md#prompt-caching-projects):
+ * after the first `system` characters of the system prompt, or after file `file` (from 0) of a
+ * user turn. Only the last message with a `sharedPrefix` counts, and only the system message that
+ * is sent, or a user turn with that many files; anything else marks nothing.
+ */
+type PrefixMark = { system: number } | { message: ChatMessage; file: number } | undefined;
+
+function prefixMarkOf(messages: readonly ChatMessage[], system: ChatMessage | undefined): PrefixMark {
+  const marked = messages.findLast((message) => message.sharedPrefix !== undefined);
+  const prefix = marked?.sharedPrefix;
+  if (!marked || !prefix) return undefined;
+  if (marked.role === 'system' && 'text' in prefix)
+    return marked === system && Number.isInteger(prefix.text) && prefix.text > 0
+      ? { system: prefix.text }
+      : undefined;
+  if (marked.role === 'user' && 'files' in prefix) {
+    const { files } = prefix;
+    return Number.isInteger(files) && files >= 1 && files <= (marked.files?.length ?? 0)
+      ? { message: marked, file: files - 1 }
+      : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The system prompt as sent: a plain string, or, when the shared prefix ends in it, text blocks
+ * split there with the cache marker on the first. A block would be refused empty or blank: a
+ * blank prefix marks nothing, and a blank rest is left out.
+ */
+function systemField(system: string, mark: PrefixMark): string | JsonRecord[] {
+  if (!mark || !('system' in mark)) return system;
+  const head = system.slice(0, mark.system);
+  const rest = system.slice(mark.system);
+  if (head.trim() === '') return system;
+  return [
+    { type: 'text', text: head, cache_control: ephemeral },
+    ...(rest.trim() === '' ? [] : [{ type: 'text', text: rest }]),
+  ];
+}
+
 function hasContent({ content, files, toolCalls, toolResults }: ChatMessage): boolean {
   return content.trim() !== '' || Boolean(files?.length || toolCalls?.length || toolResults?.length);
 }
@@ -104,7 +147,7 @@ function hasContent({ content, files, toolCalls, toolResults }: ChatMessage): bo
  * turn carries its signed thinking blocks before its text (with it off they would be a 400), and
  * its `tool_use` blocks after it; the results follow as a user turn of `tool_result` blocks.
  */
-function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean) {
+function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean, mark?: PrefixMark) {
   const kept = messages.filter((message) => message.role !== 'system' && hasContent(message));
   // A history that opens with results or the assistant starts at its first user turn.
   const firstUser = kept.findIndex(({ role }) => role === 'user');
@@ -112,7 +155,14 @@ function anthropicMessages(messages: readonly ChatMessage[], thinking: boolean) 
     if (message.role === 'tool')
       return { role: 'user', content: (message.toolResults ?? []).map(toolResultBlock) };
     const assistant = message.role === 'assistant';
-    const blocks = thinking && assistant ? thinkingBlocks(message) : (message.files ?? []).map(fileBlock);
+    // The project's shared prefix ends after this turn's marked file: its block carries the marker.
+    const markedFile = mark && 'message' in mark && mark.message === message ? mark.file : -1;
+    const blocks =
+      thinking && assistant
+        ? thinkingBlocks(message)
+        : (message.files ?? []).map((file, index) =>
+            index === markedFile ? { ...fileBlock(file), cache_control: ephemeral } : fileBlock(file),
+          );
     const calls = assistant ? (message.toolCalls ?? []).map(toolUseBlock) : [];
     if (blocks.length === 0 && calls.length === 0) return { role: message.role, content: message.content };
     const text = message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
@@ -722,7 +772,11 @@ export function createAnthropicProvider(
       codeExecution = false,
     }) {
       const config: Config = { ...connection, ...settings };
-      const system = messages.find(({ role }) => role === 'system')?.content ?? '';
+      const systemMessage = messages.find(({ role }) => role === 'system');
+      const system = systemMessage?.content ?? '';
+      // At most one explicit cache marker, where the project's shared prefix ends; with the
+      // top-level one below, two of the four a request may carry.
+      const mark = prefixMarkOf(messages, systemMessage);
       const capabilities = capabilitiesOf(config);
       const { rejects } = capabilities;
       const tools = offeredTools(requested);
@@ -751,7 +805,7 @@ export function createAnthropicProvider(
           content: { ...target, headers: fileHeaders, url: `${url}/content`, signal },
         };
       };
-      const history = anthropicMessages(messages, thinkingOn);
+      const history = anthropicMessages(messages, thinkingOn, mark);
       const body = (leftOut: ReadonlySet<string>, turn: TurnState) => ({
         model: config.model,
         max_tokens: config.maxTokens,
@@ -759,7 +813,8 @@ export function createAnthropicProvider(
         ...(sendsTemperature &&
           !leftOut.has('temperature') && { temperature: Math.min(1, Math.max(0, config.temperature)) }),
         // Omitted when empty: an empty system prompt means none, and omitting it is always accepted.
-        ...(system.trim() ? { system } : {}),
+        // Text blocks only when the project's shared prefix ends in it; otherwise the plain string.
+        ...(system.trim() ? { system: systemField(system, mark) } : {}),
         messages: turn.blocks.length > 0 ? continued(history, turn.blocks) : history,
         // A paused turn goes on in the container its code ran in.
         ...(turn.blocks.length > 0 && turn.container && { container: turn.container }),

@@ -413,6 +413,8 @@ const droppable = [
   'reasoning_format',
   // A model or server without tool calling ("tools is not supported in this model"): asked without them.
   'tools',
+  // Only OpenAI gets it; a proxy at its Base URL may not know it.
+  'prompt_cache_key',
 ];
 
 /**
@@ -427,6 +429,7 @@ function completionBody(
   leftOut: ReadonlySet<string>,
   requestedEffort: ReasoningEffort | undefined,
   tools: readonly ToolDefinition[] | undefined,
+  promptCacheKey: string | undefined,
 ) {
   const capabilities = capabilitiesOf(config);
   const { rejects, tokenLimitField } = capabilities;
@@ -459,6 +462,8 @@ function completionBody(
     ...(capabilities.reasoningFormat && !leftOut.has('reasoning_format') && { reasoning_format: 'parsed' }),
     // Only with tools: a request without them is the original payload. tool_choice stays the default, auto.
     ...(tools && !leftOut.has('tools') && { tools: completionTools(tools) }),
+    // Only with a key (docs/providers.md#prompt-caching-projects): a request without one is the original payload.
+    ...(promptCacheKey && !leftOut.has('prompt_cache_key') && { prompt_cache_key: promptCacheKey }),
   };
 }
 
@@ -493,9 +498,13 @@ export function createChatCompletionsProvider(
       webSearch = false,
       codeExecution = false,
       imageOutput = false,
+      cacheKey,
     }) {
       const config: Config = { ...connection, ...settings };
       const tools = offeredTools(requested);
+      // Only OpenAI's own API takes prompt_cache_key as verified; Azure, Groq and compatible
+      // servers, which share this client, get nothing (docs/providers.md#prompt-caching-projects).
+      const promptCacheKey = definition.id === 'openai' && cacheKey ? cacheKey : undefined;
       // OpenAI's web search, code interpreter and image generation are Responses tools: a request
       // with any of them goes there whatever the model. Servers without a Responses path (Azure,
       // Groq, compatible ones) get the Chat Completions body unchanged; Groq's compound models
@@ -517,6 +526,7 @@ export function createChatCompletionsProvider(
           ...(searches && { webSearch: true }),
           ...(runsCode && { codeExecution: true }),
           ...(draws && { imageOutput: true }),
+          ...(promptCacheKey && { cacheKey: promptCacheKey }),
           keyId: `${base}|${key}`,
         });
       const request = { ...target, url: `${base}${fillPath(api.chatPath, config)}`, signal };
@@ -527,7 +537,7 @@ export function createChatCompletionsProvider(
         call: (leftOut) =>
           runChat({
             ...request,
-            body: completionBody(api, config, messages, stream, leftOut, effort, tools),
+            body: completionBody(api, config, messages, stream, leftOut, effort, tools, promptCacheKey),
             stream,
             createDecoder: () => createCompletionDecoder(request),
             decodeReply: decodeCompletionReply,

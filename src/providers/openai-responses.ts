@@ -151,6 +151,8 @@ interface BodyOptions {
   codeExecution?: boolean;
   /** The hosted `image_generation` tool is offered (two previews while it draws), last. */
   imageOutput?: boolean;
+  /** Sent as `prompt_cache_key` (docs/providers.md#prompt-caching-projects). */
+  cacheKey?: string | undefined;
 }
 
 /** The effort to ask for: the accepted one, raised from minimal to low when the web may be searched. */
@@ -213,6 +215,8 @@ function responsesBody(
     stream: options.stream,
     // Only with tools; tool_choice stays the default, auto.
     ...(tools.length > 0 && { tools }),
+    // Only with a key: a request without one is the original payload.
+    ...(options.cacheKey && { prompt_cache_key: options.cacheKey }),
   };
 }
 
@@ -686,6 +690,8 @@ export interface ResponsesCall extends HttpRequest {
   codeExecution?: boolean;
   /** Offer OpenAI's own `image_generation` tool. */
   imageOutput?: boolean;
+  /** A project's key, sent as `prompt_cache_key`; only the OpenAI client passes one. */
+  cacheKey?: string;
   /** Which key is asking: summaries refused once are not asked for again with it. */
   keyId: string;
 }
@@ -704,11 +710,12 @@ export async function* responsesChat(call: ResponsesCall): AsyncGenerator<Stream
     webSearch = false,
     codeExecution = false,
     imageOutput = false,
+    cacheKey,
     keyId,
     ...request
   } = call;
   const toolNames = new Set(tools?.map(({ name }) => name));
-  const options = { stream, effort, tools, webSearch, codeExecution, imageOutput };
+  const options = { stream, effort, tools, webSearch, codeExecution, imageOutput, cacheKey };
   const attempt = (summary: boolean) => {
     // Files of one attempt: a retry starts again from nothing.
     const media = responsesMedia(request, modelOf(config));

@@ -66,6 +66,12 @@ export interface ChatMessage {
   drawnImages?: DrawnImage[];
   /** 'tool' turns: one result for each call of the assistant turn before, in the calls' order. */
   toolResults?: ChatToolResult[];
+  /**
+   * Where the part shared by every conversation of a project ends (prompt caching): in a system
+   * message, after the first `text` characters of `content`; in a user message, after its first
+   * `files` files. Only the last message that has it counts.
+   */
+  sharedPrefix?: { text: number } | { files: number };
 }
 
 /** What a provider yields while a reply arrives. */
@@ -169,6 +175,11 @@ export interface ChatRequest {
    * models) need no switch: their client always asks for images.
    */
   imageOutput?: boolean;
+  /**
+   * A key shared by requests with the same prefix (a project's id): OpenAI's `prompt_cache_key`.
+   * Absent: the request is exactly as without it.
+   */
+  cacheKey?: string;
 }
 
 /** A model as the provider's own list describes it: its id, and what the list says it can do. */

@@ -50,12 +50,12 @@ function stop(): void {
 }
 
 /** The answer to `query`, or null when a newer query replaced it (or search is unavailable). */
-export function searchConversations(query: string): Promise<SearchAnswer | null> {
+export function searchConversations(query: string, within?: readonly string[]): Promise<SearchAnswer | null> {
   if (!worker || status.state === 'unavailable') return Promise.resolve(null);
   waiting?.resolve(null);
   const id = ++lastId;
   const answer = new Promise<SearchAnswer | null>((resolve) => (waiting = { id, resolve }));
-  worker.postMessage({ id, query } satisfies SearchRequest);
+  worker.postMessage({ id, query, ...(within && { within }) } satisfies SearchRequest);
   return answer;
 }
 

@@ -46,6 +46,10 @@ describe('search engine', () => {
     expect(ids(await engine.search('receipe'))).toEqual(['c']); // a typo
     expect(ids(await engine.search('stable sort'))).toEqual(['a']); // every word must match
     expect(ids(await engine.search('cooking'))).toEqual(['c']); // the name
+    // Limited to some conversations (one project's), the total counts only those.
+    expect(await engine.search('records', undefined, ['b', 'c'])).toMatchObject({ total: 1 });
+    expect(ids(await engine.search('records', undefined, ['b', 'c']))).toEqual(['b']);
+    expect(ids(await engine.search('records', undefined, []))).toEqual([]);
 
     const [travel] = (await engine.search('timetable'))?.results ?? [];
     expect(travel).toMatchObject({ conversationId: 'b', messageId: 'b:2' });

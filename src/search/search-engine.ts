@@ -222,10 +222,15 @@ export function createSearchEngine({
   async function search(
     query: string,
     superseded: () => boolean = () => false,
+    within?: readonly string[],
   ): Promise<SearchAnswer | null> {
     const trimmed = query.trim();
     if (trimmed === '') return { query, results: [], total: 0 };
-    const hits = index.search(trimmed, searchOptions);
+    const only = within && new Set(within);
+    const hits = index.search(trimmed, {
+      ...searchOptions,
+      ...(only && { filter: (hit: { id: unknown }) => only.has(hit.id as string) }),
+    });
     const results: SearchResult[] = [];
     const top = hits.slice(0, limit);
     // Read together: the database answers them side by side.

@@ -12,6 +12,8 @@ import { createSearchEngine, type IndexStatus, type SearchAnswer } from './searc
 export interface SearchRequest {
   id: number;
   query: string;
+  /** Only these conversations (one project's); absent: all. */
+  within?: readonly string[];
 }
 
 export type SearchReply =
@@ -39,7 +41,7 @@ const engine = (async () => {
     onStatus: (status) => post({ type: 'status', status }),
   });
   createTabSync().subscribe((message) => {
-    if (message.type !== 'config-saved' && message.type !== 'active-changed') search.changed();
+    if (!['config-saved', 'active-changed', 'projects-changed'].includes(message.type)) search.changed();
   });
   search.start().catch(unavailable);
   return search;
@@ -49,10 +51,10 @@ const engine = (async () => {
 let latest = 0;
 
 self.addEventListener('message', (event: MessageEvent<SearchRequest>) => {
-  const { id, query } = event.data;
+  const { id, query, within } = event.data;
   latest = id;
   void engine
-    .then((search) => search?.search(query, () => latest !== id))
+    .then((search) => search?.search(query, () => latest !== id, within))
     .then((answer) => {
       if (answer) post({ type: 'answer', id, answer });
     }, unavailable);

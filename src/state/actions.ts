@@ -30,6 +30,8 @@ export interface Action {
 export type ActionId =
   | 'palette'
   | 'new-conversation'
+  | 'new-project'
+  | 'move-to-project'
   | 'search'
   | 'choose-model'
   | 'toggle-theme'
@@ -104,6 +106,23 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       shortcut: { code: 'KeyO', mod: true, shift: true },
       available: always,
       run: () => chat.newConversation(),
+    },
+    {
+      id: 'new-project',
+      title: 'New project',
+      keywords: 'folder group create',
+      available: always,
+      run: async () => {
+        const id = await chat.createProject();
+        if (id) chat.showProjectSettings(id);
+      },
+    },
+    {
+      id: 'move-to-project',
+      title: 'Move to project…',
+      keywords: 'folder group project',
+      available: hasConversation,
+      run: withActive((id) => chat.showMoveToProject(id)),
     },
     {
       id: 'search',

@@ -20,10 +20,8 @@ export const runJavaScriptTool: OfferedTool = {
   hints: { title: 'Run JavaScript' },
 };
 
-/** The tools that need no server: 'Run JavaScript' (off until a conversation turns it on). */
-export const builtinTools: ToolSource = {
-  id: builtinServer,
-  label: 'Built-in',
+/** The built-in tools' list and calls (builtin-source.ts is their source, loading these on use). */
+export const builtinToolsImpl: Pick<ToolSource, 'list' | 'call'> = {
   list: () => Promise.resolve([runJavaScriptTool]),
   async call(name, args, signal): Promise<ToolOutcome> {
     if (name !== runJavaScriptTool.definition.name)

@@ -35,7 +35,7 @@ export interface ChatDependencies {
   runBackup?: BackupRunner;
   /** Starts the import worker; without it, import.worker.ts (tests run its work on their thread). */
   startImportWorker?: () => ImportWorker;
-  /** The tools that need no server; without it, the built-in ones (builtin-tools.ts). */
+  /** The tools that need no server; without it, the built-in ones (builtin-source.ts). */
   toolSources?: readonly ToolSource[];
 }
 

@@ -17,12 +17,14 @@ import { createConversationCommands, type ConversationCommands } from './convers
 import { createConversationSync } from './conversation-sync.ts';
 import { createMessageCommands, type MessageCommands } from './message-commands.ts';
 import { createOpenConversations } from './open-conversations.ts';
+import type { ProjectCommands } from './project-commands.ts';
 import { createReplyRunner } from './reply-runner.ts';
-import { builtinTools } from './builtin-tools.ts';
-import { createToolRunner, type SourceSwitch } from './tool-runner.ts';
+import { builtinTools } from './builtin-source.ts';
+import type { SourceSwitch, ToolRunner } from './tool-runner.ts';
 import { createToolCommands, type ToolCommands } from './tool-commands.ts';
 import { createMcpServers, type McpCommands } from './mcp-servers.ts';
 import { builtinServer } from '../domain/tools.ts';
+import { whenIdle } from '../lib/when-idle.ts';
 import { createTreeCommands, type TreeCommands } from './tree-commands.ts';
 import {
   createFocusRequests,
@@ -81,6 +83,10 @@ export interface ViewCommands {
   openArtifact(code: string, messageId?: string): Promise<void>;
   /** Shows another version (null: the latest), or closes the panel (null). */
   showArtifact(artifact: ViewState['artifact']): void;
+  /** Opens a project's settings dialog, or closes it (null). */
+  showProjectSettings(projectId: string | null): void;
+  /** Opens 'Move to project…' for a conversation, or closes it (null). */
+  showMoveToProject(conversationId: string | null): void;
 }
 
 /**
@@ -90,6 +96,7 @@ export interface ViewCommands {
 export interface ChatController
   extends
     ConversationCommands,
+    Loaded<ProjectCommands>,
     MessageCommands,
     TreeCommands,
     ToolCommands,
@@ -111,6 +118,18 @@ export interface ChatController
 export interface StorageReport extends StorageFigures {
   /** By size, largest first (conversations last written by an earlier release are not sized). */
   largest: { id: string; name: string; bytes: number }[];
+}
+
+/** Commands whose module loads on first use, each waiting for it and then running. */
+function loadedOnUse<Commands extends object, Name extends keyof Commands & string>(
+  load: () => Promise<Commands>,
+  names: readonly Name[],
+): Pick<Loaded<Commands>, Name> {
+  const entries = names.map((name) => [
+    name,
+    async (...args: unknown[]) => ((await load())[name] as (...args: unknown[]) => unknown)(...args),
+  ]);
+  return Object.fromEntries(entries) as Pick<Loaded<Commands>, Name>;
 }
 
 /**
@@ -157,10 +176,31 @@ export function createChatController(deps: ChatDependencies): ChatController {
   const toolSources = () => deps.toolSources ?? [builtinTools, ...mcp.sources()];
   const isOn: SourceSwitch = (conversation, source) =>
     conversation.toolSwitches?.[source.id] ?? source.id !== builtinServer;
-  const toolRunner = createToolRunner({ ctx, sources: toolSources, isOn });
+  // The tool loop loads with the first reply (or in idle time before it): the first screen has
+  // no use for it.
+  let runnerModule: Promise<ToolRunner> | null = null;
+  const loadToolRunner = () =>
+    (runnerModule ??= import('./tool-runner.ts').then(({ createToolRunner }) =>
+      createToolRunner({ ctx, sources: toolSources, isOn }),
+    ));
+  const toolRunner: ToolRunner = {
+    offered: async (conversation, config) => (await loadToolRunner()).offered(conversation, config),
+    stepLimit: () => settings.loadToolSettings().stepLimit,
+    runCalls: async (step) => (await loadToolRunner()).runCalls(step),
+    answer: (decision) => void loadToolRunner().then((runner) => runner.answer(decision)),
+  };
   const replies = createReplyRunner({ ctx, sync, tools: toolRunner });
   const open = createOpenConversations({ ctx, sync });
   const conversations = createConversationCommands({ ctx, sync, open, replies });
+  // Loaded when first used: the sidebar shows projects from the state alone.
+  let projectModule: Promise<ProjectCommands> | null = null;
+  const projects = () =>
+    (projectModule ??= import('./project-commands.ts').then(({ createProjectCommands }) =>
+      createProjectCommands({ ctx, sync, open, replies }),
+    ));
+  async function reloadProjects(): Promise<void> {
+    store.setState({ projects: (await ctx.db().listProjects()).items });
+  }
   const messages = createMessageCommands({ ctx, sync, open, replies, targetFor: configs.targetFor });
   const tree = createTreeCommands({ ctx, open });
   const toolCommands = createToolCommands({ ctx, open, runner: toolRunner, sources: toolSources, isOn });
@@ -249,6 +289,11 @@ export function createChatController(deps: ChatDependencies): ChatController {
       }
     }
 
+    // Few and small: read with the list, so the sidebar shows them from the first paint.
+    const storedProjects = db.listProjects().catch((error: unknown) => {
+      console.error('Could not read saved projects', error);
+      return { items: [], skipped: 0 };
+    });
     const { items: summaries, skipped } = await db.listSummaries().catch((error: unknown) => {
       // Never stuck on 'Loading…': start empty and say why.
       console.error('Could not read saved conversations', error);
@@ -267,9 +312,10 @@ export function createChatController(deps: ChatDependencies): ChatController {
     }
     const list = summaries.map(listItemOf);
     const activeId = pickActiveId(list, settings.loadActiveId());
-    store.setState({ list, activeId, persistent: db.persistent });
+    store.setState({ list, activeId, persistent: db.persistent, projects: (await storedProjects).items });
     if (activeId) await open.ensureLoaded(activeId).catch((error: unknown) => console.error(error));
     store.setState({ ready: true });
+    whenIdle(() => void loadToolRunner().catch(() => undefined));
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
     // The day's backup a minute after the start (not while the search index is first built, which
     // also reads every conversation), and after a finished reply (a new user's first one is worth
@@ -316,10 +362,12 @@ export function createChatController(deps: ChatDependencies): ChatController {
         const { items: summaries } = await ctx.db().listSummaries();
         const list = summaries.map(listItemOf);
         const activeId = pickActiveId(list, store.getState().activeId);
-        store.setState({ list, loaded: {}, activeId });
+        store.setState({ list, loaded: {}, activeId, projects: (await ctx.db().listProjects()).items });
         if (activeId) await open.ensureLoaded(activeId);
         return;
       }
+      case 'projects-changed':
+        return reloadProjects();
       case 'config-saved':
       case 'active-changed':
       case 'key-request':
@@ -364,6 +412,15 @@ export function createChatController(deps: ChatDependencies): ChatController {
     boot,
     watchBrowser,
     ...conversations,
+    ...loadedOnUse(projects, [
+      'createProject',
+      'changeProject',
+      'addProjectFiles',
+      'removeProjectFile',
+      'deleteProject',
+      'moveToProject',
+      'newConversationInProject',
+    ]),
     ...messages,
     ...tree,
     ...toolCommands,
@@ -421,5 +478,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
         });
     },
     showArtifact: (artifact) => view.setState({ artifact }),
+    showProjectSettings: (projectSettings) => view.setState({ projectSettings }),
+    showMoveToProject: (moving) => view.setState({ moving }),
   };
 }

@@ -11,6 +11,7 @@ import {
 import { codeRunText } from '../domain/code-runs.ts';
 import { pathTo } from '../domain/message-tree.ts';
 import { modelOf } from '../domain/provider-catalog.ts';
+import type { Project } from '../domain/projects.ts';
 import type { ModelCapabilities } from '../domain/provider-definitions/capabilities.ts';
 import type { ToolCallPart, ToolResultPart } from '../domain/tools.ts';
 import { base64Of } from '../lib/base64.ts';
@@ -36,6 +37,7 @@ export async function historyFor(
   lastId: string,
   config: Config,
   files: HistoryFiles,
+  project?: Pick<Project, 'instructions' | 'files'>,
 ): Promise<ChatMessage[]> {
   const text = (message: Message) =>
     message.role === 'system' ? sentSystemPrompt(conversation, messageText(message)) : messageText(message);
@@ -55,7 +57,10 @@ export async function historyFor(
       return [sent];
     }),
   );
-  return turns.flat();
+  if (!project) return turns.flat();
+  // Loaded with the first request of a project's conversation.
+  const { withProject } = await import('./project-history.ts');
+  return withProject(turns.flat(), project, files);
 }
 
 /**

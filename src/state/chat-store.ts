@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import type { Conversation, ConversationPlace, ModelPin } from '../domain/conversation.ts';
 import type { McpServer } from '../domain/mcp-servers.ts';
+import type { Project } from '../domain/projects.ts';
 import type { McpStatus } from '../tools/mcp/types.ts';
 import type { ListedModel } from '../providers/types.ts';
 import { activePath } from '../domain/message-tree.ts';
@@ -23,6 +24,8 @@ export interface ConversationListItem {
   /** See Conversation.activeAt: absent, updatedAt. */
   activeAt?: string;
   place?: ConversationPlace;
+  /** See Conversation.projectId. */
+  projectId?: string;
 }
 
 /** The reply being streamed, if any: one at a time, in one conversation. */
@@ -36,6 +39,8 @@ export interface ChatState {
   ready: boolean;
   /** The saved configuration (the panel edits a draft until 'Save Configuration'). */
   config: Config;
+  /** Every project (domain/projects.ts), in no set order: see orderProjects. */
+  projects: Project[];
   /** Every conversation, without messages, in no set order: see orderConversations. */
   list: ConversationListItem[];
   /** Conversations whose messages are loaded, by id. */
@@ -96,6 +101,7 @@ export function createChatStore(): ChatStore {
   return createStore<ChatState>(() => ({
     ready: false,
     config: defaultConfig,
+    projects: [],
     list: [],
     loaded: {},
     activeId: null,
@@ -119,10 +125,11 @@ export function createChatStore(): ChatStore {
 
 /** The sidebar row of a conversation or of its stored summary. */
 export function listItemOf(conversation: ConversationListItem): ConversationListItem {
-  const { id, createdAt, updatedAt, activeAt, place } = conversation;
+  const { id, createdAt, updatedAt, activeAt, place, projectId } = conversation;
   const item: ConversationListItem = { id, name: shownName(conversation.name), createdAt, updatedAt };
   if (activeAt) item.activeAt = activeAt;
   if (place) item.place = place;
+  if (projectId) item.projectId = projectId;
   return item;
 }
 
@@ -151,7 +158,8 @@ export function commitConversation(store: ChatStore, conversation: Conversation)
       row.name === item.name &&
       row.updatedAt === conversation.updatedAt &&
       row.activeAt === conversation.activeAt &&
-      row.place === conversation.place;
+      row.place === conversation.place &&
+      row.projectId === conversation.projectId;
     const list = unchanged ? state.list : index === -1 ? [...state.list, item] : state.list.with(index, item);
     return { list, loaded: { ...state.loaded, [conversation.id]: conversation } };
   });

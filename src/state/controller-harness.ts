@@ -69,9 +69,13 @@ export function fakeProvider() {
   const tools: ChatRequest['tools'][] = [];
   /** The connections services were built for. */
   const built: Config[] = [];
+  /** Each request whole (its cache key, its provider tools, ...). */
+  const requests: ChatRequest[] = [];
   const provider: ChatProvider = {
     id: 'openai',
-    chat({ messages, signal, settings: requestSettings, effort, stream, tools: offered }) {
+    chat(request) {
+      const { messages, signal, settings: requestSettings, effort, stream, tools: offered } = request;
+      requests.push(request);
       sent.push(messages);
       tools.push(offered);
       efforts.push(effort);
@@ -92,7 +96,7 @@ export function fakeProvider() {
     replies.push(reply);
     return reply;
   }
-  return { provider, sent, settings, efforts, streamed, tools, built, next };
+  return { provider, sent, settings, efforts, streamed, tools, built, requests, next };
 }
 
 export function recordingNotifier() {

@@ -5,7 +5,8 @@ import { connectionIdOf, type Config, type Connections } from '../domain/config.
 import { connectionUrl, providerCatalog } from '../domain/provider-catalog.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
-import { buildExport, conversationFileIds, exportFileName } from '../domain/export-format.ts';
+import { buildExport, conversationFileIds, exportFileName, projectFileIds } from '../domain/export-format.ts';
+import { laterProject, orderProjects, type Project } from '../domain/projects.ts';
 import { base64Of } from '../lib/base64.ts';
 import { holdFiles, stageFiles } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -18,8 +19,9 @@ interface Snapshot {
   config: Config;
   connections: Connections;
   conversations: Conversation[];
+  projects: Project[];
   activeId: string | null;
-  /** The bytes of the conversations' files, staged to be written with them. */
+  /** The bytes of the conversations' and projects' files, staged to be written with them. */
   files: ReadonlyMap<string, Blob>;
 }
 
@@ -110,10 +112,30 @@ export function createDataCommands({
     return [...byId.values()].sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
   }
 
+  /**
+   * Every project, stored or only in memory (a write that failed), the later copy of each, in the
+   * sidebar's order.
+   */
+  async function allProjects(): Promise<Project[]> {
+    const { items: stored } = await ctx.db().listProjects();
+    const byId = new Map(stored.map((project) => [project.id, project]));
+    for (const project of ctx.get().projects) {
+      const known = byId.get(project.id);
+      byId.set(project.id, known ? laterProject(known, project) : project);
+    }
+    return orderProjects([...byId.values()]);
+  }
+
+  /** The ids of every file the conversations and the projects hold. */
+  const fileIdsOf = (conversations: readonly Conversation[], projects: readonly Project[]) => [
+    ...conversationFileIds(conversations),
+    ...projectFileIds(projects),
+  ];
+
   /** The files' bytes as base64, by id: an export carries them so it stands alone. */
-  async function fileData(conversations: readonly Conversation[]): Promise<Map<string, string>> {
+  async function fileData(ids: Iterable<string>): Promise<Map<string, string>> {
     const data = new Map<string, string>();
-    for (const id of conversationFileIds(conversations)) {
+    for (const id of ids) {
       const blob = await ctx.db().readAttachment(id);
       if (blob) data.set(id, await base64Of(blob));
     }
@@ -124,14 +146,16 @@ export function createDataCommands({
     try {
       const { config, activeId, keyLock } = ctx.get();
       const conversations = await allConversations();
+      const projects = await allProjects();
       return buildExport({
         config,
         conversations,
+        projects,
         activeConversationId: activeId,
         // Locked, this tab does not know the key: the file carries none (an empty one would wipe it).
         includeApiKey: includeApiKey && keyLock !== 'locked',
         now: ctx.now(),
-        ...(includeAttachments && { files: await fileData(conversations) }),
+        ...(includeAttachments && { files: await fileData(fileIdsOf(conversations, projects)) }),
       });
     } catch (error) {
       console.error('Failed to export data', error);
@@ -153,21 +177,23 @@ export function createDataCommands({
     config,
     connections,
     conversations,
+    projects,
     activeId,
     files,
   }: Snapshot): Promise<boolean> {
     // A reply streaming into a conversation that is about to be replaced stops here.
     replies.stop();
     stageFiles(files, ctx.db());
-    const result = await ctx.db().replaceAll(conversations);
+    const result = await ctx.db().replaceAll(conversations, projects);
     if (!sync.reportWrite(result)) return false;
     sync.forgetBacklog();
     configs.writeConfig(config);
     configs.applyConfig(config);
     configs.replaceConnections(connections);
     const loaded = Object.fromEntries(conversations.map((conversation) => [conversation.id, conversation]));
-    ctx.store.setState({ list: conversations.map(listItemOf), loaded, activeId });
+    ctx.store.setState({ list: conversations.map(listItemOf), loaded, activeId, projects });
     ctx.settings.saveActiveId(activeId);
+    // The other tabs read the conversations and the projects again.
     ctx.tabSync.post({ type: 'conversations-replaced' });
     return true;
   }
@@ -195,13 +221,15 @@ export function createDataCommands({
     }
     try {
       const current = await allConversations();
+      const currentProjects = await allProjects();
       const before: Snapshot = {
         config: ctx.get().config,
         connections: ctx.get().connections,
         conversations: current,
+        projects: currentProjects,
         activeId: ctx.get().activeId,
         // Held for Undo: the import deletes them from storage.
-        files: await holdFiles(conversationFileIds(current), ctx.db()),
+        files: await holdFiles(fileIdsOf(current, currentProjects), ctx.db()),
       };
       const config = !data.config
         ? before.config
@@ -210,11 +238,13 @@ export function createDataCommands({
           : withKnownKey(data.config, before.config, before.connections);
       const connections = { ...before.connections, [connectionIdOf(config)]: config };
       const conversations = data.conversations ?? before.conversations;
+      // Projects go with the conversations: an earlier release's file (none) leaves none.
+      const projects = data.conversations ? (data.projects ?? []) : before.projects;
       const activeId = pickActiveId(conversations, data.activeConversationId ?? null);
       const { files, unreadableFiles: unreadable } = data.conversations
         ? read
         : { files: before.files, unreadableFiles: 0 };
-      if (!(await replaceEverything({ config, connections, conversations, activeId, files }))) {
+      if (!(await replaceEverything({ config, connections, conversations, projects, activeId, files }))) {
         ctx.notify.error(messages.failed);
         return false;
       }

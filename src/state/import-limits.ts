@@ -20,6 +20,11 @@ export const importLimits = {
    * of inflating): later images are left out. With conversations.json, about 1.5 GB at most.
    */
   imagesTotalBytes: 1000 * MiB,
+  /**
+   * Claude.ai's projects files together (their knowledge is text; a heavy user's come to tens of
+   * MB): those past it are left out, and the conversations still import.
+   */
+  projectsBytes: 200 * MiB,
 };
 
 /** Images of a ZIP left out: each over its limit, or past the images' total. */

@@ -126,4 +126,32 @@ describe('readImportFile', () => {
       message: 'The file contains a "__proto__" key at [0], which no export has; nothing was imported',
     });
   });
+
+  it('reads a Claude.ai ZIP with its projects file; a projects file that does not read is left out, never the conversations', async () => {
+    const encode = (value: unknown) =>
+      new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
+    const chats = [
+      {
+        uuid: 'c1',
+        name: 'In a project',
+        created_at: '2026-01-15T10:30:00Z',
+        project_uuid: 'p1',
+        chat_messages: [{ uuid: 'm1', sender: 'human', text: 'Hi' }],
+      },
+    ];
+    const project = { uuid: 'p1', name: 'Thesis', prompt_template: 'Cite.', docs: [] };
+    const zip = zipOf([
+      { name: 'conversations.json', data: encode(chats) },
+      { name: 'projects.json', data: encode([project]) },
+      { name: 'projects/broken.json', data: encode('{"cut') },
+      { name: 'projects/hostile.json', data: encode('{"__proto__":{"uuid":"x"}}') },
+    ]);
+    const reading = await read(new Blob([zip]));
+    if (reading.type !== 'found') throw new Error(JSON.stringify(reading));
+    expect(reading.projectsLeftOut).toBe(false);
+    expect(reading.found.projects).toEqual([
+      { id: 'claude-project-p1', name: 'Thesis', instructions: 'Cite.' },
+    ]);
+    expect(reading.found.chats.map((chat) => chat.project)).toEqual(['claude-project-p1']);
+  });
 });

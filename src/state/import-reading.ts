@@ -30,8 +30,15 @@ export type ReadExport =
 
 /** What a file holds, as the import worker found it. */
 export type ImportReading =
-  /** Another app's export: its chats, and the images its ZIP carried. */
-  | { type: 'found'; found: OtherAppExport; images: Map<string, ExportedImage>; imagesLeftOut: ImagesLeftOut }
+  /** Another app's export: its chats (and projects), and the images its ZIP carried. */
+  | {
+      type: 'found';
+      found: OtherAppExport;
+      images: Map<string, ExportedImage>;
+      imagesLeftOut: ImagesLeftOut;
+      /** Projects files past their limit (importLimits.projectsBytes) were left out. */
+      projectsLeftOut: boolean;
+    }
   /** Our own export (or what claims to be): the data to replace everything with, or why not. */
   | { type: 'export'; read: ReadExport }
   /** The file cannot be read at all. */
@@ -56,6 +63,22 @@ function readExport(result: ImportResult): ReadExport {
 }
 
 /**
+ * The entries of an export's projects files (each a list, or one project), parsed one by one: a
+ * file that is not JSON, or is hostile, is left out, never the conversations.
+ */
+async function projectEntries(files: readonly Blob[], progress: () => void): Promise<unknown[]> {
+  const entries: unknown[] = [];
+  for (const file of files) {
+    const parsed = parseJson(await file.text());
+    progress();
+    if (!parsed.ok || hostileJsonProblem(parsed.value) !== null) continue;
+    if (Array.isArray(parsed.value)) for (const entry of parsed.value as unknown[]) entries.push(entry);
+    else entries.push(parsed.value);
+  }
+  return entries;
+}
+
+/**
  * Reads an import off the page's thread: a ZIP unpacked as it streams in (see import-zip.ts), JSON
  * parsed once and checked for hazards, then recognised as another app's export or read as our own.
  * Bounded by importLimits; `progress` is called as the file is read.
@@ -70,10 +93,13 @@ export async function readImportFile(
   let json: Blob | null = file;
   let images = new Map<string, ExportedImage>();
   let imagesLeftOut: ImagesLeftOut = { tooLarge: 0, overTotal: 0 };
+  let projectFiles: Blob[] = [];
+  let projectsLeftOut = false;
   if (zipped) {
     const zip = await readExportZip(file, importLimits, progress);
     if (!zip.ok) return { type: 'problem', message: zip.problem };
     ({ images, imagesLeftOut } = zip);
+    ({ projects: projectFiles, projectsLeftOut } = zip);
     json = zip.conversations;
     if (!json) return { type: 'problem', message: 'The ZIP file holds no conversations.json.' };
   } else if (file.size > importLimits.jsonBytes) {
@@ -97,9 +123,11 @@ export async function readImportFile(
     if (zipped) return { type: 'problem', message: hostile };
     return { type: 'export', read: { ok: false, problem: hostile } };
   }
-  const found = readOtherAppExport(parsed.value, options.now);
+  const found = readOtherAppExport(parsed.value, options.now, {
+    projects: await projectEntries(projectFiles, progress),
+  });
   progress();
-  if (found) return { type: 'found', found, images, imagesLeftOut };
+  if (found) return { type: 'found', found, images, imagesLeftOut, projectsLeftOut };
   if (zipped) return { type: 'problem', message: 'The ZIP file is not a ChatGPT or Claude.ai export.' };
   return { type: 'export', read: readExport(readImport(parsed.value, options)) };
 }

@@ -1,7 +1,8 @@
+import { formatBytes } from '../domain/attachments.ts';
 import type { StorageFailure } from '../storage/result.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { ConversationSync } from './conversation-sync.ts';
-import type { ImagesLeftOut } from './import-limits.ts';
+import { importLimits, type ImagesLeftOut } from './import-limits.ts';
 import type { ReadAs, ReadExport } from './import-reading.ts';
 import type { ImportReply, ImportRequest } from './import-work.ts';
 
@@ -12,6 +13,10 @@ export interface FoundExport {
   /** Entries that could not be read: they will be left out. */
   skipped: number;
   imagesLeftOut: ImagesLeftOut;
+  /** The projects its conversations belong to (ChatGPT's, Claude.ai's); absent: none. */
+  projects?: number;
+  /** Projects files past their limit were left out. */
+  projectsLeftOut?: boolean;
 }
 
 /** What a file holds: another app's export, our own (checked, or why not), or nothing readable. */
@@ -127,8 +132,17 @@ export function createImportRunner(
       request,
       (reply) => {
         if (reply.type === 'found') {
-          const { app, count, skipped, imagesLeftOut } = reply;
-          return { found: { app, count, skipped, imagesLeftOut } };
+          const { app, count, skipped, imagesLeftOut, projects, projectsLeftOut } = reply;
+          return {
+            found: {
+              app,
+              count,
+              skipped,
+              imagesLeftOut,
+              ...(projects !== undefined && { projects }),
+              ...(projectsLeftOut && { projectsLeftOut }),
+            },
+          };
         }
         if (reply.type === 'export') return { export: reply.read };
         if (reply.type === 'problem') return { problem: reply.message };
@@ -151,11 +165,29 @@ export function createImportRunner(
     waiting = null;
     let added = 0;
     let already = 0;
+    let projectsAdded = 0;
+    const now = ctx.now();
     const end = await exchange<{ failure?: StorageFailure; stopped?: string }>(
       worker,
       // The worker writes them itself; known ones are left alone.
-      { type: 'store', order: ctx.now().getTime(), known: ctx.get().list.map((row) => row.id) },
+      {
+        type: 'store',
+        order: now.getTime(),
+        known: ctx.get().list.map((row) => row.id),
+        now: now.toISOString(),
+      },
       (reply) => {
+        if (reply.type === 'projects') {
+          // Added beside the user's, never over one (a project of the same id stays as it is).
+          projectsAdded += reply.projects.length;
+          ctx.store.setState((state) => {
+            const known = new Set(state.projects.map((project) => project.id));
+            return {
+              projects: [...state.projects, ...reply.projects.filter((project) => !known.has(project.id))],
+            };
+          });
+          ctx.tabSync.post({ type: 'projects-changed' });
+        }
         if (reply.type === 'stored') {
           added += reply.rows.length;
           already += reply.already;
@@ -172,6 +204,9 @@ export function createImportRunner(
     const failed = end.failure !== undefined || end.stopped !== undefined;
     if (added > 0) ctx.tabSync.post({ type: 'conversations-added' });
     const notes = [
+      projectsAdded > 0 && `${projectsAdded} ${projectsAdded === 1 ? 'project was' : 'projects were'} added.`,
+      source.projectsLeftOut &&
+        `Projects files over ${formatBytes(importLimits.projectsBytes)} were left out.`,
       source.skipped > 0 &&
         `${source.skipped} ${source.skipped === 1 ? 'entry' : 'entries'} could not be read and ${source.skipped === 1 ? 'was' : 'were'} left out.`,
       already > 0 &&

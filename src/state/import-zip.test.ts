@@ -6,7 +6,7 @@ import { readExportZip } from './import-zip.ts';
 const MiB = 1024 * 1024;
 const conversations = { name: 'conversations.json', data: new TextEncoder().encode('[]') };
 /** Small limits, so a test inflates little. */
-const limits = { jsonBytes: 4 * MiB, imageBytes: 2 * MiB, imagesTotalBytes: 5 * MiB };
+const limits = { jsonBytes: 4 * MiB, imageBytes: 2 * MiB, imagesTotalBytes: 5 * MiB, projectsBytes: 3 * MiB };
 
 const zipFile = (...entries: Parameters<typeof zipOf>[0]) => new Blob([zipOf(entries)]);
 
@@ -101,6 +101,38 @@ describe('readExportZip', () => {
     if (!zip.ok) throw new Error(zip.problem);
     expect([...zip.images.keys()]).toEqual(['file-a', 'file-b']);
     expect(zip.imagesLeftOut).toEqual({ tooLarge: 0, overTotal: 2 });
+  });
+
+  it('reads Claude.ai’s projects files (projects.json, or projects/*.json), and leaves out those past their total', async () => {
+    const text = (name: string, value: string) => ({ name, data: new TextEncoder().encode(value) });
+    const zip = await readExportZip(
+      zipFile(
+        conversations,
+        text('projects.json', '[1]'),
+        text('export/projects/Thesis.json', '{"uuid":"t"}'),
+        text('projects/notes/deep.json', '{}'),
+        text('users.json', '[]'),
+      ),
+      limits,
+    );
+    if (!zip.ok) throw new Error(zip.problem);
+    expect(await Promise.all(zip.projects.map((blob) => blob.text()))).toEqual(['[1]', '{"uuid":"t"}']);
+    expect(zip.projectsLeftOut).toBe(false);
+
+    const over = await readExportZip(
+      zipFile(
+        conversations,
+        zeros('projects/a.json', 2),
+        zeros('projects/b.json', 2, true),
+        zeros('projects/c.json', 2),
+      ),
+      limits,
+    );
+    if (!over.ok) throw new Error(over.problem);
+    // 3 MB in all: the second passes it as it inflates, the third is not started.
+    expect(over.projects.map((blob) => blob.size)).toEqual([2 * MiB]);
+    expect(over.projectsLeftOut).toBe(true);
+    expect(await over.conversations?.text()).toBe('[]');
   });
 
   it('says what is wrong with a ZIP that does not read', async () => {

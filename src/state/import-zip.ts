@@ -23,6 +23,10 @@ export type ZipContents =
       /** By the id the messages' pointers name. */
       images: Map<string, ExportedImage>;
       imagesLeftOut: ImagesLeftOut;
+      /** The bytes of each projects file (Claude.ai's `projects.json` or `projects/*.json`), in the archive's order. */
+      projects: Blob[];
+      /** True when projects files came to more than their limit: those past it are left out. */
+      projectsLeftOut: boolean;
     }
   | { ok: false; problem: string };
 
@@ -32,6 +36,8 @@ export async function isZip(file: Blob): Promise<boolean> {
 }
 
 const conversationsFile = /(^|\/)conversations\.json$/;
+/** Claude.ai's projects: one `projects.json` (a list), or in newer exports `projects/{name}.json` each. */
+const projectsFile = /(?:^|\/)projects(?:\.json|\/[^/]+\.json)$/;
 
 /**
  * An image ChatGPT's export carries beside conversations.json: named by the id its messages'
@@ -119,10 +125,11 @@ function inflate(
 }
 
 /**
- * An export's conversations.json (at the root or in a folder) and ChatGPT's images, read from a ZIP
- * as it streams in: nothing else is inflated, and nothing past `limits` (see import-limits.ts). A
- * conversations.json over its limit refuses the file at once; an image over its own, or past the
- * images' total, is left out and counted. `progress` hears the bytes of the file read so far.
+ * An export's conversations.json (at the root or in a folder), Claude.ai's projects files and
+ * ChatGPT's images, read from a ZIP as it streams in: nothing else is inflated, and nothing past
+ * `limits` (see import-limits.ts). A conversations.json over its limit refuses the file at once;
+ * an image over its own, or past the images' total, is left out and counted; projects files past
+ * their total are left out. `progress` hears the bytes of the file read so far.
  */
 export async function readExportZip(
   file: Blob,
@@ -138,8 +145,27 @@ export async function readExportZip(
   const images = new Map<string, ExportedImage>();
   const imagesLeftOut: ImagesLeftOut = { tooLarge: 0, overTotal: 0 };
   let imagesInflated = 0;
+  const projects: { blob: Blob | null }[] = [];
+  let projectsInflated = 0;
+  let projectsLeftOut = false;
 
   const unzip = new Unzip((entry) => {
+    if (projectsFile.test(entry.name)) {
+      if (projectsInflated + (entry.originalSize ?? 0) > limits.projectsBytes) {
+        projectsLeftOut = true;
+        return;
+      }
+      const collector = new BlobCollector();
+      const slot: { blob: Blob | null } = { blob: null };
+      projects.push(slot);
+      inflate(entry, collector, (added) => (projectsInflated += added) <= limits.projectsBytes, {
+        done: () => (slot.blob = collector.blob()),
+        over: () => (projectsLeftOut = true),
+        // A projects file that does not inflate is left out: the conversations still import.
+        failed: () => undefined,
+      });
+      return;
+    }
     if (!json.collector && conversationsFile.test(entry.name)) {
       json.collector = new BlobCollector();
       if ((entry.originalSize ?? 0) > limits.jsonBytes) {
@@ -213,5 +239,6 @@ export async function readExportZip(
   if (json.failure) return { ok: false, problem: `The ZIP file could not be read: ${json.failure.message}` };
   // A conversations.json cut short (the archive ends inside it) is as good as none.
   const conversations = json.collector && json.done ? json.collector.blob() : null;
-  return { ok: true, conversations, images, imagesLeftOut };
+  const projectFiles = projects.flatMap(({ blob }) => blob ?? []);
+  return { ok: true, conversations, images, imagesLeftOut, projects: projectFiles, projectsLeftOut };
 }

@@ -3,7 +3,7 @@ import { hasContent, type Conversation, type Message } from '../domain/conversat
 import { addMessage, markWritten, newMessage } from '../domain/conversation-rules.ts';
 import { deleteSubtree, findMessage, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
-import { notRunText } from '../domain/tools.ts';
+import { errorResult, notRunText } from '../domain/tools.ts';
 import type { ProviderTool } from '../domain/provider-definitions/capabilities.ts';
 import { providerToolOn } from '../domain/tool-switches.ts';
 import { createFrameBatcher, createThrottle } from '../lib/frame-batcher.ts';
@@ -14,7 +14,7 @@ import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import { historyFor, replyTurns } from './chat-history.ts';
 import { createReplyDraft } from './reply-draft.ts';
-import { errorResult, type ToolRunner } from './tool-runner.ts';
+import type { ToolRunner } from './tool-runner.ts';
 
 /** What 'Continue' asks, in the request only: the reply it extends shows no such turn. */
 export const continuePrompt = 'Continue exactly where your previous reply stopped.';
@@ -145,7 +145,9 @@ export function createReplyRunner({
         capabilities: modelCapabilities(ctx.get(), config),
         read: (id: string) => ctx.db().readAttachment(id),
       };
-      const asked = await historyFor(start, continuing?.id ?? questionId, config, files);
+      // Its project's instructions and files, as they are now (never copied into the conversation).
+      const project = ctx.get().projects.find((known) => known.id === start.projectId);
+      const asked = await historyFor(start, continuing?.id ?? questionId, config, files, project);
       if (continuing) asked.push({ role: 'user', content: continuePrompt });
       // What the model may call in this reply: read once, as the reply starts.
       const offered = await tools.offered(start, config);
@@ -166,7 +168,7 @@ export function createReplyRunner({
           step === 1
             ? asked
             : [
-                ...(await historyFor(start, questionId, config, files)),
+                ...(await historyFor(start, questionId, config, files, project)),
                 ...(await replyTurns(current(), config, files)),
               ];
         const parts = service.chat({
@@ -174,6 +176,7 @@ export function createReplyRunner({
           settings,
           effort: start.effort,
           signal: controller.signal,
+          ...(project && { cacheKey: project.id }),
           ...(definitions.length > 0 && { tools: definitions }),
           ...providerTools,
         });

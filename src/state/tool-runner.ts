@@ -3,6 +3,7 @@ import type { Conversation } from '../domain/conversation.ts';
 import { supportsTools } from '../domain/provider-definitions/capabilities.ts';
 import {
   declinedCallText,
+  errorResult,
   type ToolCallPart,
   type ToolResultContent,
   type ToolResultPart,
@@ -42,17 +43,6 @@ export interface ToolRunner {
 
 /** Whether a source's tools are on in a conversation: built-in ones only when turned on there. */
 export type SourceSwitch = (conversation: Conversation, source: ToolSource) => boolean;
-
-/** A result for a call that was not run, or whose tool failed, in words for the model. */
-export function errorResult(call: ToolCallPart, text: string): ToolResultPart {
-  return {
-    type: 'tool-result',
-    callId: call.callId,
-    name: call.name,
-    content: [{ type: 'text', text }],
-    isError: true,
-  };
-}
 
 /** The key a tool is always allowed under. */
 export const permissionKey = (server: string, tool: string) => `${server}/${tool}`;

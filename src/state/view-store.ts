@@ -26,6 +26,10 @@ export interface ViewState {
     /** Show the user's version saved with this id (found among the versions once it is stored). */
     editId?: string;
   } | null;
+  /** The project whose settings dialog is open (its id). */
+  projectSettings: string | null;
+  /** The conversation 'Move to project…' was asked for (its id): the dialog choosing where. */
+  moving: string | null;
 }
 
 export type Overlay =
@@ -48,6 +52,8 @@ export function createViewStore(): ViewStore {
     settingsCollapsed: false,
     revealed: null,
     artifact: null,
+    projectSettings: null,
+    moving: null,
   }));
 }
 

@@ -12,6 +12,7 @@ import type { Conversation, Message } from '../domain/conversation.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
 import { summarizeConversation } from '../domain/conversation-summary.ts';
 import { parseImport } from '../domain/export-format.ts';
+import type { Project } from '../domain/projects.ts';
 import { backupPolicy, backupsToDrop, openBackupDb, type BackupInfo } from './backup-db.ts';
 import { backUp, type BackupRequest } from './backup-snapshot.ts';
 import { openConversationDb, pendingUpgrade, type ConversationStore } from './conversation-db.ts';
@@ -113,6 +114,50 @@ describe('backUp', () => {
     const { name } = await conversationDb();
     expect((await backUp(request('manual', day(24)), { databaseName: name })).status).toBe('empty');
     expect(await listed()).toEqual([]);
+  });
+
+  it('holds the projects with their files’ bytes, and a change to one makes the next backup', async () => {
+    const file = attachment('pf1', { kind: 'text', name: 'notes.md', mimeType: 'text/markdown', size: 5 });
+    const project: Project = {
+      id: 'p1',
+      name: 'Research',
+      instructions: 'Answer in French.',
+      files: [file],
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    };
+    const { name, store } = await conversationDb();
+    store.stageAttachment('pf1', new Blob(['notes'], { type: 'text/markdown' }));
+    await store.updateProject('p1', () => project);
+    await store.putMany([{ ...a, projectId: 'p1', projectAt: '2026-11-02T00:00:00.000Z' }]);
+    const options = { databaseName: name };
+    expect((await backUp(request('daily', day(24)), options)).status).toBe('taken');
+    const [info] = await listed();
+    const parsed = parseImport(await textOf(info as BackupInfo), { now: day(25) });
+    if (!parsed.ok) throw new Error(parsed.problem);
+    expect(parsed.data.projects).toEqual([project]);
+    expect(atob(parsed.data.files?.get('pf1')?.data ?? '')).toBe('notes');
+    expect(parsed.data.conversations?.[0]?.projectId).toBe('p1');
+
+    expect((await backUp(request('daily', day(25)), options)).status).toBe('unchanged');
+    await store.updateProject('p1', (stored) => stored && { ...stored, instructions: 'In English.' });
+    expect((await backUp(request('daily', day(26)), options)).status).toBe('taken');
+  });
+
+  it('takes one of projects without conversations', async () => {
+    const { name, store } = await conversationDb();
+    await store.updateProject('p1', () => ({
+      id: 'p1',
+      name: 'Empty',
+      instructions: '',
+      files: [],
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    }));
+    expect(await backUp(request('daily', day(24)), { databaseName: name })).toMatchObject({
+      status: 'taken',
+      info: { conversations: 0 },
+    });
   });
 
   it('keeps the newest within the count and size, and refuses one larger than the cap alone', async () => {

@@ -2,7 +2,15 @@ import type { Config } from '../domain/config.ts';
 import { attachmentIds, type Conversation } from '../domain/conversation.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
 import { compareByOrder, readSummary } from '../domain/conversation-summary.ts';
-import { exportEntry, exportHead, exportTail } from '../domain/export-format.ts';
+import {
+  exportEntry,
+  exportHead,
+  exportProjectEntry,
+  exportProjectsEnd,
+  exportTail,
+} from '../domain/export-format.ts';
+import { readProject } from '../domain/project-validation.ts';
+import { orderProjects, type Project } from '../domain/projects.ts';
 import { base64Of } from '../lib/base64.ts';
 import { backupPolicy, openBackupDb, takenToday, type BackupInfo, type BackupReason } from './backup-db.ts';
 import type { IDBPDatabase } from 'idb';
@@ -10,7 +18,7 @@ import { openAsStored, type ChatSchema } from './conversation-db.ts';
 import { readStoredConversation } from './conversation-store.ts';
 import { storageKeys } from './keys.ts';
 
-const { conversationStore, summaryStore, attachmentStore } = storageKeys.database;
+const { conversationStore, summaryStore, attachmentStore, projectStore } = storageKeys.database;
 
 export interface BackupRequest {
   reason: BackupReason;
@@ -28,7 +36,7 @@ export type BackupOutcome =
   | { status: 'not-due' }
   /** Nothing changed since the newest backup. */
   | { status: 'unchanged' }
-  /** No conversations: nothing worth a backup. */
+  /** No conversations and no projects: nothing worth a backup. */
   | { status: 'empty' }
   | { status: 'too-large'; bytes: number }
   | { status: 'failed'; message: string };
@@ -68,6 +76,49 @@ async function listOrder(db: IDBPDatabase<ChatSchema>): Promise<string[]> {
     .map((summary) => summary.id);
   const listed = new Set(ordered);
   return [...ordered, ...keys.filter((key) => !listed.has(key))];
+}
+
+/**
+ * The stored projects (few, and small but for their files) in the sidebar's order, each with the
+ * bytes of its files; none in a database made before projects.
+ */
+async function storedProjects(
+  factory: IDBFactory,
+  databaseName?: string,
+): Promise<{ project: Project; files: Map<string, Blob> }[]> {
+  const db = await openAsStored(factory, databaseName);
+  if (!db) return [];
+  try {
+    if (!db.objectStoreNames.contains(projectStore)) return [];
+    const withFiles = db.objectStoreNames.contains(attachmentStore);
+    const stores: ('projects' | 'attachments')[] = withFiles
+      ? [projectStore, attachmentStore]
+      : [projectStore];
+    const tx = db.transaction(stores, 'readonly');
+    const projects = orderProjects(
+      (await tx.objectStore(projectStore).getAll()).flatMap((value) => readProject(value) ?? []),
+    );
+    const read: { project: Project; files: Map<string, Blob> }[] = [];
+    for (const project of projects) {
+      const files = new Map<string, Blob>();
+      if (withFiles)
+        for (const file of project.files) {
+          const row = await tx.objectStore(attachmentStore).get(file.id);
+          if (row?.blob instanceof Blob) files.set(file.id, row.blob);
+        }
+      read.push({ project, files });
+    }
+    return read;
+  } finally {
+    db.close();
+  }
+}
+
+/** The bytes as base64, by id, as an export carries files. */
+async function encoded(files: ReadonlyMap<string, Blob>): Promise<Map<string, string>> {
+  const data = new Map<string, string>();
+  for (const [id, blob] of files) data.set(id, await base64Of(blob));
+  return data;
 }
 
 /** The stored conversations and the bytes of their files, a batch at a time, in list order. */
@@ -113,7 +164,7 @@ async function writeSnapshot(
   factory: IDBFactory,
   request: BackupRequest,
   databaseName?: string,
-): Promise<{ data: Blob; conversations: number; fingerprint: string }> {
+): Promise<{ data: Blob; conversations: number; projects: number; fingerprint: string }> {
   const gzip = new CompressionStream('gzip');
   const writer = gzip.writable.getWriter();
   const collected = new Response(gzip.readable).blob();
@@ -125,17 +176,24 @@ async function writeSnapshot(
     await writer.write(bytes);
   };
   try {
+    const projects = await storedProjects(factory, databaseName);
+    // Without projects, the text is what releases before them wrote.
+    const firstList = projects.length === 0 ? 'conversations' : 'projects';
     // The time it is taken is not part of what it holds.
-    await fingerprint.add(encoder.encode(exportHead(request.config, false, new Date(0))));
-    await write(exportHead(request.config, false, request.now), false);
+    await fingerprint.add(encoder.encode(exportHead(request.config, false, new Date(0), firstList)));
+    await write(exportHead(request.config, false, request.now, firstList), false);
+    if (projects.length > 0) {
+      // One at a time: a project's files may be large.
+      for (const [index, { project, files }] of projects.entries())
+        await write(exportProjectEntry(project, index, await encoded(files)));
+      await write(exportProjectsEnd(projects.length));
+    }
     const seen = new Set<string>();
     let count = 0;
     for await (const batch of storedConversations(factory, databaseName)) {
       let text = '';
       for (const { conversation, files } of batch) {
-        const data = new Map<string, string>();
-        for (const [id, blob] of files) data.set(id, await base64Of(blob));
-        text += exportEntry(conversationRecord(conversation), count++, data);
+        text += exportEntry(conversationRecord(conversation), count++, await encoded(files));
         seen.add(conversation.id);
       }
       await write(text);
@@ -156,6 +214,7 @@ async function writeSnapshot(
     return {
       data: new Blob([gzipped], { type: 'application/gzip' }),
       conversations: count,
+      projects: projects.length,
       fingerprint: fingerprint.digest(),
     };
   } catch (error) {
@@ -184,7 +243,7 @@ export async function backUp(request: BackupRequest, options: BackupOptions = {}
     const existing = await backups.list();
     if (request.reason === 'daily' && takenToday(existing, request.now)) return { status: 'not-due' };
     const snapshot = await writeSnapshot(factory, request, options.databaseName);
-    if (snapshot.conversations === 0) return { status: 'empty' };
+    if (snapshot.conversations === 0 && snapshot.projects === 0) return { status: 'empty' };
     if (existing[0]?.fingerprint === snapshot.fingerprint) return { status: 'unchanged' };
     if (snapshot.data.size > policy.maxBytes) return { status: 'too-large', bytes: snapshot.data.size };
     const info: BackupInfo = {

@@ -13,6 +13,7 @@ import {
 } from '../domain/__fixtures__/conversations.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
 import type { Conversation, Message } from '../domain/conversation.ts';
+import type { Project } from '../domain/projects.ts';
 import * as summaryModule from '../domain/conversation-summary.ts';
 import { summarizeConversation } from '../domain/conversation-summary.ts';
 import { appendMessage, deleteSubtree } from '../domain/message-tree.ts';
@@ -309,7 +310,7 @@ describe('update, read and dropSummary', () => {
     expect(warn).toHaveBeenCalledWith(
       expect.stringContaining('Could not open IndexedDB'),
       expect.objectContaining({
-        message: 'The database has no conversations or summaries or attachments store',
+        message: 'The database has no conversations or summaries or attachments or projects store',
       }),
     );
   });
@@ -510,5 +511,83 @@ describe('attachments', () => {
     store.stageAttachment('files-f1', file('one'));
     expect(await store.put(withTwoFiles())).toEqual({ ok: true });
     expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
+  });
+
+  it('opens a database of the second version with its records and files, adding the project store', async () => {
+    const name = uniqueName();
+    const old = await openDB(name, 2, {
+      upgrade(db) {
+        db.createObjectStore('conversations', { keyPath: 'id' });
+        db.createObjectStore('summaries', { keyPath: 'id' });
+        db.createObjectStore('attachments', { keyPath: 'id' }).createIndex(
+          'conversationId',
+          'conversationId',
+        );
+      },
+    });
+    const two = withTwoFiles();
+    await old.put('conversations', conversationRecord(two));
+    await old.put('summaries', summarizeConversation(two));
+    await old.put('attachments', { id: 'files-f1', conversationId: two.id, blob: file('one') });
+    old.close();
+    const store = await open(name);
+    expect(store.persistent).toBe(true);
+    expect((await store.getAll()).items).toEqual([two]);
+    expect(await (await store.readAttachment('files-f1'))?.text()).toBe('one');
+    expect(await store.listProjects()).toEqual({ items: [], skipped: 0 });
+  });
+});
+
+describe('projects in the database', () => {
+  const file = (text: string) => new Blob([text], { type: 'text/plain' });
+  const project = (files: string[] = [], updatedAt = '2026-11-26T10:00:00.000Z'): Project => ({
+    id: 'p1',
+    name: 'Thesis',
+    instructions: 'Cite.',
+    files: files.map((id) => ({
+      type: 'attachment',
+      id,
+      kind: 'text',
+      name: `${id}.txt`,
+      mimeType: 'text/plain',
+      size: 3,
+    })),
+    createdAt: '2026-11-26T09:00:00.000Z',
+    updatedAt,
+  });
+
+  it('are written with their files, which go when no longer listed or with the project', async () => {
+    const store = await open(uniqueName());
+    store.stageAttachment('pf1', file('one'));
+    store.stageAttachment('pf2', file('two'));
+    const written = await store.updateProject('p1', () => project(['pf1', 'pf2']));
+    expect(written).toMatchObject({ result: { ok: true }, changed: true });
+    expect((await store.listProjects()).items).toEqual([project(['pf1', 'pf2'])]);
+    expect(await (await store.readAttachment('pf2'))?.text()).toBe('two');
+    // A conversation's write never touches a project's files.
+    await store.put(first);
+    await store.update(first.id, (stored) => stored && { ...stored, name: 'renamed' });
+    expect(await (await store.readAttachment('pf1'))?.text()).toBe('one');
+
+    await store.updateProject('p1', (stored) => stored && { ...stored, files: stored.files.slice(0, 1) });
+    expect(await store.readAttachment('pf2')).toBeUndefined();
+    expect(await store.deleteProject('p1')).toEqual({ ok: true });
+    expect((await store.listProjects()).items).toEqual([]);
+    expect(await store.readAttachment('pf1')).toBeUndefined();
+    expect((await store.getAll()).items.map((c) => c.name)).toEqual(['renamed']);
+  });
+
+  it('skip a damaged record, and are replaced with everything by an import', async () => {
+    const name = uniqueName();
+    const store = await open(name);
+    await store.updateProject('p1', () => project());
+    const raw = await openDB(name);
+    await raw.put('projects', { id: 'broken', name: 7 });
+    raw.close();
+    expect(await store.listProjects()).toEqual({ items: [project()], skipped: 1 });
+    expect(await store.replaceAll([second], [{ ...project(), id: 'p2' }])).toEqual({ ok: true });
+    expect((await store.listProjects()).items.map((p) => p.id)).toEqual(['p2']);
+    expect(await store.replaceAll([second])).toEqual({ ok: true });
+    expect((await store.listProjects()).items).toEqual([]);
   });
 });

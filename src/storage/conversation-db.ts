@@ -7,11 +7,16 @@ import {
   summarizeConversation,
   type ConversationSummary,
 } from '../domain/conversation-summary.ts';
+import type { Project } from '../domain/projects.ts';
 import { readStoredConversation, type ConversationStore, type Listing } from './conversation-store.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, type StorageResult } from './result.ts';
 
-const { conversationStore, summaryStore, attachmentStore, attachmentsByConversation } = storageKeys.database;
+const { conversationStore, summaryStore, attachmentStore, attachmentsByConversation, projectStore } =
+  storageKeys.database;
+
+/** The project reader, loaded with the first project read: the first screen's code has no need of it. */
+const projectReader = () => import('../domain/project-validation.ts').then((module) => module.readProject);
 
 /** Conversations kept in memory only, when IndexedDB cannot be used: loaded only then. */
 const memoryStore = () =>
@@ -29,10 +34,11 @@ export interface ChatSchema extends DBSchema {
   conversations: { key: string; value: unknown };
   summaries: { key: string; value: unknown };
   attachments: { key: string; value: AttachmentRow; indexes: { conversationId: string } };
+  projects: { key: string; value: unknown };
 }
 
 type Database = IDBPDatabase<ChatSchema>;
-const writeStores = [conversationStore, summaryStore, attachmentStore] as const;
+const writeStores = [conversationStore, summaryStore, attachmentStore, projectStore] as const;
 type WriteTransaction = IDBPTransaction<ChatSchema, (typeof writeStores)[number][], 'readwrite'>;
 
 export interface OpenConversationDbOptions {
@@ -64,6 +70,7 @@ function openDatabase(factory: IDBFactory, name: string, timeoutMs: number): Pro
         attachmentsByConversation,
         attachmentsByConversation,
       );
+    if (!db.objectStoreNames.contains(projectStore)) db.createObjectStore(projectStore, { keyPath: 'id' });
   });
   // A newer version opening in another tab must not wait on this one: give way, later writes
   // then fail as 'unavailable' and the tab asks for a reload.
@@ -154,6 +161,24 @@ async function putConversation(
     pending.push(files.put({ id, conversationId: conversation.id, blob: staged.get(id) as Blob }));
   pending.push(tx.objectStore(conversationStore).put(conversationRecord(conversation)));
   pending.push(tx.objectStore(summaryStore).put(summarizeConversation(conversation)));
+  return written;
+}
+
+/** Writes a project with its staged files, and deletes the stored files it no longer lists. */
+async function putProject(
+  tx: WriteTransaction,
+  pending: Promise<unknown>[],
+  project: Project,
+  staged: Staged,
+): Promise<string[]> {
+  const files = tx.objectStore(attachmentStore);
+  const wanted = new Set(project.files.map((file) => file.id));
+  const stored = await files.index(attachmentsByConversation).getAllKeys(project.id);
+  for (const id of stored) if (!wanted.has(id)) pending.push(files.delete(id));
+  const written = [...wanted].filter((id) => staged.has(id));
+  for (const id of written)
+    pending.push(files.put({ id, conversationId: project.id, blob: staged.get(id) as Blob }));
+  pending.push(tx.objectStore(projectStore).put(structuredClone(project)));
   return written;
 }
 
@@ -265,9 +290,49 @@ function createIndexedDbStore(db: Database): ConversationStore {
         pending.push(tx.objectStore(summaryStore).delete(id));
       }),
 
-    replaceAll: (conversations) =>
-      writeConversations(conversations, (tx, pending) => {
+    replaceAll: async (conversations, projects = []) => {
+      const added: string[] = [];
+      const result = await writeAll(db, async (tx, pending) => {
         for (const store of writeStores) pending.push(tx.objectStore(store).clear());
+        for (const project of projects) added.push(...(await putProject(tx, pending, project, staged)));
+        for (const conversation of conversations)
+          added.push(...(await putConversation(tx, pending, conversation, staged, false)));
+      });
+      if (result.ok) for (const id of added) staged.delete(id);
+      return result;
+    },
+
+    async listProjects() {
+      const [readProject, values] = await Promise.all([projectReader(), db.getAll(projectStore)]);
+      const items = values.flatMap((value) => readProject(value) ?? []);
+      return { items, skipped: values.length - items.length };
+    },
+
+    async updateProject(id, change) {
+      // Before the transaction: awaiting anything but its own requests would end it.
+      const readProject = await projectReader();
+      let value: Project | undefined;
+      let changed = false;
+      const added: string[] = [];
+      const result = await writeAll(db, async (tx, pending) => {
+        const stored = readProject(await tx.objectStore(projectStore).get(id)) ?? undefined;
+        const next = change(stored);
+        value = next ?? stored;
+        if (next !== undefined && next !== stored) {
+          changed = true;
+          added.push(...(await putProject(tx, pending, next, staged)));
+        }
+      });
+      if (result.ok) for (const fileId of added) staged.delete(fileId);
+      return { result, value, changed };
+    },
+
+    deleteProject: (id) =>
+      writeAll(db, async (tx, pending) => {
+        pending.push(tx.objectStore(projectStore).delete(id));
+        const files = tx.objectStore(attachmentStore);
+        for (const fileId of await files.index(attachmentsByConversation).getAllKeys(id))
+          pending.push(files.delete(fileId));
       }),
 
     stageAttachment: (id, blob) => void staged.set(id, blob),

@@ -2,6 +2,7 @@ import { defaultConfig } from '../domain/config.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import type { ConversationSummary } from '../domain/conversation-summary.ts';
 import { validateConversation } from '../domain/conversation-validation.ts';
+import type { Project } from '../domain/projects.ts';
 import type { StorageResult } from './result.ts';
 
 /**
@@ -50,8 +51,21 @@ export interface ConversationStore {
    * yet be recovered), and later listings count it as skipped instead of listing it.
    */
   dropSummary(id: string): Promise<StorageResult>;
-  /** Import: clears everything and writes the list in one transaction: all or nothing. */
-  replaceAll(conversations: readonly Conversation[]): Promise<StorageResult>;
+  /** Import: clears everything and writes the lists in one transaction: all or nothing. */
+  replaceAll(conversations: readonly Conversation[], projects?: readonly Project[]): Promise<StorageResult>;
+  /** Every stored project (domain/projects.ts); unreadable records are skipped. */
+  listProjects(): Promise<Listing<Project>>;
+  /**
+   * Read-modify-write of a project in one transaction, as `update` is for a conversation: its
+   * staged files are stored with it (owned by the project's id) and stored ones it no longer
+   * lists are deleted.
+   */
+  updateProject(
+    id: string,
+    change: (stored: Project | undefined) => Project | undefined,
+  ): Promise<{ result: StorageResult; value: Project | undefined; changed: boolean }>;
+  /** A project and its files; its conversations are the caller's to delete. */
+  deleteProject(id: string): Promise<StorageResult>;
   /**
    * Holds a file's bytes until a write of a conversation that refers to it (by an attachment
    * part) stores them, in that write's transaction. `update` (whose copy is read in the same

@@ -55,8 +55,8 @@ export const storageKeys = {
   /** IndexedDB database holding one record per conversation. */
   database: {
     name: 'ai-chat',
-    /** 2 added the attachment store. */
-    version: 2,
+    /** 2 added the attachment store, 3 the project store. */
+    version: 3,
     /** Full records, keyPath id. */
     conversationStore: 'conversations',
     /** Sidebar rows without message bodies, keyPath id, written in the same transaction. */
@@ -67,6 +67,11 @@ export const storageKeys = {
      */
     attachmentStore: 'attachments',
     attachmentsByConversation: 'conversationId',
+    /**
+     * Projects (domain/projects.ts), keyPath id. Their files are in the attachment store, under
+     * the project's id in place of a conversation's.
+     */
+    projectStore: 'projects',
   },
   /**
    * IndexedDB database of the search index (src/search): a saved copy of it, so a cold start

@@ -1,5 +1,6 @@
 import { attachmentIds, type Conversation } from '../domain/conversation.ts';
 import { compareByOrder, summarizeConversation } from '../domain/conversation-summary.ts';
+import type { Project } from '../domain/projects.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { storageFailure, storageOk, type StorageResult } from './result.ts';
 
@@ -9,6 +10,7 @@ import { storageFailure, storageOk, type StorageResult } from './result.ts';
  */
 export function createMemoryConversationStore(): ConversationStore {
   const records = new Map<string, Conversation>();
+  const projects = new Map<string, Project>();
   /** Stored files with the conversation that refers to them, and files staged for the next write. */
   const files = new Map<string, { conversationId: string; blob: Blob }>();
   const staged = new Map<string, Blob>();
@@ -29,6 +31,19 @@ export function createMemoryConversationStore(): ConversationStore {
 
   function dropFiles(conversationId: string): void {
     for (const [id, file] of files) if (file.conversationId === conversationId) files.delete(id);
+  }
+
+  function storeProject(project: Project): void {
+    projects.set(project.id, project);
+    const wanted = new Set(project.files.map((file) => file.id));
+    for (const [id, file] of files)
+      if (file.conversationId === project.id && !wanted.has(id)) files.delete(id);
+    for (const id of wanted) {
+      const blob = staged.get(id);
+      if (!blob) continue;
+      files.set(id, { conversationId: project.id, blob });
+      staged.delete(id);
+    }
   }
 
   function store(conversation: Conversation, prune = false): void {
@@ -86,12 +101,30 @@ export function createMemoryConversationStore(): ConversationStore {
       }),
     // Memory never holds an unreadable record.
     dropSummary: () => write(() => undefined),
-    replaceAll: (conversations) =>
+    replaceAll: (conversations, newProjects = []) =>
       write(() => {
         const copies = structuredClone([...conversations]);
+        const projectCopies = structuredClone([...newProjects]);
         records.clear();
+        projects.clear();
         files.clear();
+        for (const copy of projectCopies) storeProject(copy);
         for (const copy of copies) store(copy);
+      }),
+    listProjects: () => Promise.resolve({ items: structuredClone([...projects.values()]), skipped: 0 }),
+    updateProject: async (id, change) => {
+      const record = projects.get(id);
+      const stored = record && structuredClone(record);
+      const next = change(stored);
+      if (next === undefined || next === stored)
+        return { result: storageOk(), value: stored, changed: false };
+      const result = await write(() => storeProject(structuredClone(next)));
+      return { result, value: next, changed: true };
+    },
+    deleteProject: (id) =>
+      write(() => {
+        projects.delete(id);
+        dropFiles(id);
       }),
     stageAttachment: (id, blob) => void staged.set(id, blob),
     dropStagedAttachment: (id) => void staged.delete(id),

@@ -9,6 +9,8 @@ export type TabSyncMessage =
   /** Conversations were added (another app's export): the others only gain rows. */
   | { type: 'conversations-added' }
   | { type: 'config-saved' }
+  /** Projects were created, changed or deleted: the others read them again. */
+  | { type: 'projects-changed' }
   | { type: 'active-changed'; id: string | null }
   /** A tab whose keys are locked asks the unlocked ones for the vault's key (once per session). */
   | { type: 'key-request' }
@@ -55,6 +57,7 @@ export function readTabSyncMessage(value: unknown): TabSyncMessage | null {
     case 'conversations-replaced':
     case 'conversations-added':
     case 'config-saved':
+    case 'projects-changed':
       return { type };
     case 'active-changed':
       return typeof id === 'string' || id === null ? { type, id } : null;

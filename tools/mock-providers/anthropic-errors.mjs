@@ -34,6 +34,8 @@ const topLevelKeys = [
   'user_profile_id',
 ];
 const knownVersions = ['2023-06-01', '2023-01-01'];
+/** A system text block (TextBlockParam). */
+const systemBlockKeys = ['type', 'text', 'cache_control', 'citations'];
 
 /**
  * @param {number} status @param {string} type @param {string} message @param {Record<string, string>} [headers]
@@ -135,13 +137,85 @@ function thinkingBlocksError(body, messages) {
   return undefined;
 }
 
-/** Top-level cache_control (docs/providers.md#anthropic-prompt-caching). @param {unknown} control @returns {Reply | undefined} */
-function cacheControlError(control) {
+/**
+ * A cache_control, top level or on a block (docs/providers.md#anthropic-prompt-caching):
+ * `{type: 'ephemeral', ttl?: '5m' | '1h'}`. `where` is the block's path, e.g. `system.0.`.
+ * [A]: the path of a block's marker in the wording.
+ * @param {unknown} control @param {string} [where] @returns {Reply | undefined}
+ */
+function cacheControlError(control, where = '') {
   if (control === undefined) return undefined;
   if (!isRecord(control) || control.type !== 'ephemeral')
-    return invalid("cache_control.type: Input should be 'ephemeral'");
+    return invalid(`${where}cache_control.type: Input should be 'ephemeral'`);
   if (control.ttl !== undefined && control.ttl !== '5m' && control.ttl !== '1h')
-    return invalid("cache_control.ttl: Input should be '5m' or '1h'");
+    return invalid(`${where}cache_control.ttl: Input should be '5m' or '1h'`);
+  return undefined;
+}
+
+/** The most blocks with cache_control one request may carry, the top-level marker counted as one. */
+const maxCacheBreakpoints = 4;
+
+/**
+ * `system` as text blocks, and every cache_control on a block: on system text blocks, on message
+ * content blocks (tool_result content included) and on tools, each a valid marker; at most four
+ * in all, else [R] `A maximum of 4 blocks with cache_control may be provided. Found 5.`
+ * (envoyproxy/ai-gateway#1712 and many more). The top-level marker (automatic caching) takes one
+ * of the four, as Anthropic documents it (reported in trpc-group/trpc-agent-go#2506); that the
+ * count in the message includes it is [A]. [R] `…
+ * text content blocks must be non-empty` (for messages); [A]: the same for system blocks, and the
+ * wording of a system block's wrong type or extra key.
+ * @param {Record<string, unknown>} body @returns {Reply | undefined}
+ */
+function cacheBreakpointsError(body) {
+  let count = isRecord(body.cache_control) ? 1 : 0;
+  /** @param {Record<string, unknown>} block @param {string} where @returns {Reply | undefined} */
+  const marker = (block, where) => {
+    if (block.cache_control === undefined || block.cache_control === null) return undefined;
+    count += 1;
+    return cacheControlError(block.cache_control, where);
+  };
+  if (Array.isArray(body.system)) {
+    for (const [index, block] of body.system.entries()) {
+      const at = `system.${index}`;
+      if (!isRecord(block)) return invalid(`${at}: Input should be a valid dictionary`);
+      if (block.type !== 'text') return invalid(`${at}.type: Input should be 'text'`);
+      if (typeof block.text !== 'string') return invalid(`${at}.text: Input should be a valid string`);
+      if (block.text === '') return invalid('system: text content blocks must be non-empty');
+      if (block.text.trim() === '')
+        return invalid('system: text content blocks must contain non-whitespace text');
+      const extra = Object.keys(block).find((key) => !systemBlockKeys.includes(key));
+      if (extra) return invalid(`${at}.${extra}: Extra inputs are not permitted`);
+      const error = marker(block, `${at}.`);
+      if (error) return error;
+    }
+  }
+  /** @param {unknown} content @param {string} where @returns {Reply | undefined} */
+  const walk = (content, where) => {
+    if (!Array.isArray(content)) return undefined;
+    for (const [index, block] of content.entries()) {
+      if (!isRecord(block)) continue;
+      const at = `${where}.${index}`;
+      if (block.type === 'text' && block.text === '')
+        return invalid('messages: text content blocks must be non-empty');
+      const error =
+        marker(block, `${at}.`) ??
+        (block.type === 'tool_result' ? walk(block.content, `${at}.content`) : undefined);
+      if (error) return error;
+    }
+    return undefined;
+  };
+  for (const [index, message] of (Array.isArray(body.messages) ? body.messages : []).entries()) {
+    const error = isRecord(message) ? walk(message.content, `messages.${index}.content`) : undefined;
+    if (error) return error;
+  }
+  for (const [index, tool] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
+    const error = isRecord(tool) ? marker(tool, `tools.${index}.`) : undefined;
+    if (error) return error;
+  }
+  if (count > maxCacheBreakpoints)
+    return invalid(
+      `A maximum of ${maxCacheBreakpoints} blocks with cache_control may be provided. Found ${count}.`,
+    );
   return undefined;
 }
 
@@ -350,7 +424,10 @@ export function validate(body, _request, scenario) {
   const mediaError = attachmentsError(body.messages);
   if (mediaError) return mediaError;
   const settingsError =
-    thinkingError(body) ?? cacheControlError(body.cache_control) ?? anthropicToolsError(body);
+    thinkingError(body) ??
+    cacheControlError(body.cache_control) ??
+    anthropicToolsError(body) ??
+    cacheBreakpointsError(body);
   if (settingsError) return settingsError;
   const temperature = body.temperature;
   // Models released after Opus 4.6 take no sampling settings (docs/providers.md#anthropic-thinking).

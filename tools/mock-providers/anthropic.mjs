@@ -41,62 +41,95 @@ function textOf(content) {
 }
 
 /**
- * The prompt in cache order: the system prompt, then each message. `key` tells blocks apart (the
- * whole block, so a changed image or signature is a different prefix); `text` is what counts as tokens.
+ * The prompt in cache order, block by block: the system prompt (a string is one block), then each
+ * message's blocks (a string content is one). `key` tells blocks apart (the whole block but its
+ * cache_control, so a changed image or signature is a different prefix, a moved marker is not);
+ * `part` is the system prompt's or message's place, `text` what the block counts as tokens, and
+ * `control` its cache_control.
  * @param {Record<string, unknown>} body
  */
 function promptBlocks(body) {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
-  const system = textOf(body.system);
-  return [
-    ...(system ? [{ key: JSON.stringify(body.system), text: system }] : []),
-    ...messages.map((message) => ({ key: JSON.stringify(message), text: textOf(message.content) })),
-  ];
+  const system = textOf(body.system) ? [{ role: 'system', content: body.system }] : [];
+  return [...system, ...messages].flatMap((message, part) => {
+    const { content } = message;
+    // Empty content still takes its place among the parts.
+    const blocks = Array.isArray(content) && content.length > 0 ? content : [content];
+    return blocks.map((block, index) => {
+      const { cache_control: control, ...rest } = isRecord(block) ? block : { cache_control: undefined };
+      return {
+        key: JSON.stringify([message.role, index, isRecord(block) ? rest : block]),
+        part,
+        text: typeof block === 'string' ? block : textOf([block]),
+        control,
+      };
+    });
+  });
+}
+
+/**
+ * The text of the prompt's first `count` blocks, to count as tokens: each part's blocks joined, the
+ * parts by newlines, so that all blocks give the text of the whole prompt.
+ * @param {ReturnType<typeof promptBlocks>} blocks @param {number} count
+ */
+function prefixText(blocks, count) {
+  /** @type {string[]} */
+  const parts = [];
+  for (const block of blocks.slice(0, count)) parts[block.part] = (parts[block.part] ?? '') + block.text;
+  return Array.from(parts, (text) => text ?? '').join('\n');
 }
 
 /** @param {Record<string, unknown>} body */
 function conversationOf(body) {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
   const lastUser = messages.filter((message) => message.role === 'user').at(-1);
+  const blocks = promptBlocks(body);
   return {
     model: typeof body.model === 'string' ? body.model : '',
     lastUserText: textOf(lastUser?.content),
     messageCount: messages.length + (textOf(body.system) ? 1 : 0),
-    promptText: promptBlocks(body)
-      .map((block) => block.text)
-      .join('\n'),
+    promptText: prefixText(blocks, blocks.length),
     attachments: anthropicAttachments(lastUser?.content),
   };
 }
 
 /**
- * Prompt caching (docs/providers.md#anthropic-prompt-caching). A top-level cache_control puts the breakpoint on the last
- * block, so the whole prompt is written to the cache, less the longest prefix that an earlier cached
- * request with the same key wrote, which is read instead. Unlike the real API there is no minimum
- * cacheable length and nothing expires; `ttl` only picks the bucket the written tokens count in.
- * Call once per request: it remembers this prompt for the next ones.
+ * Prompt caching (docs/providers.md#anthropic-prompt-caching). Each breakpoint writes the prompt up
+ * to it to the cache: a block's own cache_control (a project's shared prefix) and the top-level
+ * one, which stands for the last block. The longest prefix, up to the last breakpoint, that an
+ * earlier request with the same key wrote is read instead of written; so a second conversation
+ * with the same marked prefix reads it. Unlike the real API there is no minimum cacheable length,
+ * no 20-block lookback and nothing expires; each breakpoint's `ttl` only picks the bucket the
+ * tokens written up to it count in. Call once per request: it remembers this prompt for the next ones.
  * @param {ChatPlan} plan
  */
 function cacheOf(plan) {
-  const control = plan.body.cache_control;
-  const ttl = isRecord(control) && control.ttl === '1h' ? '1h' : '5m';
-  if (!isRecord(control)) return { read: 0, written: 0, ttl };
   const blocks = promptBlocks(plan.body);
+  /** @type {{ index: number, ttl: '5m' | '1h' }[]} */
+  const breakpoints = [];
+  const ttlOf = (/** @type {unknown} */ control) => (isRecord(control) && control.ttl === '1h' ? '1h' : '5m');
+  for (const [index, block] of blocks.entries())
+    if (isRecord(block.control)) breakpoints.push({ index, ttl: ttlOf(block.control) });
+  const automatic = plan.body.cache_control;
+  if (isRecord(automatic) && blocks.length > 0)
+    breakpoints.push({ index: blocks.length - 1, ttl: ttlOf(automatic) });
+  const written = { '5m': 0, '1h': 0 };
+  const last = breakpoints.at(-1);
+  if (!last) return { read: 0, written: 0, byTtl: written };
   let chain = 'claude-cache';
   const prefixKeys = blocks.map((block) => (chain = digest(`${chain}\n${block.key}`)));
-  const cached = prefixKeys.findLastIndex((key) => plan.memory.has(key)) + 1;
-  const read =
-    cached === 0
-      ? 0
-      : tokenize(
-          blocks
-            .slice(0, cached)
-            .map((block) => block.text)
-            .join('\n'),
-        ).length;
-  const last = prefixKeys.at(-1);
-  if (last) plan.memory.add(last);
-  return { read, written: plan.inputTokens - read, ttl };
+  const cached = prefixKeys.slice(0, last.index + 1).findLastIndex((key) => plan.memory.has(key)) + 1;
+  const tokensUpTo = (/** @type {number} */ count) => tokenize(prefixText(blocks, count)).length;
+  const read = cached === 0 ? 0 : tokensUpTo(cached);
+  let done = read;
+  for (const { index, ttl } of breakpoints.sort((a, b) => a.index - b.index)) {
+    const upTo = tokensUpTo(index + 1);
+    if (upTo > done) written[ttl] += upTo - done;
+    done = Math.max(done, upTo);
+    const key = prefixKeys[index];
+    if (key) plan.memory.add(key);
+  }
+  return { read, written: written['5m'] + written['1h'], byTtl: written };
 }
 
 /**
@@ -180,8 +213,8 @@ function streamFrames(plan) {
     usage: {
       ...inputUsage,
       cache_creation: {
-        ephemeral_5m_input_tokens: cache.ttl === '5m' ? cache.written : 0,
-        ephemeral_1h_input_tokens: cache.ttl === '1h' ? cache.written : 0,
+        ephemeral_5m_input_tokens: cache.byTtl['5m'],
+        ephemeral_1h_input_tokens: cache.byTtl['1h'],
       },
       output_tokens: 1,
     },

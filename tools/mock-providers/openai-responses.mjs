@@ -18,7 +18,7 @@ import {
 import { responsesCodeError, responsesCodeTurn, responsesImageTurn } from './openai-code.mjs';
 import { responsesResearchedTurn } from './openai-researched.mjs';
 import { responsesHistoryError, responsesToolState, responsesToolsError } from './openai-tools.mjs';
-import { isReasoningModel, openaiInvalid } from './openai-validation.mjs';
+import { isReasoningModel, openaiInvalid, stringFieldError } from './openai-validation.mjs';
 import { encryptedReasoning, isEncryptedReasoning } from './signatures.mjs';
 import { tokenize } from './tokens.mjs';
 import { argumentPieces, hexId, randomId } from './tools.mjs';
@@ -167,6 +167,8 @@ function validate(body, scenario, reasoningModel) {
       code: 'missing_required_parameter',
     });
   }
+  const cacheKeyError = stringFieldError(body, 'prompt_cache_key');
+  if (cacheKeyError) return cacheKeyError;
   const maxOutput = body.max_output_tokens;
   if (typeof maxOutput === 'number' && maxOutput < 16) {
     const message = `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${maxOutput} instead.`;

@@ -195,6 +195,30 @@ function openaiRangeError(body) {
 }
 
 /**
+ * A value as OpenAI's type errors name it: 'an integer', 'a decimal', 'a boolean', 'an object'.
+ * @param {unknown} value
+ */
+function typeWording(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a decimal';
+  const name = Array.isArray(value) ? 'array' : typeof value;
+  return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
+/**
+ * A string field given another type, in Chat Completions and Responses alike: [V] `Invalid type
+ * for 'prompt_cache_key': expected a string, but got an integer instead.`, param the field, code
+ * `invalid_type`. [A]: the other types' wording (a decimal, a boolean…), and null passing as unset.
+ * @param {Record<string, unknown>} body @param {string} name @returns {Reply | undefined}
+ */
+export function stringFieldError(body, name) {
+  const value = body[name];
+  if (value === undefined || value === null || typeof value === 'string') return undefined;
+  const message = `Invalid type for '${name}': expected a string, but got ${typeWording(value)} instead.`;
+  return openaiInvalid(message, { param: name, code: 'invalid_type' });
+}
+
+/**
  * @param {Record<string, unknown>} body
  * @param {{ requireModel: boolean, allowStreamOptions: boolean, reasoning: boolean }} options
  *   reasoning: the model is a reasoning model (for Azure the deployment's model, which the body does not name)
@@ -244,7 +268,11 @@ export function validateOpenAIBody(body, { requireModel, allowStreamOptions, rea
     const message = "The 'stream_options' parameter is only allowed when 'stream' is enabled.";
     return openaiInvalid(message, { param: 'stream_options', code: 'invalid_value' });
   }
-  return openaiRangeError(body) ?? (reasoning ? reasoningModelError(body) : undefined);
+  return (
+    stringFieldError(body, 'prompt_cache_key') ??
+    openaiRangeError(body) ??
+    (reasoning ? reasoningModelError(body) : undefined)
+  );
 }
 
 /** @param {Record<string, unknown>} body @returns {Reply | undefined} */

@@ -1,6 +1,11 @@
 import { Paperclip, SendHorizontal, Square } from 'lucide-react';
 import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { attachmentDelivery, attachmentKind, type AttachmentKind } from '../../domain/attachments.ts';
+import {
+  attachmentAccept,
+  attachmentDelivery,
+  attachmentKind,
+  type AttachmentKind,
+} from '../../domain/attachments.ts';
 import type { ModelCapabilities } from '../../domain/provider-definitions/capabilities.ts';
 import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
 import type { PendingFiles } from '../../hooks/use-pending-files.ts';
@@ -15,10 +20,6 @@ import { ToolsControl } from './tools-control.tsx';
 import { ProviderToolToggles } from './provider-tool-toggles.tsx';
 
 const { readDraft, writeDraft, send, stop } = chat;
-
-/** What the file picker offers: what can be attached (attachmentKind has the last word). */
-const pickable =
-  'image/*,application/pdf,text/*,.md,.json,.csv,.yaml,.yml,.toml,.ts,.tsx,.js,.jsx,.py,.rs,.go,.java,.c,.cpp,.h,.cs,.rb,.php,.sh,.sql,.xml,.html,.css,.svg';
 
 /** What the model will do differently with a file, said on its chip before sending. */
 function deliveryNote(
@@ -152,7 +153,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
           ref={picker}
           type="file"
           multiple
-          accept={pickable}
+          accept={attachmentAccept}
           hidden
           onChange={(event) => {
             files.add(event.target.files ?? []);

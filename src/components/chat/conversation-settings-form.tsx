@@ -10,7 +10,8 @@ import { Button } from '../ui/button.tsx';
 import { DialogClose } from '../ui/dialog.tsx';
 import { Textarea } from '../ui/input.tsx';
 
-const effortNames: Record<ReasoningEffort, string> = {
+/** How efforts are named to the user (here and in a project's settings). */
+export const effortNames: Record<ReasoningEffort, string> = {
   off: 'Off',
   minimal: 'Minimal',
   low: 'Low',

@@ -1,7 +1,7 @@
 import { declinedCallText, isNotRunText, type ToolResultPart } from '../../domain/tools.ts';
 import type { McpServer } from '../../domain/mcp-servers.ts';
 import { boundedText } from '../../lib/bounded-text.ts';
-import { builtinTools } from '../../state/builtin-tools.ts';
+import { builtinTools } from '../../state/builtin-source.ts';
 
 /**
  * How a tool card shows what went in and what came back: always as text, never formatted or

@@ -6,6 +6,7 @@ import { useChatState } from '../../hooks/use-chat-state.ts';
 import { isMac } from '../../hooks/use-shortcuts.ts';
 import { cn } from '../../lib/cn.ts';
 import { orderConversations } from '../../domain/conversation-order.ts';
+import { orderProjects } from '../../domain/projects.ts';
 import { matchScore } from '../../lib/fuzzy-match.ts';
 import { shortcutLabel } from '../../state/actions.ts';
 import { chat } from '../../state/chat.ts';
@@ -31,6 +32,7 @@ export default function CommandPalette() {
   const [activeIndex, setActiveIndex] = useState(0);
   const available = useAvailableActions();
   const conversations = useChatState((state) => state.list);
+  const projects = useChatState((state) => state.projects);
   const activeId = useChatState((state) => state.activeId);
   const listId = useId();
   const chosen = useRef(false);
@@ -56,6 +58,15 @@ export default function CommandPalette() {
         conversation: false,
         run: () => action.run(),
       }));
+    // Each project's 'New conversation in {name}', found by the project's name.
+    const starts: Entry[] = orderProjects(projects).map((project) => ({
+      key: `project:${project.id}`,
+      title: `New conversation in ${project.name}`,
+      hint: 'Project',
+      score: matchScore(query, `New conversation in ${project.name}`, 'project'),
+      conversation: false,
+      run: () => chat.newConversationInProject(project.id),
+    }));
     const places: Entry[] = orderConversations(conversations)
       .filter((row) => row.id !== activeId)
       .map((row) => ({
@@ -69,9 +80,9 @@ export default function CommandPalette() {
     const found = (list: Entry[]) =>
       list.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score);
     // Typing a conversation's name puts it first; with nothing typed, commands lead.
-    const all = [...found(commands), ...found(places).slice(0, conversationLimit)];
+    const all = [...found(commands), ...found(starts), ...found(places).slice(0, conversationLimit)];
     return query.trim() === '' ? all : all.sort((a, b) => b.score - a.score);
-  }, [available, conversations, activeId, query]);
+  }, [available, conversations, projects, activeId, query]);
 
   const active = Math.min(activeIndex, Math.max(0, entries.length - 1));
   const optionId = (index: number) => `${listId}-${index}`;

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
-import { builtinTools } from '../../state/builtin-tools.ts';
+import { builtinTools } from '../../state/builtin-source.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label } from '../ui/input.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';

@@ -1,30 +1,27 @@
-import {
-  Archive,
-  ArchiveRestore,
-  Check,
-  Download,
-  Ellipsis,
-  Pencil,
-  Pin,
-  PinOff,
-  Trash2,
-  X,
-} from 'lucide-react';
+import { Check, Ellipsis, Pencil, Pin, Trash2, X } from 'lucide-react';
 import { memo, useState, type KeyboardEvent } from 'react';
 import { timeAgo } from '../../lib/relative-time.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
-import { menuItemClass } from '../ui/menu-item.ts';
+import { lazyPart } from '../ui/lazy-part.tsx';
+import { draggedConversation } from './conversation-drag.ts';
 
-const { deleteConversation, downloadMarkdown, placeConversation, renameConversation, selectConversation } =
-  chat;
+const { deleteConversation, renameConversation, selectConversation } = chat;
+
+// The menu's items load when a row's menu first opens.
+const ConversationMenuItems = lazyPart(
+  () => import('./conversation-menu-items.tsx'),
+  <p className="px-2 py-1.5 text-sm text-muted-foreground">Loading…</p>,
+);
 
 interface ConversationRowProps {
   item: ConversationListItem;
   active: boolean;
   now: number;
+  /** Listed under its project: indented. */
+  nested?: boolean;
 }
 
 /** Rows have one fixed height (px), so the list can render only those in view. */
@@ -34,7 +31,12 @@ const rowClass = 'h-14 py-0.5';
 const iconButton =
   'rounded p-1 text-gray-500 hover:bg-gray-200 hover:text-gray-900 focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-gray-700 dark:hover:text-gray-100';
 
-export const ConversationRow = memo(function ConversationRow({ item, active, now }: ConversationRowProps) {
+export const ConversationRow = memo(function ConversationRow({
+  item,
+  active,
+  now,
+  nested = false,
+}: ConversationRowProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(item.name);
 
@@ -76,9 +78,16 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
     <li
       data-testid="conversation-row"
       data-active={active}
+      // Dropped on a project's row, it moves there (the row's menu has 'Move to project…' too).
+      draggable
+      onDragStart={(event) => {
+        event.dataTransfer.setData(draggedConversation, item.id);
+        event.dataTransfer.effectAllowed = 'move';
+      }}
       className={cn(
         rowClass,
         'group relative flex items-center rounded-md',
+        nested && 'ml-4',
         active ? 'bg-indigo-100 dark:bg-indigo-900/50' : 'hover:bg-gray-100 dark:hover:bg-gray-800/70',
       )}
     >
@@ -128,40 +137,17 @@ export const ConversationRow = memo(function ConversationRow({ item, active, now
           </PopoverContent>
         </Popover>
         <Popover>
-          <PopoverTrigger aria-label="More actions" className={iconButton}>
+          <PopoverTrigger
+            aria-label="More actions"
+            className={iconButton}
+            // Its items are loaded as the pointer or the focus comes near, so they are there on click.
+            onPointerEnter={ConversationMenuItems.preload}
+            onFocus={ConversationMenuItems.preload}
+          >
             <Ellipsis className="size-3.5" />
           </PopoverTrigger>
           <PopoverContent align="end" className="w-52 p-1">
-            <PopoverClose asChild>
-              <button
-                type="button"
-                className={menuItemClass}
-                onClick={() => void placeConversation(item.id, item.place === 'pinned' ? null : 'pinned')}
-              >
-                {item.place === 'pinned' ? <PinOff className="size-4" /> : <Pin className="size-4" />}
-                {item.place === 'pinned' ? 'Unpin conversation' : 'Pin conversation'}
-              </button>
-            </PopoverClose>
-            <PopoverClose asChild>
-              <button
-                type="button"
-                className={menuItemClass}
-                onClick={() => void placeConversation(item.id, item.place === 'archived' ? null : 'archived')}
-              >
-                {item.place === 'archived' ? (
-                  <ArchiveRestore className="size-4" />
-                ) : (
-                  <Archive className="size-4" />
-                )}
-                {item.place === 'archived' ? 'Unarchive conversation' : 'Archive conversation'}
-              </button>
-            </PopoverClose>
-            <PopoverClose asChild>
-              <button type="button" className={menuItemClass} onClick={() => void downloadMarkdown(item.id)}>
-                <Download className="size-4" />
-                Download as Markdown
-              </button>
-            </PopoverClose>
+            <ConversationMenuItems item={item} />
           </PopoverContent>
         </Popover>
       </div>

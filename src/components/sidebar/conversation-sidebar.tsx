@@ -1,37 +1,63 @@
-import { ArrowDownUp, ChevronDown, ChevronRight, Plus, Search } from 'lucide-react';
+import { ArrowDownUp, ChevronDown, ChevronRight, FolderPlus, Plus, Search } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useChatState, useFocusRequest } from '../../hooks/use-chat-state.ts';
 import { rowTops, useVirtualRows } from '../../hooks/use-virtual-rows.ts';
 import { useNow } from '../../hooks/use-now.ts';
-import { groupConversations, orderConversations } from '../../domain/conversation-order.ts';
+import { orderConversations, sidebarSections } from '../../domain/conversation-order.ts';
+import { orderProjects, type Project } from '../../domain/projects.ts';
 import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
 import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
+import { ProjectRow, projectRowHeight } from './project-row.tsx';
 
 const SearchResults = lazyPart(() => import('./search-results.tsx'));
 
-/** A line of the virtualized list: a group's heading, or a conversation. */
-type Line = { heading: string } | { item: ConversationListItem };
+/**
+ * A line of the virtualized list: a project (its conversations under it unless folded), a
+ * group's heading, or a conversation.
+ */
+type Line =
+  { project: Project; count: number } | { heading: string } | { item: ConversationListItem; nested?: true };
+
+const lineHeight = (line: Line) =>
+  'item' in line ? conversationRowHeight : 'project' in line ? projectRowHeight : headingHeight;
 
 /** A heading line's fixed height (px), beside conversationRowHeight. */
 const headingHeight = 32;
 
 export function ConversationSidebar() {
   const all = useChatState((state) => state.list);
+  const projects = useChatState((state) => state.projects);
   const now = useNow();
-  // Pinned on top, then the others under their dates; archived ones apart, under 'Archived'.
+  // Projects first, each with its conversations; then, in none, the pinned on top and the others
+  // under their dates; archived ones apart, under 'Archived'.
   const { lines, tops, archived } = useMemo(() => {
-    const lines: Line[] = groupConversations(all, new Date(now)).flatMap(({ label, items }) => [
-      { heading: label },
-      ...items.map((item) => ({ item })),
-    ]);
+    const ordered = orderProjects(projects);
+    const sections = sidebarSections(
+      all,
+      ordered.map((project) => project.id),
+      new Date(now),
+    );
+    const lines: Line[] = [
+      ...ordered.flatMap((project, index): Line[] => {
+        const { items } = sections.projects[index] ?? { items: [] };
+        return [
+          { project, count: items.length },
+          ...(project.folded ? [] : items.map((item) => ({ item, nested: true as const }))),
+        ];
+      }),
+      ...sections.groups.flatMap(({ label, items }) => [
+        { heading: label },
+        ...items.map((item) => ({ item })),
+      ]),
+    ];
     return {
       lines,
-      tops: rowTops(lines.map((line) => ('item' in line ? conversationRowHeight : headingHeight))),
+      tops: rowTops(lines.map(lineHeight)),
       archived: orderConversations(all.filter((item) => item.place === 'archived')),
     };
-  }, [all, now]);
+  }, [all, projects, now]);
   const [showArchived, setShowArchived] = useState(false);
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
@@ -71,9 +97,24 @@ export function ConversationSidebar() {
     <nav aria-label="Conversations" className="flex h-full w-64 flex-col bg-gray-50 dark:bg-gray-900/60">
       <div className="flex items-center justify-between p-3">
         <h2 className="text-base font-semibold">Conversations</h2>
-        <Button size="sm" onClick={() => void chat.newConversation()}>
-          <Plus /> New
-        </Button>
+        <div className="flex gap-1">
+          <Button
+            size="sm"
+            variant="outline"
+            aria-label="Create project"
+            title="Create project"
+            onClick={() =>
+              void chat.createProject().then((id) => {
+                if (id) chat.showProjectSettings(id);
+              })
+            }
+          >
+            <FolderPlus />
+          </Button>
+          <Button size="sm" onClick={() => void chat.newConversation()}>
+            <Plus /> New
+          </Button>
+        </div>
       </div>
       <div className="relative px-3 pb-2">
         <Search
@@ -108,7 +149,10 @@ export function ConversationSidebar() {
                   item={line.item}
                   active={line.item.id === activeId}
                   now={now}
+                  nested={line.nested}
                 />
+              ) : 'project' in line ? (
+                <ProjectRow key={`project:${line.project.id}`} project={line.project} count={line.count} />
               ) : (
                 <li key={`heading:${line.heading}`} className="flex h-8 items-end px-3 pb-1">
                   <h3 className="text-xs font-medium text-muted-foreground">{line.heading}</h3>

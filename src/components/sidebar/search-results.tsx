@@ -1,5 +1,6 @@
 import { Archive } from 'lucide-react';
-import type { KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import { orderProjects } from '../../domain/projects.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import {
@@ -59,12 +60,39 @@ function moveFocus(event: KeyboardEvent<HTMLUListElement>): void {
 
 /** The sidebar's search results (loaded on the first search): conversation, snippet, when. */
 export default function SearchResults({ query, onChoose }: { query: string; onChoose: () => void }) {
-  const answer = useSearchAnswer(query);
+  const list = useChatState((state) => state.list);
+  const projects = useChatState((state) => state.projects);
+  /** 'Search in': one project's conversations, or ('') all. */
+  const [scope, setScope] = useState('');
+  const projectId = projects.some((project) => project.id === scope) ? scope : null;
+  const within = useMemo(
+    () =>
+      projectId === null ? undefined : list.filter((row) => row.projectId === projectId).map((row) => row.id),
+    [list, projectId],
+  );
+  const answer = useSearchAnswer(query, within);
   const status = useSearchStatus();
   const persistent = useChatState((state) => state.persistent);
   const now = useNow();
   return (
     <div className="flex min-h-0 flex-1 flex-col">
+      {projects.length > 0 && (
+        <label className="flex items-center gap-2 px-3 pb-2 text-xs text-muted-foreground">
+          Search in
+          <select
+            value={projectId ?? ''}
+            onChange={(event) => setScope(event.target.value)}
+            className="h-7 min-w-0 flex-1 rounded border border-gray-300 bg-white px-1 text-xs text-gray-900 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:border-gray-700 dark:bg-gray-950 dark:text-gray-100"
+          >
+            <option value="">All conversations</option>
+            {orderProjects(projects).map((project) => (
+              <option key={project.id} value={project.id}>
+                {project.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <p role="status" data-index-state={status.state} className="px-3 pb-1 text-xs text-muted-foreground">
         {describe(answer, status, persistent)}
       </p>

@@ -4,8 +4,10 @@ import {
   readEntries,
   type ImportedChat,
   type ImportedMessage,
+  type ImportedProject,
   type OtherAppExport,
 } from './imported-chat.ts';
+import { importedProjectId, withProjects } from './imported-projects.ts';
 import {
   addCall,
   addResult,
@@ -29,6 +31,10 @@ import {
  * assistant's message to a tool (`recipient` not 'all') is a call, the tool's messages after it
  * (`author.role` 'tool') its result, folded into one reply with the text around them (see
  * readMessages).
+ *
+ * A conversation in one of the user's projects names it by `gizmo_id` (`g-p-…`; a custom GPT's is
+ * `g-…` without the `p-`, and is no project). The export holds nothing else of a project: no
+ * name, no instructions, no files. Each becomes a project named after its id's first characters.
  */
 
 export function isChatGptExport(value: unknown): value is unknown[] {
@@ -432,9 +438,27 @@ function readConversation(entry: unknown): ImportedChat | null {
   const leaf = nearestKept(str(ownField(entry, 'current_node')));
   const shown = leaf === null ? null : (places.get(leaf)?.messageId ?? null);
   if (shown) chat.activeLeafId = shown;
+  const gizmo = ownField(entry, 'gizmo_id');
+  const project =
+    typeof gizmo === 'string' && gizmo.startsWith(projectGizmo)
+      ? importedProjectId(projectPrefix, gizmo)
+      : null;
+  if (project) chat.project = project;
   return chat;
 }
 
+/** A project's gizmo id starts so; our id for it is the gizmo id after `projectPrefix`. */
+const projectGizmo = 'g-p-';
+const projectPrefix = 'chatgpt-project-';
+
 export function readChatGptExport(entries: unknown[]): OtherAppExport {
-  return readEntries('ChatGPT export', entries, readConversation);
+  const result = readEntries('ChatGPT export', entries, readConversation);
+  const projects = new Map<string, ImportedProject>();
+  for (const chat of result.chats)
+    if (chat.project !== undefined && !projects.has(chat.project)) {
+      const gizmo = chat.project.slice(projectPrefix.length);
+      const short = gizmo.slice(projectGizmo.length, projectGizmo.length + 8);
+      projects.set(chat.project, { id: chat.project, name: `ChatGPT project ${short}` });
+    }
+  return withProjects(result, [...projects.values()]);
 }

@@ -4,8 +4,12 @@ import {
   readEntries,
   type ImportedChat,
   type ImportedMessage,
+  type ImportedProject,
+  type ImportedProjectFile,
   type OtherAppExport,
 } from './imported-chat.ts';
+import { importedProjectFile, importedProjectId, withProjects } from './imported-projects.ts';
+import { projectLimits } from '../projects.ts';
 import {
   addCall,
   addReasoning,
@@ -25,6 +29,12 @@ import {
  * that used tools (web search and fetch, the analysis tool, artifacts, connectors) holds them as
  * blocks among its text and thinking, in order: `tool_use` (`id`, `name`, `input`) and
  * `tool_result` (`tool_use_id`, `content`, `is_error`); older exports give neither id.
+ *
+ * Projects come in the ZIP beside it: `projects.json` (a list), or in newer exports
+ * `projects/*.json` (one each): `uuid`, `name`, `prompt_template` (its instructions), `docs[]`
+ * (`uuid`, `filename`, `content`: its knowledge, as text), `is_starter_project`, ISO `created_at`.
+ * The export's conversations do not say which project they were in; a conversation that names
+ * one by `project_uuid` (as Claude.ai's own API writes it) is put into it.
  */
 
 export function isClaudeAiExport(value: unknown): value is unknown[] {
@@ -168,7 +178,7 @@ function readConversation(entry: unknown): ImportedChat | null {
     messages.push(message);
     previous = id;
   });
-  return {
+  const chat: ImportedChat = {
     id: `claude-${uuid}`,
     name: str(ownField(entry, 'name')) ?? '',
     createdAt,
@@ -176,8 +186,69 @@ function readConversation(entry: unknown): ImportedChat | null {
     provider: 'claude',
     messages,
   };
+  const project = importedProjectId(projectPrefix, ownField(entry, 'project_uuid'));
+  if (project) chat.project = project;
+  return chat;
 }
 
-export function readClaudeAiExport(entries: unknown[]): OtherAppExport {
-  return readEntries('Claude.ai export', entries, readConversation);
+const projectPrefix = 'claude-project-';
+
+/** A project's knowledge: its docs' texts as files, as many as a project holds. */
+function projectDocs(projectId: string, docs: unknown): ImportedProjectFile[] {
+  if (!Array.isArray(docs)) return [];
+  const files: ImportedProjectFile[] = [];
+  for (const [index, doc] of docs.slice(0, projectLimits.files * 5).entries()) {
+    if (files.length >= projectLimits.files) break;
+    if (!isRecord(doc)) continue;
+    const content = str(ownField(doc, 'content'));
+    const docId = str(ownField(doc, 'uuid'));
+    const id = `${projectId}:${docId !== undefined && docId.length <= 100 ? docId : index}`;
+    const file =
+      content === undefined ? null : importedProjectFile(id, str(ownField(doc, 'filename')) ?? '', content);
+    if (file && !files.some((known) => known.id === file.id)) files.push(file);
+  }
+  return files;
+}
+
+/** One entry of the projects file, or null when it names no project; `starter`: Claude.ai's example. */
+function readProject(entry: unknown): { project: ImportedProject; starter: boolean } | null {
+  if (!isRecord(entry)) return null;
+  const id = importedProjectId(projectPrefix, ownField(entry, 'uuid'));
+  if (!id) return null;
+  const uuid = id.slice(projectPrefix.length);
+  const project: ImportedProject = {
+    id,
+    name: str(ownField(entry, 'name'))?.trim() || `Claude.ai project ${uuid.slice(0, 8)}`,
+  };
+  const instructions = str(ownField(entry, 'prompt_template'))?.trim();
+  if (instructions) project.instructions = instructions;
+  const files = projectDocs(id, ownField(entry, 'docs'));
+  if (files.length > 0) project.files = files;
+  const createdAt = isoFrom(ownField(entry, 'created_at'));
+  if (createdAt) project.createdAt = createdAt;
+  return { project, starter: ownField(entry, 'is_starter_project') === true };
+}
+
+/**
+ * The conversations, and the projects: every one the projects file lists (Claude.ai's example
+ * project only when a conversation is in it), then any a conversation names that it does not.
+ * `projects`: the entries of the export's projects file(s), if it had any.
+ */
+export function readClaudeAiExport(entries: unknown[], projects: readonly unknown[] = []): OtherAppExport {
+  const result = readEntries('Claude.ai export', entries, readConversation);
+  const used = new Set(result.chats.flatMap((chat) => chat.project ?? []));
+  const listed = new Map<string, ImportedProject>();
+  // Twice the limit read at most, as readProjects does: a hostile file's millions cost nothing.
+  for (const entry of projects.slice(0, projectLimits.projects * 2)) {
+    const read = readProject(entry);
+    if (read && !listed.has(read.project.id) && (!read.starter || used.has(read.project.id)))
+      listed.set(read.project.id, read.project);
+  }
+  for (const id of used)
+    if (!listed.has(id))
+      listed.set(id, {
+        id,
+        name: `Claude.ai project ${id.slice(projectPrefix.length, projectPrefix.length + 8)}`,
+      });
+  return withProjects(result, [...listed.values()]);
 }

@@ -53,6 +53,32 @@ export interface ImportedChat {
   messages: ImportedMessage[];
   /** The message the chat was showing last; the newest leaf when absent or unknown. */
   activeLeafId?: string;
+  /** The `id` of the export's project (OtherAppExport.projects) it belongs to. */
+  project?: string;
+}
+
+/** A text file an app keeps with a project (Claude.ai's project knowledge). */
+export interface ImportedProjectFile {
+  /** The attachment id its bytes are stored under: unique across apps and projects. */
+  id: string;
+  name: string;
+  text: string;
+}
+
+/**
+ * A project of another app, before it becomes one of ours (domain/projects.ts): the import
+ * creates it, or puts its conversations into a project of the same name already here.
+ */
+export interface ImportedProject {
+  /** Already prefixed by the app (`chatgpt-project-…`), so two apps' ids never meet; a project id (isProjectId). */
+  id: string;
+  name: string;
+  /** Sent before each of its conversations' own prompt (Claude.ai's `prompt_template`); absent: none. */
+  instructions?: string;
+  files?: ImportedProjectFile[];
+  /** ISO, when the export has them. */
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 /** What reading an export gave: the app it came from, its chats, and the entries that could not be read. */
@@ -60,6 +86,8 @@ export interface OtherAppExport {
   app: string;
   chats: ImportedChat[];
   skipped: number;
+  /** The projects its chats belong to (and, for Claude.ai, those its projects file lists); absent: none. */
+  projects?: ImportedProject[];
 }
 
 /** An app's export read entry by entry: an entry `read` cannot make a chat of is counted, not fatal. */
