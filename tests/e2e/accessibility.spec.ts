@@ -236,3 +236,33 @@ test('a code run, a drawn picture and the artifact panel have no violations', as
   await dismissToasts(page);
   expect(await violations(page)).toEqual([]);
 });
+
+test('projects in the sidebar, their settings and the move dialog have no violations', async ({ chat, page }) => {
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+  await chat.ask('hello');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  const settings = page.getByRole('dialog', { name: 'Project settings' });
+  await settings.getByRole('textbox', { name: 'Name' }).fill('Thesis');
+  await settings.getByRole('textbox', { name: 'Emoji' }).fill('📚');
+  await settings.locator('input[type=file]').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Notes.'),
+  });
+  await expect(settings.getByRole('list', { name: 'Project files' })).toContainText('notes.txt');
+  expect(await violations(page)).toEqual([]);
+  await settings.getByRole('button', { name: 'Done' }).click();
+
+  const row = chat.rows.first();
+  await row.hover();
+  await row.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('button', { name: 'Move to project…' }).click();
+  const move = page.getByRole('dialog', { name: 'Move to project' });
+  await move.getByRole('radio', { name: 'Thesis' }).check();
+  expect(await violations(page)).toEqual([]);
+  await move.getByRole('button', { name: 'Move' }).click();
+  await expect(page.getByTestId('project-row')).toContainText('1');
+  await dismissToasts(page);
+  expect(await violations(page)).toEqual([]);
+});
