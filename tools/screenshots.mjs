@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-/* global document, requestAnimationFrame */
+/* global document, requestAnimationFrame, self */
 /**
  * Retakes the README's screenshots from the current build:
  *
@@ -36,7 +36,17 @@ import { encodePng } from './png.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const host = '127.0.0.1';
-const shots = ['light', 'dark', 'versions', 'models', 'reasoning', 'attachments', 'code-run', 'artifact'];
+const shots = [
+  'light',
+  'dark',
+  'versions',
+  'models',
+  'reasoning',
+  'attachments',
+  'code-run',
+  'artifact',
+  'projects',
+];
 
 const usage = `Usage: node tools/screenshots.mjs [--build] [--only=${shots.join(',')}] [--out=docs]`;
 /** @type {{ build: boolean, only: string, out: string }} */
@@ -577,6 +587,7 @@ function importFile(now) {
         provider: 'gemini',
         model: 'gemini-3.8-flash',
         turns: [['Plan two relaxed days in Lisbon for the first weekend of December.', 'Day 1: Alfama…']],
+        extra: () => ({ projectId: 'lisbon-trip' }),
       },
       now,
     ),
@@ -590,6 +601,7 @@ function importFile(now) {
         turns: [
           ['Explain CRDTs as if I were a new developer on the team.', 'Think of a shared shopping list…'],
         ],
+        extra: () => ({ projectId: 'thesis' }),
       },
       now,
     ),
@@ -621,7 +633,29 @@ function importFile(now) {
       now,
     ),
   ];
-  return { version: '2.0', conversations, activeConversationId: 'debounce' };
+  const at = new Date(now - 7 * day).toISOString();
+  const projects = [
+    {
+      id: 'thesis',
+      name: 'Thesis: local-first sync',
+      color: 'violet',
+      instructions:
+        'I am writing a master thesis on local-first software. Answer precisely, cite papers where you can, and say when something is contested.',
+      files: [],
+      createdAt: at,
+      updatedAt: at,
+    },
+    {
+      id: 'lisbon-trip',
+      name: 'Lisbon trip',
+      color: 'teal',
+      instructions: '',
+      files: [],
+      createdAt: at,
+      updatedAt: at,
+    },
+  ];
+  return { version: '2.0', projects, conversations, activeConversationId: 'debounce' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -659,6 +693,17 @@ const budget = pdf([
   'Hotel, 2 nights      246 EUR',
   'Food and trams       180 EUR',
   'Total                738 EUR',
+]);
+
+const relatedWork = Buffer.from(
+  '# Related work\n\n- Kleppmann et al., Local-first software (2019)\n- Shapiro et al., CRDTs (2011)\n',
+);
+
+const paper = pdf([
+  'A Conflict-Free Replicated JSON Datatype',
+  'Martin Kleppmann, Alastair R. Beresford',
+  'Abstract: a JSON datatype that can be modified concurrently',
+  'on several replicas and merged automatically.',
 ]);
 
 const packingList = Buffer.from(
@@ -817,7 +862,8 @@ async function takeAll(browser, appUrl, mockUrl) {
   const all = connections(mockUrl);
   await context.addInitScript(
     (entries) => {
-      if (localStorage.getItem('ai-chat-config')) return;
+      // Also runs in the sandboxed frames (previews, artifacts), which have no storage.
+      if (self.origin === 'null' || localStorage.getItem('ai-chat-config')) return;
       for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
     },
     {
@@ -904,7 +950,7 @@ async function takeAll(browser, appUrl, mockUrl) {
     await composer.press('Enter');
     await lastReply(page).getByText('message:').waitFor({ timeout: 30_000 });
     await page.getByTestId('streaming-cursor').waitFor({ state: 'detached' });
-    const row = page.getByTestId('conversation-row').first();
+    const row = page.locator('[data-testid=conversation-row][data-active=true]');
     await row.hover();
     await row.getByRole('button', { name: 'Rename conversation' }).click();
     const nameBox = page.getByRole('textbox', { name: 'Conversation name' });
@@ -934,6 +980,24 @@ async function takeAll(browser, appUrl, mockUrl) {
     await shoot('artifact');
     await page.getByRole('button', { name: 'Close panel' }).click();
     await page.getByRole('button', { name: 'Expand settings' }).click();
+  }
+
+  if (wanted.has('projects')) {
+    await openConversation(page, 'CRDTs, explained simply');
+    const thesis = page.getByTestId('project-row').filter({ hasText: 'Thesis' });
+    await thesis.hover();
+    await page.getByRole('button', { name: 'Actions for Thesis: local-first sync' }).click();
+    await page.getByRole('button', { name: 'Project settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Project settings' });
+    await settings.locator('input[type=file]').setInputFiles([
+      { name: 'related-work.md', mimeType: 'text/markdown', buffer: relatedWork },
+      { name: 'automerge-paper.pdf', mimeType: 'application/pdf', buffer: paper },
+    ]);
+    const files = settings.getByRole('list', { name: 'Project files' });
+    await files.getByText('automerge-paper.pdf').waitFor();
+    await files.scrollIntoViewIfNeeded();
+    await shoot('projects');
+    await settings.getByRole('button', { name: 'Done' }).click();
   }
 
   if (problems.length > 0) progress(`the page reported:\n  ${[...new Set(problems)].join('\n  ')}`);
