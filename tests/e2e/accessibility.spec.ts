@@ -237,7 +237,10 @@ test('a code run, a drawn picture and the artifact panel have no violations', as
   expect(await violations(page)).toEqual([]);
 });
 
-test('projects in the sidebar, their settings and the move dialog have no violations', async ({ chat, page }) => {
+test('projects in the sidebar, their settings and the move dialog have no violations', async ({
+  chat,
+  page,
+}) => {
   await chat.open(mockConfig('openai', mockKey('ok')));
   await chat.newConversation();
   await chat.ask('hello');
