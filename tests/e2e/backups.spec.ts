@@ -154,7 +154,7 @@ test('a database of an earlier version is backed up before it is upgraded', asyn
     await page.evaluate(
       async () => (await indexedDB.databases()).find((db) => db.name === 'ai-chat')?.version,
     ),
-  ).toBe(2);
+  ).toBe(3);
 
   await openDataDialog(page, 'Import');
   await expect(backupList(page)).toHaveCount(1);

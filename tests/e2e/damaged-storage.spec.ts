@@ -213,12 +213,12 @@ test('an unreadable legacy conversation is reported and kept; the readable ones 
 test('a database of the same name without our stores does not stop the app', async ({ page }) => {
   const chat = new ChatPage(page);
   // Made before the app ever ran (the not-found page does not start the app), at the app's own
-  // version (2), so the app has no upgrade in which to add its stores.
+  // version (3), so the app has no upgrade in which to add its stores.
   await page.goto('/elsewhere');
   await page.evaluate(
     () =>
       new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('ai-chat', 2);
+        const open = indexedDB.open('ai-chat', 3);
         open.onupgradeneeded = () => open.result.createObjectStore('something-else');
         open.onsuccess = () => {
           open.result.close();
