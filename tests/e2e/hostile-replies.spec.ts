@@ -153,17 +153,18 @@ test('the measure sees a long task of the page, and not the test harness reading
       const start = performance.now();
       while (performance.now() - start < ms);
     };
-    busy(300);
+    busy(600);
     return new Promise<void>((resolve) =>
       setTimeout(() => {
-        busy(120);
+        busy(250);
         resolve();
       }),
     );
   });
+  // Long enough that the app's own start-up work (idle loading, a worker starting) never outdoes it.
   const longest = await longestTask(page);
-  expect(longest.wallMs).toBeGreaterThanOrEqual(120);
-  expect(longest.wallMs).toBeLessThan(300);
+  expect(longest.wallMs).toBeGreaterThanOrEqual(250);
+  expect(longest.wallMs).toBeLessThan(600);
 });
 
 for (const payload of payloads) {
