@@ -3,10 +3,15 @@ import { toasts } from '../state/notify.ts';
 import { useTheme } from '../hooks/use-theme.ts';
 import { AppErrorBoundary } from './app-error-boundary.tsx';
 import { ChatScreen } from './chat-screen.tsx';
-import { NotFoundPage } from './not-found-page.tsx';
+import { lazyPart } from '../components/ui/lazy-part.tsx';
 
 /** Height kept free under the toasts: the message box (Send) and the panel's Save button. */
 const toastClearance = 96;
+
+// Any path but '/': the first load is the chat screen's.
+const NotFoundPage = lazyPart<{ path: string }>(() =>
+  import('./not-found-page.tsx').then((module) => ({ default: module.NotFoundPage })),
+);
 
 // Its own chunk, mounted once the first toast is raised (see notify.ts).
 const Toaster = lazy(() => import('sonner').then((module) => ({ default: module.Toaster })));

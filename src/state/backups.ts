@@ -50,7 +50,10 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
       config: withoutKey(config),
       activeConversationId: activeId,
       now: ctx.now().toISOString(),
-    });
+    }).catch(
+      // The worker's starter loads with the first backup (chat.ts): offline, it may not.
+      (): BackupWorkerReply => ({ status: 'failed', message: 'The backup could not start (offline?)' }),
+    );
   }
 
   /** A backup's export, decompressed as it is read; null when it is gone or does not read. */

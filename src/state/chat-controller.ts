@@ -18,6 +18,7 @@ import { createConversationSync } from './conversation-sync.ts';
 import { createMessageCommands, type MessageCommands } from './message-commands.ts';
 import { createOpenConversations } from './open-conversations.ts';
 import type { ProjectCommands } from './project-commands.ts';
+import type { PromptCommands, PromptLibrary } from './prompt-commands.ts';
 import { createReplyRunner } from './reply-runner.ts';
 import { builtinTools } from './builtin-source.ts';
 import type { SourceSwitch, ToolRunner } from './tool-runner.ts';
@@ -87,6 +88,8 @@ export interface ViewCommands {
   showProjectSettings(projectId: string | null): void;
   /** Opens 'Move to project…' for a conversation, or closes it (null). */
   showMoveToProject(conversationId: string | null): void;
+  /** Asks the message box to insert a prompt (through its variables' form), or says it did (null). */
+  insertPrompt(promptId: string | null): void;
 }
 
 /**
@@ -97,6 +100,7 @@ export interface ChatController
   extends
     ConversationCommands,
     Loaded<ProjectCommands>,
+    Loaded<PromptCommands>,
     MessageCommands,
     TreeCommands,
     ToolCommands,
@@ -201,6 +205,17 @@ export function createChatController(deps: ChatDependencies): ChatController {
   async function reloadProjects(): Promise<void> {
     store.setState({ projects: (await ctx.db().listProjects()).items });
   }
+  // Loaded when first used, and at start when prompts are saved: until then they are read, not checked.
+  let promptModule: Promise<PromptLibrary> | null = null;
+  const prompts = () =>
+    (promptModule ??= import('./prompt-commands.ts').then(({ createPromptCommands }) =>
+      createPromptCommands(ctx),
+    ));
+  function loadPrompts(): void {
+    const saved = settings.loadPrompts();
+    if (saved === null) store.setState({ prompts: [] });
+    else void prompts().then((library) => library.receive(saved));
+  }
   const messages = createMessageCommands({ ctx, sync, open, replies, targetFor: configs.targetFor });
   const tree = createTreeCommands({ ctx, open });
   const toolCommands = createToolCommands({ ctx, open, runner: toolRunner, sources: toolSources, isOn });
@@ -253,6 +268,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
       autoTitle: settings.loadAutoTitle(),
       toolSettings: settings.loadToolSettings(),
     });
+    loadPrompts();
     mcp.load();
     await keyLock.load({ ask: true });
     if (saved.problem) {
@@ -389,6 +405,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
         autoTitle: settings.loadAutoTitle(),
         toolSettings: settings.loadToolSettings(),
       });
+      loadPrompts();
       mcp.load();
       // Stored without keys while they are protected: the vault gives them back.
       void keyLock.load();
@@ -420,6 +437,13 @@ export function createChatController(deps: ChatDependencies): ChatController {
       'deleteProject',
       'moveToProject',
       'newConversationInProject',
+    ]),
+    ...loadedOnUse(prompts, [
+      'createPrompt',
+      'changePrompt',
+      'deletePrompt',
+      'exportPrompts',
+      'importPrompts',
     ]),
     ...messages,
     ...tree,
@@ -480,5 +504,6 @@ export function createChatController(deps: ChatDependencies): ChatController {
     showArtifact: (artifact) => view.setState({ artifact }),
     showProjectSettings: (projectSettings) => view.setState({ projectSettings }),
     showMoveToProject: (moving) => view.setState({ moving }),
+    insertPrompt: (promptToInsert) => view.setState({ promptToInsert }),
   };
 }

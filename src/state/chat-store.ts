@@ -3,6 +3,7 @@ import { connectionIdOf, defaultConfig, type Config, type Connections } from '..
 import type { Conversation, ConversationPlace, ModelPin } from '../domain/conversation.ts';
 import type { McpServer } from '../domain/mcp-servers.ts';
 import type { Project } from '../domain/projects.ts';
+import type { Prompt } from '../domain/prompts.ts';
 import type { McpStatus } from '../tools/mcp/types.ts';
 import type { ListedModel } from '../providers/types.ts';
 import { activePath } from '../domain/message-tree.ts';
@@ -41,6 +42,11 @@ export interface ChatState {
   config: Config;
   /** Every project (domain/projects.ts), in no set order: see orderProjects. */
   projects: Project[];
+  /**
+   * The saved prompts (domain/prompts.ts), in no set order: see orderPrompts. Read checked, once
+   * the prompts' commands have loaded (at start, when any are saved).
+   */
+  prompts: Prompt[];
   /** Every conversation, without messages, in no set order: see orderConversations. */
   list: ConversationListItem[];
   /** Conversations whose messages are loaded, by id. */
@@ -102,6 +108,7 @@ export function createChatStore(): ChatStore {
     ready: false,
     config: defaultConfig,
     projects: [],
+    prompts: [],
     list: [],
     loaded: {},
     activeId: null,

@@ -1,13 +1,20 @@
 import { createChatProvider } from '../providers/registry.ts';
 import { openConversationDb, pendingUpgrade } from '../storage/conversation-db.ts';
 import { createLocalSettings } from '../storage/local-settings.ts';
-import { runBackupWorker } from './backup-runner.ts';
+import type { BackupRunner } from './backup-runner.ts';
 import { browserPage } from './browser-page.ts';
 import { createTabSync } from '../storage/tab-sync.ts';
 import { createChatController } from './chat-controller.ts';
 import { notify } from './notify.ts';
 
 const settings = createLocalSettings();
+
+/**
+ * Backups are taken a minute after the start at the earliest (or before an upgrade): their
+ * worker's starter loads then. A failed load rejects; backups.ts takes that as a failed backup.
+ */
+const runBackupWorker: BackupRunner = async (request) =>
+  (await import('./backup-runner.ts')).runBackupWorker(request);
 
 /** Opens the conversations; before an earlier release's data changes shape, a backup of it. */
 async function openWithBackup() {

@@ -30,6 +30,11 @@ export interface ViewState {
   projectSettings: string | null;
   /** The conversation 'Move to project…' was asked for (its id): the dialog choosing where. */
   moving: string | null;
+  /**
+   * A prompt to insert into the message box (its id), asked for from outside it (the palette):
+   * the composer takes it, through the variables' form when it has variables, and clears it.
+   */
+  promptToInsert: string | null;
 }
 
 export type Overlay =
@@ -54,6 +59,7 @@ export function createViewStore(): ViewStore {
     artifact: null,
     projectSettings: null,
     moving: null,
+    promptToInsert: null,
   }));
 }
 

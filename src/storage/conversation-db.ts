@@ -7,7 +7,6 @@ import {
   summarizeConversation,
   type ConversationSummary,
 } from '../domain/conversation-summary.ts';
-import type { Project } from '../domain/projects.ts';
 import { readStoredConversation, type ConversationStore, type Listing } from './conversation-store.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, type StorageResult } from './result.ts';
@@ -17,6 +16,8 @@ const { conversationStore, summaryStore, attachmentStore, attachmentsByConversat
 
 /** The project reader, loaded with the first project read: the first screen's code has no need of it. */
 const projectReader = () => import('../domain/project-validation.ts').then((module) => module.readProject);
+/** Writing projects, loaded with the first write of one. */
+const projectWrites = () => import('./project-writes.ts');
 
 /** Conversations kept in memory only, when IndexedDB cannot be used: loaded only then. */
 const memoryStore = () =>
@@ -37,9 +38,9 @@ export interface ChatSchema extends DBSchema {
   projects: { key: string; value: unknown };
 }
 
-type Database = IDBPDatabase<ChatSchema>;
+export type Database = IDBPDatabase<ChatSchema>;
 const writeStores = [conversationStore, summaryStore, attachmentStore, projectStore] as const;
-type WriteTransaction = IDBPTransaction<ChatSchema, (typeof writeStores)[number][], 'readwrite'>;
+export type WriteTransaction = IDBPTransaction<ChatSchema, (typeof writeStores)[number][], 'readwrite'>;
 
 export interface OpenConversationDbOptions {
   /** Database name; tests use a unique one each. */
@@ -104,7 +105,7 @@ function openDatabase(factory: IDBFactory, name: string, timeoutMs: number): Pro
  * Runs writes to the stores in one transaction. Any failure, including a synchronous one such as
  * a value that cannot be cloned, aborts the transaction, so nothing of it is kept.
  */
-async function writeAll(
+export async function writeAll(
   db: Database,
   work: (tx: WriteTransaction, pending: Promise<unknown>[]) => void | Promise<void>,
 ): Promise<StorageResult> {
@@ -134,7 +135,7 @@ async function writeAll(
 }
 
 /** Files staged for writing, by id, until the write that stores them has committed. */
-type Staged = Map<string, Blob>;
+export type Staged = Map<string, Blob>;
 
 /**
  * Writes a conversation's record and summary with the staged files it refers to. `prune` (a
@@ -161,24 +162,6 @@ async function putConversation(
     pending.push(files.put({ id, conversationId: conversation.id, blob: staged.get(id) as Blob }));
   pending.push(tx.objectStore(conversationStore).put(conversationRecord(conversation)));
   pending.push(tx.objectStore(summaryStore).put(summarizeConversation(conversation)));
-  return written;
-}
-
-/** Writes a project with its staged files, and deletes the stored files it no longer lists. */
-async function putProject(
-  tx: WriteTransaction,
-  pending: Promise<unknown>[],
-  project: Project,
-  staged: Staged,
-): Promise<string[]> {
-  const files = tx.objectStore(attachmentStore);
-  const wanted = new Set(project.files.map((file) => file.id));
-  const stored = await files.index(attachmentsByConversation).getAllKeys(project.id);
-  for (const id of stored) if (!wanted.has(id)) pending.push(files.delete(id));
-  const written = [...wanted].filter((id) => staged.has(id));
-  for (const id of written)
-    pending.push(files.put({ id, conversationId: project.id, blob: staged.get(id) as Blob }));
-  pending.push(tx.objectStore(projectStore).put(structuredClone(project)));
   return written;
 }
 
@@ -291,6 +274,7 @@ function createIndexedDbStore(db: Database): ConversationStore {
       }),
 
     replaceAll: async (conversations, projects = []) => {
+      const { putProject } = await projectWrites();
       const added: string[] = [];
       const result = await writeAll(db, async (tx, pending) => {
         for (const store of writeStores) pending.push(tx.objectStore(store).clear());
@@ -308,32 +292,8 @@ function createIndexedDbStore(db: Database): ConversationStore {
       return { items, skipped: values.length - items.length };
     },
 
-    async updateProject(id, change) {
-      // Before the transaction: awaiting anything but its own requests would end it.
-      const readProject = await projectReader();
-      let value: Project | undefined;
-      let changed = false;
-      const added: string[] = [];
-      const result = await writeAll(db, async (tx, pending) => {
-        const stored = readProject(await tx.objectStore(projectStore).get(id)) ?? undefined;
-        const next = change(stored);
-        value = next ?? stored;
-        if (next !== undefined && next !== stored) {
-          changed = true;
-          added.push(...(await putProject(tx, pending, next, staged)));
-        }
-      });
-      if (result.ok) for (const fileId of added) staged.delete(fileId);
-      return { result, value, changed };
-    },
-
-    deleteProject: (id) =>
-      writeAll(db, async (tx, pending) => {
-        pending.push(tx.objectStore(projectStore).delete(id));
-        const files = tx.objectStore(attachmentStore);
-        for (const fileId of await files.index(attachmentsByConversation).getAllKeys(id))
-          pending.push(files.delete(fileId));
-      }),
+    updateProject: async (id, change) => (await projectWrites()).updateProject(db, staged, id, change),
+    deleteProject: async (id) => (await projectWrites()).deleteProject(db, id),
 
     stageAttachment: (id, blob) => void staged.set(id, blob),
     dropStagedAttachment: (id) => void staged.delete(id),

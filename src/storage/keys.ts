@@ -20,6 +20,11 @@ export const storageKeys = {
   /** localStorage: the MCP servers the user connected, as JSON (`McpServer[]`), without secrets. */
   mcpServers: 'ai-chat-mcp-servers',
   /**
+   * localStorage: the saved prompts as JSON (`Prompt[]`, domain/prompts.ts), read back through
+   * `readPrompts`; absent while there are none.
+   */
+  prompts: 'ai-chat-prompts',
+  /**
    * localStorage, while keys are not protected: the MCP servers' secrets (tokens, headers, OAuth
    * state) by key (`mcp:{server}`, `mcp-oauth:…`), kept like API keys. Sealed in `keyVault` with
    * the API keys while they are protected, and then absent.

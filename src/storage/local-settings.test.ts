@@ -4,10 +4,12 @@ import {
   loadActiveId,
   loadConfig,
   loadDraft,
+  loadPrompts,
   loadTheme,
   saveActiveId,
   saveConfig,
   saveDraft,
+  savePrompts,
   saveTheme,
   type StorageLike,
 } from './local-settings.ts';
@@ -126,5 +128,27 @@ describe('drafts', () => {
     expect(loadDraft('c2', storage)).toBe('');
     saveDraft('c1', '', storage);
     expect(storage.values.has('ai-chat-draft:c1')).toBe(false);
+  });
+});
+
+describe('prompts', () => {
+  it('are read as stored, unchecked (null when none or not JSON), and removed when none are left', () => {
+    const storage = createMemoryStorage();
+    expect(loadPrompts(storage)).toBeNull();
+    const prompt = {
+      id: 'p',
+      title: 'Hello',
+      body: 'Hi {{name}}',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    expect(savePrompts([prompt], storage)).toEqual({ ok: true });
+    expect(JSON.parse(storage.values.get('ai-chat-prompts') ?? '')).toEqual([prompt]);
+    expect(loadPrompts(storage)).toEqual([prompt]);
+    savePrompts([], storage);
+    expect(storage.values.has('ai-chat-prompts')).toBe(false);
+    storage.values.set('ai-chat-prompts', '{ broken');
+    expect(loadPrompts(storage)).toBeNull();
+    expect(loadPrompts(throwingStorage)).toBeNull();
   });
 });

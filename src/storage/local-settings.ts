@@ -2,6 +2,7 @@ import { connectionIdOf, type Config, type Connections } from '../domain/config.
 import { restoreConfig } from '../domain/config-restore.ts';
 import { isRecord, ownField } from '../domain/json-guards.ts';
 import { isMcpSecretKey, readMcpServers, type McpServer } from '../domain/mcp-servers.ts';
+import type { Prompt } from '../domain/prompts.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, unavailable, type StorageResult } from './result.ts';
 
@@ -211,6 +212,24 @@ export function saveMcpServers(servers: readonly McpServer[], storage?: StorageL
   return write(storageKeys.mcpServers, servers.length === 0 ? null : JSON.stringify(servers), storage);
 }
 
+/**
+ * The saved prompts as stored: parsed but unchecked (null when there are none, or they are not
+ * JSON). Only a JSON.parse at start; domain/prompts.ts's `readPrompts`, loaded with the prompts'
+ * commands, checks them before they are used.
+ */
+export function loadPrompts(storage?: StorageLike): unknown {
+  try {
+    return JSON.parse(read(storageKeys.prompts, storage) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+/** None removes the key. */
+export function savePrompts(prompts: readonly Prompt[], storage?: StorageLike): StorageResult {
+  return write(storageKeys.prompts, prompts.length === 0 ? null : JSON.stringify(prompts), storage);
+}
+
 /** The MCP servers' secrets kept in the clear (keys not protected), by key. */
 export function loadMcpSecrets(storage?: StorageLike): Record<string, string> {
   try {
@@ -330,6 +349,8 @@ export function createLocalSettings(local: StorageLike | null = browserStorage()
     saveToolSettings: (settings: ToolSettings) => saveToolSettings(settings, storage),
     loadMcpServers: () => loadMcpServers(storage),
     saveMcpServers: (servers: readonly McpServer[]) => saveMcpServers(servers, storage),
+    loadPrompts: () => loadPrompts(storage),
+    savePrompts: (prompts: readonly Prompt[]) => savePrompts(prompts, storage),
     loadMcpSecrets: () => loadMcpSecrets(storage),
     saveMcpSecrets: (secrets: Readonly<Record<string, string>>) => saveMcpSecrets(secrets, storage),
     loadDraft: (conversationId: string) => loadDraft(conversationId, storage),

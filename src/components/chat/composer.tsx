@@ -10,7 +10,7 @@ import type { ModelCapabilities } from '../../domain/provider-definitions/capabi
 import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
 import type { PendingFiles } from '../../hooks/use-pending-files.ts';
 import { useAutoGrow } from '../../hooks/use-auto-grow.ts';
-import { useChatState, useFocusRequest } from '../../hooks/use-chat-state.ts';
+import { useChatState, useFocusRequest, useViewState } from '../../hooks/use-chat-state.ts';
 import { useOnline } from '../../hooks/use-online.ts';
 import { isStreamingIn, modelCapabilities, targetConfig } from '../../state/chat-store.ts';
 import { FileChip } from './file-chip.tsx';
@@ -18,8 +18,13 @@ import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { ToolsControl } from './tools-control.tsx';
 import { ProviderToolToggles } from './provider-tool-toggles.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
+import type { PromptMenuProps } from './prompt-menu.tsx';
 
 const { readDraft, writeDraft, send, stop } = chat;
+
+// The '/' menu of saved prompts: loaded when a '/' starts the text, or the palette asks for one.
+const PromptMenu = lazyPart<PromptMenuProps>(() => import('./prompt-menu.tsx'));
 
 /** What the model will do differently with a file, said on its chip before sending. */
 function deliveryNote(
@@ -78,6 +83,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
   const isLoading = useChatState((state) => state.streaming !== null);
   const streamingHere = useChatState((state) => isStreamingIn(state, conversationId));
   const [text, setText] = useState(() => readDraft(conversationId));
+  const promptAsked = useViewState((state) => state.promptToInsert) !== null;
   // Grows with the text up to max-h-48 (12rem), then scrolls.
   const textarea = useAutoGrow(text);
 
@@ -147,6 +153,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
         </p>
       )}
       {files.list.length > 0 && <FilesToSend files={files} />}
+      {(text[0] === '/' || promptAsked) && <PromptMenu textarea={textarea} text={text} setText={setText} />}
       {/* Narrow (a phone, the chat beside a panel), the message box wraps below the buttons. */}
       <div className="mx-auto flex max-w-3xl flex-wrap items-end gap-2">
         <input

@@ -20,7 +20,7 @@ interface Entry {
   run(): unknown;
 }
 
-/** Conversations listed at most: the rest are a few more letters away. */
+/** Conversations (and prompts) listed at most: the rest are a few more letters away. */
 const conversationLimit = 50;
 
 /**
@@ -33,6 +33,7 @@ export default function CommandPalette() {
   const available = useAvailableActions();
   const conversations = useChatState((state) => state.list);
   const projects = useChatState((state) => state.projects);
+  const prompts = useChatState((state) => state.prompts);
   const activeId = useChatState((state) => state.activeId);
   const listId = useId();
   const chosen = useRef(false);
@@ -67,6 +68,16 @@ export default function CommandPalette() {
       conversation: false,
       run: () => chat.newConversationInProject(project.id),
     }));
+    // Each saved prompt, put into the message box (through its variables' form): there is one
+    // while a conversation is open.
+    const inserts: Entry[] = (activeId === null ? [] : prompts).map((prompt) => ({
+      key: `prompt:${prompt.id}`,
+      title: `Prompt: ${prompt.title}`,
+      hint: 'Prompt',
+      score: matchScore(query, `Prompt: ${prompt.title}`),
+      conversation: false,
+      run: () => chat.insertPrompt(prompt.id),
+    }));
     const places: Entry[] = orderConversations(conversations)
       .filter((row) => row.id !== activeId)
       .map((row) => ({
@@ -80,9 +91,14 @@ export default function CommandPalette() {
     const found = (list: Entry[]) =>
       list.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score);
     // Typing a conversation's name puts it first; with nothing typed, commands lead.
-    const all = [...found(commands), ...found(starts), ...found(places).slice(0, conversationLimit)];
+    const all = [
+      ...found(commands),
+      ...found(starts),
+      ...found(inserts).slice(0, conversationLimit),
+      ...found(places).slice(0, conversationLimit),
+    ];
     return query.trim() === '' ? all : all.sort((a, b) => b.score - a.score);
-  }, [available, conversations, projects, activeId, query]);
+  }, [available, conversations, projects, prompts, activeId, query]);
 
   const active = Math.min(activeIndex, Math.max(0, entries.length - 1));
   const optionId = (index: number) => `${listId}-${index}`;

@@ -5,6 +5,10 @@ import { lazyPart } from '../ui/lazy-part.tsx';
 import { ToolSettings } from './tool-settings.tsx';
 
 const StorageFigures = lazyPart(() => import('./storage-figures.tsx'));
+// Loaded with the preferences' first paint, apart from them.
+const PromptSettings = lazyPart<object>(() =>
+  import('./prompt-settings.tsx').then((module) => ({ default: module.PromptSettings })),
+);
 
 /** 'Storage', measured when opened (the figures' code loads then too). */
 function StorageDetails() {
@@ -48,6 +52,7 @@ export function Preferences() {
       <KeyProtection />
       <StorageDetails />
       <ToolSettings />
+      <PromptSettings />
     </div>
   );
 }

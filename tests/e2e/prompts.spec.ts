@@ -1,0 +1,246 @@
+import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import type { Locator } from '@playwright/test';
+import { expect, mockConfig, mockKey, settingsPanel, test, type ChatPage } from './fixtures.ts';
+
+/**
+ * The prompt library (docs/prompts.md): prompts saved in Settings → Prompts, inserted by typing
+ * '/' in the message box or from the palette, a variable asked for in a form; all by keyboard.
+ */
+
+const translate = { title: 'Translate text', body: 'Translate into {{ language }}: {{text}}' };
+const word = { title: 'Translate a word', body: 'One word, please.' };
+
+function promptsSection(chat: ChatPage): Locator {
+  return settingsPanel(chat.page).getByRole('region', { name: 'Prompts' });
+}
+
+/** The message box while the '/' list is open: the list's combobox. */
+function messageCombobox(chat: ChatPage): Locator {
+  return chat.page.getByRole('combobox', { name: 'Message' });
+}
+
+async function createPrompt(chat: ChatPage, { title, body }: { title: string; body: string }) {
+  const section = promptsSection(chat);
+  await section.getByRole('button', { name: 'New prompt' }).click();
+  const editor = chat.page.getByRole('dialog', { name: 'New prompt' });
+  await editor.getByRole('textbox', { name: 'Title' }).fill(title);
+  const text = editor.getByRole('textbox', { name: 'Prompt' });
+  await text.fill(body);
+  await expect(text).toHaveAccessibleDescription('Write {{name}} where a value should be asked for.');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toHaveCount(0);
+  await expect(section.getByRole('list', { name: 'Saved prompts' })).toContainText(title);
+}
+
+async function openWithPrompts(chat: ChatPage) {
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+  await createPrompt(chat, translate);
+  await createPrompt(chat, word);
+}
+
+test("'/' lists the prompts; chosen by keyboard, a variable is asked for and the filled text inserted", async ({
+  chat,
+}) => {
+  const { page } = chat;
+  await openWithPrompts(chat);
+  await chat.composer.focus();
+  await page.keyboard.type('/transl');
+
+  const list = page.getByRole('listbox', { name: 'Prompts' });
+  const options = list.getByRole('option');
+  await expect(options).toHaveCount(2);
+  await expect(options.nth(0)).toHaveAccessibleName(word.title);
+  await expect(options.nth(0)).toHaveAccessibleDescription(word.body);
+  await expect(options.nth(1)).toHaveAccessibleName(translate.title);
+  await expect(options.nth(1)).toHaveAccessibleDescription(translate.body);
+  const box = messageCombobox(chat);
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  await expect(box).toHaveAttribute('aria-controls', (await list.getAttribute('id')) ?? '');
+  const first = list.getByRole('option').first();
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  await expect(box).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id')) ?? '');
+  expect(
+    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).include('form').analyze()).violations,
+  ).toEqual([]);
+
+  await page.keyboard.press('ArrowDown');
+  const chosen = list.getByRole('option', { name: translate.title });
+  await expect(chosen).toHaveAttribute('aria-selected', 'true');
+  await expect(box).toHaveAttribute('aria-activedescendant', (await chosen.getAttribute('id')) ?? '');
+  await page.keyboard.press('Enter');
+
+  const form = page.getByRole('dialog', { name: `Fill in ${translate.title}` });
+  await expect(form).toBeVisible();
+  await expect(list).toHaveCount(0);
+  const language = form.getByRole('textbox', { name: 'language' });
+  await expect(language).toBeFocused();
+  await page.keyboard.type('French');
+  await page.keyboard.press('Tab');
+  await expect(form.getByRole('textbox', { name: 'text' })).toBeFocused();
+  await page.keyboard.type('good morning');
+  await page.keyboard.press('Enter');
+
+  await expect(form).toHaveCount(0);
+  await expect(chat.composer).toHaveValue('Translate into French: good morning');
+  await expect(chat.composer).toBeFocused();
+  await expect(chat.composer).not.toHaveAttribute('aria-expanded');
+  // The caret is at the end: typing goes on from there, and Enter sends the filled text.
+  await page.keyboard.type('!');
+  await expect(chat.composer).toHaveValue('Translate into French: good morning!');
+  await page.keyboard.press('Enter');
+  await expect(chat.messages('user')).toContainText(['Translate into French: good morning!']);
+  await chat.waitForReplyDone();
+
+  // A prompt without variables goes in at once, by Tab as well.
+  await chat.composer.focus();
+  await page.keyboard.type('/word');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await page.keyboard.press('Tab');
+  await expect(chat.composer).toHaveValue(word.body);
+  await expect(chat.composer).toBeFocused();
+});
+
+test('Escape closes the list and keeps the text; Enter with nothing to choose only closes it', async ({
+  chat,
+}) => {
+  const { page } = chat;
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await chat.newConversation();
+  await chat.composer.focus();
+
+  // Nothing saved yet: the list says where prompts come from, and Enter does not send.
+  await page.keyboard.type('/');
+  const list = page.getByRole('listbox', { name: 'Prompts' });
+  await expect(list).toContainText('No saved prompts yet — add some in Settings → Prompts.');
+  await expect(list.getByRole('option')).toHaveCount(0);
+  await page.keyboard.press('Enter');
+  await expect(list).toHaveCount(0);
+  await expect(chat.composer).toHaveValue('/');
+  await expect(chat.messages('user')).toHaveCount(0);
+
+  await createPrompt(chat, word);
+  await chat.composer.fill('');
+  await chat.composer.focus();
+  await page.keyboard.type('/one');
+  await expect(list).toHaveCount(0);
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await expect(list.getByRole('option', { name: word.title })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Escape');
+  await expect(list).toHaveCount(0);
+  await expect(chat.composer).toHaveValue('/');
+  await expect(chat.composer).toBeFocused();
+  // Closed, the text is a message as any other.
+  await page.keyboard.type('etc');
+  await expect(list).toHaveCount(0);
+  await page.keyboard.press('Enter');
+  await expect(chat.messages('user')).toContainText(['/etc']);
+});
+
+test("the palette's 'Prompt: …' inserts at the caret, through the variables' form", async ({ chat }) => {
+  const { page } = chat;
+  await openWithPrompts(chat);
+  await chat.composer.fill('Please: ');
+  await chat.composer.press('End');
+
+  await page.keyboard.press('Control+k');
+  const search = page.getByRole('combobox', { name: 'Search commands and conversations' });
+  await search.fill('prompt translate text');
+  const option = page.getByRole('option', { name: `Prompt: ${translate.title}` });
+  await expect(option).toContainText('Prompt');
+  await expect(option).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+
+  const form = page.getByRole('dialog', { name: `Fill in ${translate.title}` });
+  await expect(form.getByRole('textbox', { name: 'language' })).toBeFocused();
+  await page.keyboard.type('German');
+  await form.getByRole('textbox', { name: 'text' }).fill('thanks');
+  await form.getByRole('button', { name: 'Insert' }).click();
+  await expect(chat.composer).toHaveValue('Please: Translate into German: thanks');
+  await expect(chat.composer).toBeFocused();
+
+  // Without variables, at once; Cancel in the form inserts nothing.
+  await page.keyboard.press('Control+k');
+  await search.fill(`Prompt: ${word.title}`);
+  await page.keyboard.press('Enter');
+  await expect(chat.composer).toHaveValue(`Please: Translate into German: thanks${word.body}`);
+  await page.keyboard.press('Control+k');
+  await search.fill(`Prompt: ${translate.title}`);
+  await page.keyboard.press('Enter');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(chat.composer).toHaveValue(`Please: Translate into German: thanks${word.body}`);
+  await expect(chat.composer).toBeFocused();
+});
+
+test('prompts travel through prompts.json, are edited and deleted with Undo, and a wrong file is refused', async ({
+  chat,
+}) => {
+  const { page } = chat;
+  await openWithPrompts(chat);
+  const section = promptsSection(chat);
+  const saved = section.getByRole('list', { name: 'Saved prompts' });
+
+  const started = page.waitForEvent('download');
+  await section.getByRole('button', { name: 'Export prompts' }).click();
+  const download = await started;
+  expect(download.suggestedFilename()).toBe('prompts.json');
+  const path = await download.path();
+  const exported = JSON.parse(readFileSync(path, 'utf8')) as {
+    kind: string;
+    version: number;
+    prompts: Record<string, unknown>[];
+  };
+  expect(exported.kind).toBe('prompts');
+  expect(exported.version).toBe(1);
+  expect(exported.prompts.map(({ title, body }) => ({ title, body }))).toEqual([translate, word]);
+  for (const prompt of exported.prompts)
+    expect(Object.keys(prompt)).toEqual(['id', 'title', 'body', 'createdAt', 'updatedAt']);
+
+  // Edited: its title and first line show.
+  await section.getByRole('button', { name: `Edit ${word.title}` }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit prompt' });
+  await expect(editor.getByRole('textbox', { name: 'Title' })).toHaveValue(word.title);
+  await editor.getByRole('textbox', { name: 'Prompt' }).fill('Two words.\nAt most.');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(saved).toContainText('Two words.');
+  await expect(saved).not.toContainText('At most.');
+
+  // Deleted, then back with Undo; then both deleted.
+  await section.getByRole('button', { name: `Delete ${translate.title}` }).click();
+  await expect(saved).not.toContainText(translate.title);
+  await chat.toast('Prompt deleted').getByRole('button', { name: 'Undo' }).click();
+  await expect(saved).toContainText(translate.title);
+  await section.getByRole('button', { name: `Delete ${translate.title}` }).click();
+  await section.getByRole('button', { name: `Delete ${word.title}` }).click();
+  await expect(saved).toHaveCount(0);
+  await expect(section.getByRole('button', { name: 'Export prompts' })).toBeDisabled();
+
+  // Imported from the file: both back, as they were exported.
+  const chooser = page.waitForEvent('filechooser');
+  await section.getByRole('button', { name: 'Import prompts' }).click();
+  await (await chooser).setFiles(path);
+  await expect(chat.toast('2 prompts imported')).toBeVisible();
+  await expect(saved.getByRole('listitem')).toHaveCount(2);
+  await expect(saved).toContainText(word.body);
+
+  // Kept over a reload, and found by '/' there.
+  await page.reload();
+  await expect(promptsSection(chat).getByRole('listitem')).toHaveCount(2);
+  await chat.newConversation();
+  await chat.composer.focus();
+  await page.keyboard.type('/trans text');
+  await expect(page.getByRole('option', { name: translate.title })).toBeVisible();
+
+  // A file that is not a prompts export is refused, saying why.
+  const again = page.waitForEvent('filechooser');
+  await promptsSection(chat).getByRole('button', { name: 'Import prompts' }).click();
+  await (
+    await again
+  ).setFiles({ name: 'prompts.json', mimeType: 'application/json', buffer: Buffer.from('{ not json') });
+  await expect(chat.toast('No prompts were imported: the file is not JSON.')).toBeVisible();
+  await expect(promptsSection(chat).getByRole('listitem')).toHaveCount(2);
+});
