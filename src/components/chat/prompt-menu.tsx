@@ -66,7 +66,9 @@ export default function PromptMenu({ textarea, text, setText }: PromptMenuProps)
     (entries.length > 0 || prompts.length === 0);
   const active = Math.min(activeIndex, Math.max(0, entries.length - 1));
   const optionId = (index: number) => `${listId}-${index}`;
-  const activeOption = shown && entries.length > 0 ? optionId(active) : null;
+  // With nothing saved, a hint only: the message box keeps its role and its keys (Enter sends).
+  const listed = shown && entries.length > 0;
+  const activeOption = listed ? optionId(active) : null;
 
   /**
    * Puts a body in the message box, in place of the whole `/query` or at the caret (over a
@@ -104,7 +106,7 @@ export default function PromptMenu({ textarea, text, setText }: PromptMenuProps)
   // While the list is shown, the message box is its combobox, and its keys move and choose.
   useEffect(() => {
     const element = textarea.current;
-    if (!element || !shown) return;
+    if (!element || !listed) return;
     const wiring: Record<string, string> = {
       role: 'combobox',
       'aria-expanded': 'true',
@@ -127,8 +129,8 @@ export default function PromptMenu({ textarea, text, setText }: PromptMenuProps)
         document.getElementById(optionId(next))?.scrollIntoView({ block: 'nearest' });
       } else if ((event.key === 'Enter' || event.key === 'Tab') && chosen && !event.shiftKey) {
         choose(chosen.prompt);
-      } else if (event.key === 'Escape' || (event.key === 'Enter' && !event.shiftKey)) {
-        // Escape closes the list and keeps the text; so does Enter with nothing to choose.
+      } else if (event.key === 'Escape') {
+        // Escape closes the list and keeps the text.
         setClosedAt(text);
       } else return;
       // Taken here: the message box does not send, nor a shortcut run.
@@ -144,7 +146,12 @@ export default function PromptMenu({ textarea, text, setText }: PromptMenuProps)
 
   return (
     <>
-      {shown && (
+      {shown && !listed && (
+        <p className="mx-auto mb-2 max-w-3xl px-1 text-xs text-muted-foreground">
+          No saved prompts yet — add some in Settings → Prompts.
+        </p>
+      )}
+      {listed && (
         <div className="relative mx-auto max-w-3xl">
           <ul
             id={listId}
@@ -178,11 +185,6 @@ export default function PromptMenu({ textarea, text, setText }: PromptMenuProps)
                 </span>
               </li>
             ))}
-            {prompts.length === 0 && (
-              <li role="presentation" className="px-3 py-2 text-sm text-muted-foreground">
-                No saved prompts yet — add some in Settings → Prompts.
-              </li>
-            )}
           </ul>
         </div>
       )}
