@@ -1,3 +1,4 @@
+import { byName, oneLineName } from './named-items.ts';
 import type { AttachmentPart } from './attachments.ts';
 import type { ModelPin } from './conversation.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
@@ -59,7 +60,7 @@ export const isProjectId = (value: unknown): value is string =>
 
 /** A name as kept: one line, trimmed, bounded. */
 export function cleanProjectName(name: string): string {
-  return name.replace(/\s+/g, ' ').trim().slice(0, projectLimits.nameLength);
+  return oneLineName(name, projectLimits.nameLength);
 }
 
 /** What the project settings change; each change stamps `updatedAt`. */
@@ -77,10 +78,5 @@ export function laterProject(a: Project, b: Project): Project {
 
 /** Projects in the sidebar's order: by name, as the user reads them, then by creation. */
 export function orderProjects(projects: readonly Project[]): Project[] {
-  return [...projects].sort(
-    (a, b) =>
-      a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) ||
-      a.createdAt.localeCompare(b.createdAt) ||
-      (a.id < b.id ? -1 : 1),
-  );
+  return byName(projects, (project) => project.name);
 }

@@ -1,3 +1,4 @@
+import { byName, oneLineName } from './named-items.ts';
 import { isIsoTimestamp, isRecord, ownField } from './json-guards.ts';
 
 /**
@@ -100,7 +101,7 @@ export function fillPrompt(body: string, values: Readonly<Record<string, string>
 
 /** A title as kept: one line, spaces collapsed, trimmed, bounded. */
 export function cleanPromptTitle(title: string): string {
-  return title.replace(/\s+/g, ' ').trim().slice(0, promptLimits.titleLength).trim();
+  return oneLineName(title, promptLimits.titleLength);
 }
 
 /** Why a title and body cannot be kept, or null. */
@@ -196,12 +197,7 @@ function readList(list: readonly unknown[]): { prompts: Prompt[]; unread: number
 
 /** Prompts as lists show them: by title, as the user reads them, then by creation. */
 export function orderPrompts(prompts: readonly Prompt[]): Prompt[] {
-  return [...prompts].sort(
-    (a, b) =>
-      a.title.localeCompare(b.title, undefined, { sensitivity: 'base', numeric: true }) ||
-      a.createdAt.localeCompare(b.createdAt) ||
-      (a.id < b.id ? -1 : 1),
-  );
+  return byName(prompts, (prompt) => prompt.title);
 }
 
 /** The first line of a body that has text, for a list: bounded, one line. */
