@@ -274,11 +274,13 @@ function createIndexedDbStore(db: Database): ConversationStore {
       }),
 
     replaceAll: async (conversations, projects = []) => {
-      const { putProject } = await projectWrites();
+      // Loaded only when there are projects to write: an import of conversations alone waits on nothing more.
+      const putProject = projects.length > 0 ? (await projectWrites()).putProject : null;
       const added: string[] = [];
       const result = await writeAll(db, async (tx, pending) => {
         for (const store of writeStores) pending.push(tx.objectStore(store).clear());
-        for (const project of projects) added.push(...(await putProject(tx, pending, project, staged)));
+        if (putProject)
+          for (const project of projects) added.push(...(await putProject(tx, pending, project, staged)));
         for (const conversation of conversations)
           added.push(...(await putConversation(tx, pending, conversation, staged, false)));
       });
