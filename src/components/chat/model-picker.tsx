@@ -3,7 +3,7 @@ import { connectionLabel, modelOf } from '../../domain/provider-catalog.ts';
 import { useChatState, useChatStateShallow, useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
-import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { PopoverButton } from '../ui/popover-button.tsx';
 import { LazyModelList } from './lazy-model-list.tsx';
 
 /**
@@ -23,36 +23,41 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
   const setOpen = (next: boolean) => chat.setOverlay(next ? 'model-picker' : null);
 
   return (
-    <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger
-        aria-label={model ? `Model: ${model}` : 'Choose a model'}
-        title={model ? `Model: ${model}` : 'Choose a model'}
-        className="inline-flex h-8 max-w-48 items-center gap-1 rounded-md border border-gray-300 px-2 text-xs font-medium hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:border-gray-700 dark:hover:bg-gray-800"
-      >
-        <span className="truncate">{model || 'Choose a model'}</span>
-        <ChevronDown className="size-3.5 shrink-0" aria-hidden />
-      </PopoverTrigger>
-      <PopoverContent align="start" className="w-80" aria-label="Choose a model">
-        {pin && (
-          <button
-            type="button"
-            onClick={() => {
-              void chat.pinModel(conversationId, null);
+    <PopoverButton
+      open={open}
+      onOpenChange={setOpen}
+      aria-label={model ? `Model: ${model}` : 'Choose a model'}
+      title={model ? `Model: ${model}` : 'Choose a model'}
+      className="inline-flex h-8 max-w-48 items-center gap-1 rounded-md border border-gray-300 px-2 text-xs font-medium hover:bg-gray-100 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none dark:border-gray-700 dark:hover:bg-gray-800"
+      align="start"
+      contentClassName="w-80"
+      contentLabel="Choose a model"
+      content={
+        <>
+          {pin && (
+            <button
+              type="button"
+              onClick={() => {
+                void chat.pinModel(conversationId, null);
+                setOpen(false);
+              }}
+              className="mb-2 w-full rounded border border-gray-200 px-2 py-1 text-left text-xs hover:bg-gray-100 dark:border-gray-700 dark:hover:bg-gray-800"
+            >
+              Follow the saved configuration ({saved})
+            </button>
+          )}
+          <LazyModelList
+            current={endpointId ? { provider, model, endpointId } : { provider, model }}
+            onChoose={(choice) => {
+              void chat.pinModel(conversationId, choice);
               setOpen(false);
             }}
-            className="mb-2 w-full rounded border border-gray-200 px-2 py-1 text-left text-xs hover:bg-gray-100 dark:border-gray-700 dark:hover:bg-gray-800"
-          >
-            Follow the saved configuration ({saved})
-          </button>
-        )}
-        <LazyModelList
-          current={endpointId ? { provider, model, endpointId } : { provider, model }}
-          onChoose={(choice) => {
-            void chat.pinModel(conversationId, choice);
-            setOpen(false);
-          }}
-        />
-      </PopoverContent>
-    </Popover>
+          />
+        </>
+      }
+    >
+      <span className="truncate">{model || 'Choose a model'}</span>
+      <ChevronDown className="size-3.5 shrink-0" aria-hidden />
+    </PopoverButton>
   );
 }

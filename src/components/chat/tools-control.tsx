@@ -6,7 +6,7 @@ import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { modelCapabilities, targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
-import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { PopoverButton } from '../ui/popover-button.tsx';
 import { countOffered } from './tool-count.ts';
 import { ToolsPopover } from './lazy-tool-ui.tsx';
 
@@ -31,21 +31,22 @@ export function ToolsControl({ conversationId }: { conversationId: string }) {
   const on = !off && count > 0;
   const label = off ? `Tools are off for ${off}` : `Tools: ${on ? `${count} on` : 'off'}`;
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button
-          size="icon"
-          variant="ghost"
-          aria-label={label}
-          title={label}
-          className={on ? 'size-10 text-indigo-600 dark:text-indigo-400' : 'size-10'}
-        >
-          <Wrench />
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent align="start" className="w-80" aria-label="Tools">
-        <ToolsPopover conversationId={conversationId} offFor={off} />
-      </PopoverContent>
-    </Popover>
+    <PopoverButton
+      asChild
+      align="start"
+      contentClassName="w-80"
+      contentLabel="Tools"
+      content={<ToolsPopover conversationId={conversationId} offFor={off} />}
+    >
+      <Button
+        size="icon"
+        variant="ghost"
+        aria-label={label}
+        title={label}
+        className={on ? 'size-10 text-indigo-600 dark:text-indigo-400' : 'size-10'}
+      >
+        <Wrench />
+      </Button>
+    </PopoverButton>
   );
 }

@@ -4,8 +4,8 @@ import { timeAgo } from '../../lib/relative-time.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat, type ConversationListItem } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
-import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
+import { PopoverButton } from '../ui/popover-button.tsx';
 import { draggedConversation } from './conversation-drag.ts';
 
 const { deleteConversation, renameConversation, selectConversation } = chat;
@@ -115,41 +115,46 @@ export const ConversationRow = memo(function ConversationRow({
         >
           <Pencil className="size-3.5" />
         </button>
-        <Popover>
-          <PopoverTrigger aria-label="Delete conversation" className={iconButton}>
-            <Trash2 className="size-3.5" />
-          </PopoverTrigger>
-          <PopoverContent align="end">
-            <p className="font-semibold">Delete conversation?</p>
-            <p className="mt-1 text-muted-foreground">This action cannot be undone.</p>
-            <div className="mt-3 flex justify-end gap-2">
-              <PopoverClose asChild>
-                <Button variant="outline" size="sm">
+        <PopoverButton
+          aria-label="Delete conversation"
+          className={iconButton}
+          align="end"
+          content={(close) => (
+            <>
+              <p className="font-semibold">Delete conversation?</p>
+              <p className="mt-1 text-muted-foreground">This action cannot be undone.</p>
+              <div className="mt-3 flex justify-end gap-2">
+                <Button variant="outline" size="sm" onClick={close}>
                   Cancel
                 </Button>
-              </PopoverClose>
-              <PopoverClose asChild>
-                <Button variant="danger" size="sm" onClick={() => void deleteConversation(item.id)}>
+                <Button
+                  variant="danger"
+                  size="sm"
+                  onClick={() => {
+                    void deleteConversation(item.id);
+                    close();
+                  }}
+                >
                   Delete
                 </Button>
-              </PopoverClose>
-            </div>
-          </PopoverContent>
-        </Popover>
-        <Popover>
-          <PopoverTrigger
-            aria-label="More actions"
-            className={iconButton}
-            // Its items are loaded as the pointer or the focus comes near, so they are there on click.
-            onPointerEnter={ConversationMenuItems.preload}
-            onFocus={ConversationMenuItems.preload}
-          >
-            <Ellipsis className="size-3.5" />
-          </PopoverTrigger>
-          <PopoverContent align="end" className="w-52 p-1">
-            <ConversationMenuItems item={item} />
-          </PopoverContent>
-        </Popover>
+              </div>
+            </>
+          )}
+        >
+          <Trash2 className="size-3.5" />
+        </PopoverButton>
+        <PopoverButton
+          aria-label="More actions"
+          className={iconButton}
+          // Its items are loaded as the pointer or the focus comes near, so they are there on click.
+          onPointerEnter={ConversationMenuItems.preload}
+          onFocus={ConversationMenuItems.preload}
+          align="end"
+          contentClassName="w-52 p-1"
+          content={<ConversationMenuItems item={item} />}
+        >
+          <Ellipsis className="size-3.5" />
+        </PopoverButton>
       </div>
     </li>
   );

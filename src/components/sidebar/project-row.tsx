@@ -4,7 +4,7 @@ import type { Project } from '../../domain/projects.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat } from '../../state/chat.ts';
 import { lazyPart } from '../ui/lazy-part.tsx';
-import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { PopoverButton } from '../ui/popover-button.tsx';
 import { draggedConversation } from './conversation-drag.ts';
 import { projectDotClass } from '../projects/project-colors.ts';
 
@@ -84,19 +84,17 @@ export const ProjectRow = memo(function ProjectRow({ project, count }: { project
         </span>
       </button>
       <div className="absolute right-1 flex rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
-        <Popover>
-          <PopoverTrigger
-            aria-label={`Actions for ${project.name}`}
-            className={iconButton}
-            onPointerEnter={ProjectMenuItems.preload}
-            onFocus={ProjectMenuItems.preload}
-          >
-            <Ellipsis className="size-3.5" />
-          </PopoverTrigger>
-          <PopoverContent align="end" className="w-60 p-1">
-            <ProjectMenuItems project={project} />
-          </PopoverContent>
-        </Popover>
+        <PopoverButton
+          aria-label={`Actions for ${project.name}`}
+          className={iconButton}
+          onPointerEnter={ProjectMenuItems.preload}
+          onFocus={ProjectMenuItems.preload}
+          align="end"
+          contentClassName="w-60 p-1"
+          content={<ProjectMenuItems project={project} />}
+        >
+          <Ellipsis className="size-3.5" />
+        </PopoverButton>
       </div>
     </li>
   );
