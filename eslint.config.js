@@ -15,7 +15,7 @@ import tseslint from 'typescript-eslint';
 /**
  * Features built on another region's parts: the artifact panel and the project dialogs show the
  * chat's markdown, model list and file chips; a reply's code block opens the artifact panel; the
- * sidebar marks projects as their settings do.
+ * sidebar marks projects as their settings do; a persona's model is chosen from the chat's model list.
  */
 /** @type {Record<string, string[]>} */
 const featureUses = {
@@ -23,6 +23,7 @@ const featureUses = {
   sidebar: ['projects'],
   artifacts: ['chat'],
   projects: ['chat'],
+  settings: ['chat'],
 };
 
 const layers = [

@@ -5,7 +5,7 @@
  *   npm run bench                      3 runs per case: median, min and max
  *   npm run bench -- --quick           1 run, a ~1500-token reply, 50 prior messages
  *   npm run bench -- --runs=5          another number of runs
- *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact
+ *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects
  *                                      some cases only
  *
  * It builds the app with vite into a temporary folder, serves it with `vite preview`, starts the
@@ -35,6 +35,8 @@
  *  11. cases/artifact.mjs   opening a 400-line React artifact (artifact-source.mjs) in the panel:
  *                           click to the frame's first 'rendered', the panel's paint, transpile and
  *                           render in the frame, long tasks; a second open in the same page
+ *  12. cases/projects.mjs   50 projects and 5,000 conversations in the sidebar: cold start against
+ *                           10 conversations, a switch to a conversation in a project, unfolding one
  * Shared: serve.mjs (servers), browser.mjs (Chromium, CDP), seed.mjs (IndexedDB records),
  * artifact-source.mjs (React artifacts),
  * probes.mjs (in-page instrumentation), reference-page.mjs, report.mjs, stats.mjs.
@@ -57,6 +59,7 @@ import { bundleCase } from './cases/bundle.mjs';
 import { coldStartCase } from './cases/cold-start.mjs';
 import { hostileTextCase } from './cases/hostile-text.mjs';
 import { importCase } from './cases/import.mjs';
+import { projectsCase } from './cases/projects.mjs';
 import { searchCase } from './cases/search.mjs';
 import { streamingCase } from './cases/streaming-case.mjs';
 import { switchCase } from './cases/switch.mjs';
@@ -72,7 +75,7 @@ const runs = runsArg ? Math.max(1, Number(runsArg.slice(7)) || 1) : quick ? 1 : 
 const cases = new Set(
   (onlyArg
     ? onlyArg.slice(7)
-    : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact'
+    : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects'
   ).split(','),
 );
 
@@ -172,6 +175,7 @@ async function main() {
     ['text', 'Case 9 (text functions)', () => hostileTextCase(ctx, root)],
     ['tools', 'Case 10 (tool calls)', () => toolsCase(ctx, settings)],
     ['artifact', 'Case 11 (open a React artifact)', () => artifactCase(ctx)],
+    ['projects', 'Case 12 (projects in the sidebar)', () => projectsCase(ctx)],
   ];
   for (const [name, title, step] of steps) {
     if (!cases.has(name)) continue;

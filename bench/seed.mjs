@@ -33,6 +33,8 @@ export const finalSentence = 'That is all.';
  * @property {{ role: 'user' | 'assistant', content: string }[]} [messages] Given texts in place
  *   of the generated ones, after the system message (messageCount is then ignored; `marker` and
  *   `branchPoints` do not apply).
+ * @property {string} [projectId] The project it is in (Conversation.projectId), on the record and
+ *   its summary; the project itself is written by `addProjects` once the app has made its store.
  * @property {Record<string, boolean>} [toolSwitches] The conversation's switches
  *   (Conversation.toolSwitches, e.g. `{ 'web-search': true, 'create-images': true }`), stamped
  *   with its creation time (toolSwitchesAt).
@@ -143,7 +145,9 @@ async function writeSeed({ spec, sections, questions, baseTime }) {
         chars += content.length;
         messages.push({ role: i % 2 === 0 ? 'user' : 'assistant', content });
       }
+      /** @type {Record<string, unknown>} */
       const common = { id: plan.id, name: plan.name, createdAt: at, updatedAt: at, provider: 'openai' };
+      if (plan.projectId) Object.assign(common, { projectId: plan.projectId, projectAt: at });
       /** @type {Record<string, unknown>} */
       let record = { ...common, messages };
       if (plan.branchPoints) {
@@ -209,4 +213,31 @@ export async function seed(context, appUrl, spec) {
     await page.unroute(seedUrl);
     await page.close();
   }
+}
+
+/**
+ * Runs in a page of the app's origin, after the app has opened (and upgraded) its database: adds
+ * projects to its 'projects' store, in the shape of src/domain/projects.ts.
+ * @param {{ id: string, name: string, folded?: boolean }[]} projects
+ */
+export async function addProjects(projects) {
+  /** @type {IDBDatabase} */
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open('ai-chat');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const tx = db.transaction('projects', 'readwrite');
+  const at = new Date('2025-01-01T08:00:00.000Z').toISOString();
+  for (const { id, name, folded } of projects) {
+    /** @type {Record<string, unknown>} */
+    const project = { id, name, instructions: '', files: [], createdAt: at, updatedAt: at };
+    if (folded) project.folded = true;
+    tx.objectStore('projects').put(project);
+  }
+  await new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve(undefined);
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
 }

@@ -30,9 +30,10 @@ import { pluck } from '../stats.mjs';
  *   lastMs: NaN when the last message never came into view.
  */
 
-const marker = 'END-OF-ACTIVE-CONVERSATION';
-const activeId = 'bench-cold-active';
-const activeName = 'Active conversation';
+/** The active conversation: what the probe waits for (projects.mjs seeds one too). */
+export const marker = 'END-OF-ACTIVE-CONVERSATION';
+export const activeId = 'bench-cold-active';
+export const activeName = 'Active conversation';
 
 /**
  * Launches the profile, loads the app and waits for the probe.

@@ -36,3 +36,17 @@ export function changeProject(project: Project, change: ProjectChange, now: Date
   changed.updatedAt = now.toISOString();
   return changed;
 }
+
+/**
+ * What a measure was taken of: the instructions and the files (their ids; a file's bytes never
+ * change under its id), as a 32-bit FNV-1a hash. Another value: the figure no longer applies.
+ */
+export function projectFingerprint({ instructions, files }: Pick<Project, 'instructions' | 'files'>): string {
+  const text = `${instructions}\u0000${files.map((file) => file.id).join('\u0000')}`;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}

@@ -1,3 +1,4 @@
+import { promptLimits } from './prompts.ts';
 import { readAttachment, readPin, readToolSwitches } from './conversation-validation.ts';
 import { isIsoTimestamp, isRecord, ownField } from './json-guards.ts';
 import { reasoningEfforts, type ReasoningEffort } from './provider-definitions/capabilities.ts';
@@ -8,7 +9,9 @@ import {
   projectLimits,
   type Project,
   type ProjectColor,
+  type ProjectMeasure,
 } from './projects.ts';
+import { isProviderId } from './config.ts';
 
 /**
  * A project as read back from storage, a tab or an imported file (hostile input): a fresh object
@@ -45,6 +48,11 @@ export function readProject(value: unknown): Project | null {
   if ((reasoningEfforts as readonly unknown[]).includes(effort)) project.effort = effort as ReasoningEffort;
   const toolSwitches = readToolSwitches(ownField(value, 'toolSwitches'));
   if (toolSwitches) project.toolSwitches = toolSwitches;
+  const measured = readMeasure(ownField(value, 'measured'));
+  if (measured) project.measured = measured;
+  const personaId = ownField(value, 'personaId');
+  if (typeof personaId === 'string' && personaId !== '' && personaId.length <= promptLimits.idLength)
+    project.personaId = personaId;
   const emoji = ownField(value, 'emoji');
   if (typeof emoji === 'string' && emoji.trim() !== '' && emoji.length <= projectLimits.emojiLength)
     project.emoji = emoji.trim();
@@ -52,6 +60,20 @@ export function readProject(value: unknown): Project | null {
   if ((projectColors as readonly unknown[]).includes(color)) project.color = color as ProjectColor;
   if (ownField(value, 'folded') === true) project.folded = true;
   return project;
+}
+
+function readMeasure(value: unknown): ProjectMeasure | undefined {
+  if (!isRecord(value)) return undefined;
+  const tokens = ownField(value, 'tokens');
+  const provider = ownField(value, 'provider');
+  const model = ownField(value, 'model');
+  const of = ownField(value, 'of');
+  const at = ownField(value, 'at');
+  if (typeof tokens !== 'number' || !Number.isSafeInteger(tokens) || tokens <= 0) return undefined;
+  if (!isProviderId(provider) || typeof model !== 'string' || model === '' || model.length > 200)
+    return undefined;
+  if (typeof of !== 'string' || of.length > 100 || !isIsoTimestamp(at)) return undefined;
+  return { tokens, provider, model, of, at };
 }
 
 /** Projects as read from a list: each valid one once (the later copy of an id), at most the limit. */

@@ -51,6 +51,8 @@ describe('projects', () => {
       color: 'url(javascript:1)',
       emoji: 'e'.repeat(100),
       pin: { provider: 'nowhere', model: 'm' },
+      personaId: 'x'.repeat(101),
+      measured: { tokens: -1, provider: 'openai', model: 'gpt-5', of: 'abc', at: '2026-01-01T00:00:00.000Z' },
       extra: { nested: true },
     });
     expect(hostile).toEqual({
@@ -58,6 +60,18 @@ describe('projects', () => {
       name: 'n'.repeat(projectLimits.nameLength),
       instructions: '',
       files: [],
+    });
+    const measured = {
+      tokens: 1234,
+      provider: 'claude',
+      model: 'claude-sonnet-4-6',
+      of: 'abc',
+      at: now.toISOString(),
+    };
+    expect(readProject({ ...project, personaId: 'p1', measured })).toEqual({
+      ...project,
+      personaId: 'p1',
+      measured,
     });
     const many = Array.from({ length: 5_000 }, (_, index) => ({ ...project, id: `p${index}` }));
     expect(readProjects(many)).toHaveLength(projectLimits.projects);

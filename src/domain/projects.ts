@@ -1,6 +1,7 @@
 import { byName, oneLineName } from './named-items.ts';
 import type { AttachmentPart } from './attachments.ts';
 import type { ModelPin } from './conversation.ts';
+import type { ProviderId } from './config.ts';
 import type { ReasoningEffort } from './provider-definitions/capabilities.ts';
 
 /**
@@ -22,6 +23,10 @@ export interface Project {
   effort?: ReasoningEffort;
   /** ... and these switches (tools, web search, artifacts). */
   toolSwitches?: Record<string, boolean>;
+  /** What a conversation here costs before its own words, as a provider counted it. */
+  measured?: ProjectMeasure;
+  /** ... and this persona's system prompt (and its model, when the project sets none). */
+  personaId?: string;
   /** Shown before its name in the sidebar: one emoji, or a colour's dot. */
   emoji?: string;
   color?: ProjectColor;
@@ -30,6 +35,20 @@ export interface Project {
   createdAt: string;
   /** Of two copies (two tabs), the later change wins whole. */
   updatedAt: string;
+}
+
+/**
+ * The input tokens of the first request of a conversation in the project (its instructions and
+ * files, the conversation's system prompt and first question, the tools offered), from the usage
+ * the provider reported, with the model that counted them (docs/projects.md#files-in-tokens).
+ */
+export interface ProjectMeasure {
+  tokens: number;
+  provider: ProviderId;
+  model: string;
+  /** The instructions and files measured (projectFingerprint): changed since, the figure is stale. */
+  of: string;
+  at: string;
 }
 
 export const projectColors = [
@@ -67,7 +86,17 @@ export function cleanProjectName(name: string): string {
 export type ProjectChange = Partial<
   Pick<
     Project,
-    'name' | 'instructions' | 'files' | 'pin' | 'effort' | 'toolSwitches' | 'emoji' | 'color' | 'folded'
+    | 'name'
+    | 'instructions'
+    | 'files'
+    | 'pin'
+    | 'effort'
+    | 'toolSwitches'
+    | 'personaId'
+    | 'measured'
+    | 'emoji'
+    | 'color'
+    | 'folded'
   >
 >;
 

@@ -14,8 +14,13 @@ import {
   readPrompt,
   readPrompts,
   readPromptsFile,
+  messagePrompts,
+  personaById,
+  personasOf,
+  withPersona,
   type Prompt,
 } from './prompts.ts';
+import { createConversation, systemPromptOf } from './conversation-rules.ts';
 
 const now = new Date('2026-05-01T10:00:00.000Z');
 
@@ -217,5 +222,74 @@ describe('showing', () => {
   it('previews the first line with text', () => {
     expect(promptPreview('\n  \n  First line  \nsecond')).toBe('First line');
     expect(promptPreview('x'.repeat(500))).toHaveLength(200);
+  });
+});
+
+describe('personas', () => {
+  const pin = { provider: 'claude' as const, model: 'claude-sonnet-4-6' };
+  const persona = (fields: Partial<Prompt> = {}) =>
+    prompt({ id: 'r', title: 'Reviewer', body: 'You review code {{strictly}}.', persona: true, ...fields });
+
+  it('are made with a name, a system prompt and optionally a model, on their own words', () => {
+    const made = createPrompt({
+      id: 'r',
+      title: ' Reviewer ',
+      body: 'Be terse.',
+      now,
+      persona: { model: pin },
+    });
+    expect(made).toMatchObject({ ok: true, prompt: { title: 'Reviewer', persona: true, model: pin } });
+    expect(createPrompt({ id: 'r', title: '', body: 'x', now, persona: {} })).toEqual({
+      ok: false,
+      problem: 'A persona needs a name.',
+    });
+    expect(promptProblem('R', ' ', true)).toBe('A persona needs a system prompt.');
+    // Braces in a system prompt are text: no limit on "variables".
+    const many = Array.from({ length: 60 }, (_, index) => `{{v${index}}}`).join('');
+    expect(promptProblem('R', many, true)).toBeNull();
+  });
+
+  it("change their model, or drop it; a prompt's change never gives it one", () => {
+    const later = new Date('2026-06-01T00:00:00.000Z');
+    const changed = changePrompt(persona(), { model: pin }, later);
+    expect(changed.ok && changed.prompt.model).toEqual(pin);
+    const dropped = changePrompt(persona({ model: pin }), { model: undefined }, later);
+    expect(dropped.ok && 'model' in dropped.prompt).toBe(false);
+    const plain = changePrompt(prompt(), { model: pin }, later);
+    expect(plain.ok && 'model' in plain.prompt).toBe(false);
+  });
+
+  it('are read back with their model, a bad model left out; a prompt reads no model', () => {
+    expect(readPrompt({ ...persona(), model: pin })).toEqual(persona({ model: pin }));
+    expect(readPrompt({ ...persona(), model: { provider: 'nope', model: 'x' } })).toEqual(persona());
+    expect(readPrompt({ ...prompt(), model: pin })).toEqual(prompt());
+    expect(readPrompt({ ...persona(), persona: 'yes' })).toEqual(
+      prompt({ id: 'r', title: 'Reviewer', body: persona().body }),
+    );
+  });
+
+  it('are kept apart from the prompts a message takes', () => {
+    const list = [prompt(), persona({ id: 'z', title: 'Zed' }), persona()];
+    expect(messagePrompts(list)).toEqual([prompt()]);
+    expect(personasOf(list).map((entry) => entry.title)).toEqual(['Reviewer', 'Zed']);
+    expect(personaById(list, 'r')?.title).toBe('Reviewer');
+    expect(personaById(list, 'p1')).toBeUndefined();
+    expect(personaById(list, undefined)).toBeUndefined();
+  });
+
+  it("set a conversation's system prompt, and its model when they have one", () => {
+    const conversation = createConversation({
+      existingCount: 0,
+      provider: 'openai',
+      now,
+      id: 'c',
+      rootId: 'root',
+    });
+    const later = new Date('2026-06-01T00:00:00.000Z');
+    const set = withPersona(conversation, persona({ model: pin }), later);
+    expect(systemPromptOf(set)).toBe('You review code {{strictly}}.');
+    expect(set.pin).toEqual(pin);
+    expect(set.pinnedAt).toBe(later.toISOString());
+    expect(withPersona(conversation, persona(), later).pin).toBeUndefined();
   });
 });

@@ -1,4 +1,7 @@
+import type { Conversation, ModelPin } from './conversation.ts';
+import { setModelPin, setSystemPrompt } from './conversation-rules.ts';
 import { byName, oneLineName } from './named-items.ts';
+import { readPin } from './conversation-validation.ts';
 import { isIsoTimestamp, isRecord, ownField } from './json-guards.ts';
 
 /**
@@ -13,6 +16,13 @@ export interface Prompt {
   createdAt: string;
   /** Of two copies (two tabs, an import), the later change wins whole. */
   updatedAt: string;
+  /**
+   * Set on a persona (docs/prompts.md#personas): the title is its name and the body a system
+   * prompt, chosen for a conversation rather than inserted into a message.
+   */
+  persona?: true;
+  /** A persona's model: a conversation it starts, or is chosen for, is pinned to it. */
+  model?: ModelPin;
 }
 
 /** Bounds on what is kept and read back (storage and imported files are hostile input). */
@@ -28,7 +38,7 @@ export const promptLimits = {
 } as const;
 
 /** What the editor changes; each change stamps `updatedAt`. */
-export type PromptChange = Partial<Pick<Prompt, 'title' | 'body'>>;
+export type PromptChange = Partial<Pick<Prompt, 'title' | 'body' | 'model'>>;
 
 /** A prompt as made or changed, or why it cannot be (a sentence for the user). */
 export type PromptResult = { ok: true; prompt: Prompt } | { ok: false; problem: string };
@@ -104,53 +114,69 @@ export function cleanPromptTitle(title: string): string {
   return oneLineName(title, promptLimits.titleLength);
 }
 
-/** Why a title and body cannot be kept, or null. */
-function problemOf(title: string, body: string): string | null {
-  if (title === '') return 'A prompt needs a title.';
-  if (body.trim() === '') return 'A prompt needs some text.';
+/** Why a title and body cannot be kept, or null; a persona's title is its name, its body its system prompt. */
+function problemOf(title: string, body: string, persona = false): string | null {
+  const what = persona ? 'A persona' : 'A prompt';
+  if (title === '') return persona ? 'A persona needs a name.' : 'A prompt needs a title.';
+  if (body.trim() === '') return persona ? 'A persona needs a system prompt.' : 'A prompt needs some text.';
   if (body.length > promptLimits.bodyLength)
-    return `A prompt can be at most ${promptLimits.bodyLength.toLocaleString('en')} characters long.`;
-  if (distinctNames(body, promptLimits.variables + 1).length > promptLimits.variables)
+    return `${what} can be at most ${promptLimits.bodyLength.toLocaleString('en')} characters long.`;
+  if (!persona && distinctNames(body, promptLimits.variables + 1).length > promptLimits.variables)
     return `A prompt can ask for at most ${promptLimits.variables} different values.`;
   return null;
 }
 
 /** Why a title and text as typed cannot be saved (the editor says so before trying), or null. */
-export function promptProblem(title: string, body: string): string | null {
-  return problemOf(cleanPromptTitle(title), body);
+export function promptProblem(title: string, body: string, persona = false): string | null {
+  return problemOf(cleanPromptTitle(title), body, persona);
 }
 
-/** A new prompt: the title cleaned to one line; refused without a title or text, or beyond the limits. */
+/**
+ * A new prompt, or persona with `persona` set: the title cleaned to one line; refused without a
+ * title or text, or beyond the limits.
+ */
 export function createPrompt({
   id,
   title,
   body,
   now,
+  persona,
 }: {
   id: string;
   title: string;
   body: string;
   now: Date;
+  persona?: { model?: ModelPin };
 }): PromptResult {
   const cleaned = cleanPromptTitle(title);
-  const problem = problemOf(cleaned, body);
+  const problem = problemOf(cleaned, body, persona !== undefined);
   if (problem) return { ok: false, problem };
   const at = now.toISOString();
-  return { ok: true, prompt: { id, title: cleaned, body, createdAt: at, updatedAt: at } };
+  const prompt: Prompt = { id, title: cleaned, body, createdAt: at, updatedAt: at };
+  if (persona) prompt.persona = true;
+  if (persona?.model) prompt.model = { ...persona.model };
+  return { ok: true, prompt };
 }
 
 /** The prompt with the change made and `updatedAt` stamped; refused on the same rules as a new one. */
 export function changePrompt(prompt: Prompt, change: PromptChange, now: Date): PromptResult {
   const title = change.title === undefined ? prompt.title : cleanPromptTitle(change.title);
   const body = change.body ?? prompt.body;
-  const problem = problemOf(title, body);
+  const problem = problemOf(title, body, prompt.persona);
   if (problem) return { ok: false, problem };
   // Never earlier than the copy changed: the later copy wins between tabs.
   const at = now.toISOString();
-  return {
-    ok: true,
-    prompt: { ...prompt, title, body, updatedAt: at > prompt.updatedAt ? at : prompt.updatedAt },
+  const changed: Prompt = {
+    ...prompt,
+    title,
+    body,
+    updatedAt: at > prompt.updatedAt ? at : prompt.updatedAt,
   };
+  if (prompt.persona && 'model' in change) {
+    if (change.model) changed.model = { ...change.model };
+    else delete changed.model;
+  }
+  return { ok: true, prompt: changed };
 }
 
 /** A prompt read from storage or a file: a fresh object of exactly the known fields, or null. */
@@ -166,8 +192,14 @@ export function readPrompt(value: unknown): Prompt | null {
   if (!isIsoTimestamp(createdAt) || !isIsoTimestamp(updatedAt)) return null;
   // A title is read from its first 10,000 characters at most: kept, it is 200.
   const cleaned = cleanPromptTitle(title.slice(0, 10_000));
-  if (problemOf(cleaned, body) !== null) return null;
-  return { id, title: cleaned, body, createdAt, updatedAt };
+  const persona = ownField(value, 'persona') === true;
+  if (problemOf(cleaned, body, persona) !== null) return null;
+  const prompt: Prompt = { id, title: cleaned, body, createdAt, updatedAt };
+  if (!persona) return prompt;
+  prompt.persona = true;
+  const model = readPin(ownField(value, 'model'));
+  if (model) prompt.model = model;
+  return prompt;
 }
 
 /**
@@ -193,6 +225,27 @@ function readList(list: readonly unknown[]): { prompts: Prompt[]; unread: number
     byId.set(prompt.id, known && known.updatedAt >= prompt.updatedAt ? known : prompt);
   }
   return { prompts: [...byId.values()], unread };
+}
+
+/** The prompts the `/` menu and the palette insert into a message: not the personas. */
+export function messagePrompts(prompts: readonly Prompt[]): Prompt[] {
+  return prompts.filter((prompt) => !prompt.persona);
+}
+
+/** The personas, in list order. */
+export function personasOf(prompts: readonly Prompt[]): Prompt[] {
+  return orderPrompts(prompts.filter((prompt) => prompt.persona));
+}
+
+/** The persona of that id (none for a prompt's id, or one deleted). */
+export function personaById(prompts: readonly Prompt[], id: string | undefined): Prompt | undefined {
+  return id === undefined ? undefined : prompts.find((prompt) => prompt.id === id && prompt.persona);
+}
+
+/** The conversation as a persona sets it up: its system prompt, and its model when the persona has one. */
+export function withPersona(conversation: Conversation, persona: Prompt, now: Date): Conversation {
+  const prompted = setSystemPrompt(conversation, persona.body, now);
+  return persona.model ? setModelPin(prompted, persona.model, now) : prompted;
 }
 
 /** Prompts as lists show them: by title, as the user reads them, then by creation. */

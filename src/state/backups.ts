@@ -80,18 +80,56 @@ export function createBackups(ctx: ChatContext, run: BackupRunner) {
 
   const exportOf = (id: string) => withExport(id, (data) => data.blob());
 
+  /** Today's backup unless one was taken today, or nothing changed since the last. */
+  async function daily(): Promise<void> {
+    const day = ctx.now().toDateString();
+    if (checkedDay === day || running) return;
+    running = true;
+    const reply = await take('daily');
+    running = false;
+    // Not yet: nothing to keep so far (a reply asks again), a failure, or another tab at it
+    // (whose backup may yet fail): the next check tries again.
+    if (reply.status !== 'empty' && reply.status !== 'failed' && reply.status !== 'busy') checkedDay = day;
+    warnIfNotTaken('today', reply);
+  }
+
+  let waiting = false;
+  /**
+   * Today's backup, off the page's thread, when none was taken today: once no reply streams (it
+   * would be stored half-written, as interrupted) and the last saves have landed.
+   */
+  function backUpToday(delayMs = 2000): void {
+    if (waiting) return;
+    waiting = true;
+    const attempt = () => {
+      if (ctx.get().streaming) {
+        const stop = ctx.store.subscribe((state) => {
+          if (state.streaming) return;
+          stop();
+          setTimeout(attempt, 2000);
+        });
+        return;
+      }
+      waiting = false;
+      daily().catch((error: unknown) => console.warn('No backup was taken today', error));
+    };
+    setTimeout(attempt, delayMs);
+  }
+
   return {
-    /** Today's backup unless one was taken today, or nothing changed since the last. */
-    async daily(): Promise<void> {
-      const day = ctx.now().toDateString();
-      if (checkedDay === day || running) return;
-      running = true;
-      const reply = await take('daily');
-      running = false;
-      // Not yet: nothing to keep so far (a reply asks again), a failure, or another tab at it
-      // (whose backup may yet fail): the next check tries again.
-      if (reply.status !== 'empty' && reply.status !== 'failed' && reply.status !== 'busy') checkedDay = day;
-      warnIfNotTaken('today', reply);
+    daily,
+    /**
+     * Backs up each day while the tab is open, where storage lasts: a minute after the start when
+     * there is something to keep (not while the search index is first built, which also reads
+     * every conversation), after each finished reply (a new user's first one is worth keeping),
+     * and every half hour as days pass.
+     */
+    schedule(hasConversations: boolean): void {
+      if (hasConversations) backUpToday(60_000);
+      ctx.store.subscribe((state, previous) => {
+        if (previous.streaming && !state.streaming) backUpToday();
+      });
+      setInterval(() => backUpToday(), 30 * 60_000);
     },
     takeNow: () => take('manual'),
     /** The backups, newest first, and how many (and how much) are kept. */

@@ -209,14 +209,21 @@ export function createChatController(deps: ChatDependencies): ChatController {
   let promptModule: Promise<PromptLibrary> | null = null;
   const prompts = () =>
     (promptModule ??= import('./prompt-commands.ts').then(({ createPromptCommands }) =>
-      createPromptCommands(ctx),
+      createPromptCommands({ ctx, open }),
     ));
   function loadPrompts(): void {
     const saved = settings.loadPrompts();
     if (saved === null) store.setState({ prompts: [] });
     else void prompts().then((library) => library.receive(saved));
   }
-  const messages = createMessageCommands({ ctx, sync, open, replies, targetFor: configs.targetFor });
+  const messages = createMessageCommands({
+    ctx,
+    sync,
+    open,
+    replies,
+    targetFor: configs.targetFor,
+    projects,
+  });
   const tree = createTreeCommands({ ctx, open });
   const toolCommands = createToolCommands({ ctx, open, runner: toolRunner, sources: toolSources, isOn });
   // Export and import load when first used: the chat screen's first load carries neither.
@@ -233,31 +240,6 @@ export function createChatController(deps: ChatDependencies): ChatController {
         deps.runBackup ?? (async () => ({ status: 'failed', message: 'No backups are taken here' })),
       ),
     ));
-
-  let backupWaiting = false;
-  /**
-   * Today's backup, off the page's thread, when storage lasts and none was taken today: once no
-   * reply streams (it would be stored half-written, as interrupted) and the last saves have landed.
-   */
-  function backUpToday(delayMs = 2000): void {
-    if (!deps.runBackup || !store.getState().persistent || backupWaiting) return;
-    backupWaiting = true;
-    const attempt = () => {
-      if (store.getState().streaming) {
-        const stop = store.subscribe((state) => {
-          if (state.streaming) return;
-          stop();
-          setTimeout(attempt, 2000);
-        });
-        return;
-      }
-      backupWaiting = false;
-      backups()
-        .then((service) => service.daily())
-        .catch((error: unknown) => console.warn('No backup was taken today', error));
-    };
-    setTimeout(attempt, delayMs);
-  }
 
   async function boot(): Promise<void> {
     const saved = settings.readSavedConfig();
@@ -333,16 +315,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
     store.setState({ ready: true });
     whenIdle(() => void loadToolRunner().catch(() => undefined));
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
-    // The day's backup a minute after the start (not while the search index is first built, which
-    // also reads every conversation), and after a finished reply (a new user's first one is worth
-    // keeping); a tab left open checks again as days pass.
-    if (deps.runBackup && db.persistent) {
-      if (list.length > 0) backUpToday(60_000);
-      store.subscribe((state, previous) => {
-        if (previous.streaming && !state.streaming) backUpToday();
-      });
-      setInterval(() => backUpToday(), 30 * 60_000);
-    }
+    if (deps.runBackup && db.persistent) void backups().then((service) => service.schedule(list.length > 0));
   }
 
   async function applyOtherTabChange(message: TabSyncMessage): Promise<void> {
@@ -442,6 +415,8 @@ export function createChatController(deps: ChatDependencies): ChatController {
       'createPrompt',
       'changePrompt',
       'deletePrompt',
+      'choosePersona',
+      'newConversationAs',
       'exportPrompts',
       'importPrompts',
     ]),

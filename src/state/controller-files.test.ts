@@ -111,6 +111,8 @@ describe('backups', () => {
         return backUp({ ...request, now: new Date(request.now) }, { databaseName: name });
       },
     });
+    // The backups' code loads after the start (it schedules the day's backup): loaded once the list is.
+    expect((await backups.chat.listBackups()).backups).toEqual([]);
     await backups.chat.newConversation();
     await sendAndWait(backups, 'Keep this', 'Kept');
     await vi.waitFor(async () => expect((await backups.chat.listBackups()).backups).toHaveLength(1), {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { messageText } from '../domain/conversation.ts';
+import { projectFingerprint } from '../domain/project-rules.ts';
 import { active, databaseName, openTab, sendAndWait, setUpTabs, tab } from './controller-harness.ts';
 
 setUpTabs();
@@ -81,6 +82,35 @@ describe('projects', () => {
       provider: 'claude',
     });
     expect(rowOf(active(tab).id)?.projectId).toBe(id);
+  });
+
+  it('keep the input tokens of a first request, as the provider counted them, until their files change', async () => {
+    const id = await newProject('Measured');
+    await tab.chat.changeProject(id, { instructions: 'Be brief.' });
+    await tab.chat.newConversationInProject(id);
+    const reply = tab.provider.next();
+    reply.push('short');
+    reply.finish = { type: 'finish', reason: 'stop', usage: { inputTokens: 1234, outputTokens: 5 } };
+    reply.end();
+    expect(await tab.chat.send('first')).toBe(true);
+    await vi.waitFor(() => expect(projects()[0]?.measured?.tokens).toBe(1234));
+    const measured = projects()[0]?.measured;
+    expect(measured).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini' });
+    expect(measured?.of).toBe(projectFingerprint(projects()[0] ?? { instructions: '', files: [] }));
+
+    // A second reply is no first request: the figure stays.
+    const second = tab.provider.next();
+    second.push('again');
+    second.finish = { type: 'finish', reason: 'stop', usage: { inputTokens: 99, outputTokens: 1 } };
+    second.end();
+    expect(await tab.chat.send('second')).toBe(true);
+    await vi.waitFor(() => expect(tab.provider.sent).toHaveLength(2));
+    expect(projects()[0]?.measured?.tokens).toBe(1234);
+    // Other instructions: the figure no longer applies.
+    await tab.chat.changeProject(id, { instructions: 'Be thorough.' });
+    expect(projects()[0]?.measured?.of).not.toBe(
+      projectFingerprint(projects()[0] ?? { instructions: '', files: [] }),
+    );
   });
 
   it('are deleted with their conversations, and Undo brings both back', async () => {

@@ -1,6 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Prompt } from '../domain/prompts.ts';
-import { databaseName, localStorage, openTab, setUpTabs, tab, type Tab } from './controller-harness.ts';
+import { systemPromptOf } from '../domain/conversation-rules.ts';
+import {
+  active,
+  databaseName,
+  localStorage,
+  openTab,
+  sendAndWait,
+  setUpTabs,
+  tab,
+  type Tab,
+} from './controller-harness.ts';
 
 const downloads = vi.hoisted(() => [] as { name: string; text: string; type: string }[]);
 vi.mock('../lib/download.ts', () => ({
@@ -166,5 +176,54 @@ describe('prompts', () => {
     expect(tab.chat.view.getState().promptToInsert).toBe('p1');
     tab.chat.insertPrompt(null);
     expect(tab.chat.view.getState().promptToInsert).toBeNull();
+  });
+});
+
+describe('personas', () => {
+  const pin = { provider: 'claude' as const, model: 'claude-sonnet-4-6' };
+
+  it('set up a conversation: its system prompt and model, sent with the next message', async () => {
+    const model = { provider: 'openai' as const, model: 'gpt-5' };
+    const id = await tab.chat.createPrompt('Reviewer', 'You review code.', { model });
+    if (!id) throw new Error('not created');
+    await tab.chat.choosePersona(active(tab).id, id);
+    expect(active(tab).pin).toEqual(model);
+    // Deleted: nothing left to choose, and the conversation keeps what it was given.
+    await tab.chat.deletePrompt(id);
+    expect(toasts('success')).toContain('Persona deleted');
+    await tab.chat.choosePersona(active(tab).id, id);
+    expect(active(tab).pin).toEqual(model);
+    await sendAndWait(tab, 'look', 'ok');
+    expect(tab.provider.sent.at(-1)?.[0]).toEqual({ role: 'system', content: 'You review code.' });
+    expect(tab.provider.settings.at(-1)?.model).toBe('gpt-5');
+  });
+
+  it('start a conversation as themselves, and a prompt is no persona', async () => {
+    const id = await tab.chat.createPrompt('Poet', 'You answer in verse.');
+    const persona = await tab.chat.createPrompt('Poet', 'You answer in verse.', {});
+    if (!id || !persona) throw new Error('not created');
+    const before = tab.chat.store.getState().list.length;
+    await tab.chat.newConversationAs(id);
+    expect(tab.chat.store.getState().list).toHaveLength(before);
+    await tab.chat.newConversationAs(persona);
+    expect(tab.chat.store.getState().list).toHaveLength(before + 1);
+    expect(systemPromptOf(active(tab))).toBe('You answer in verse.');
+    expect(active(tab).pin).toBeUndefined();
+  });
+
+  it("start a project's new conversations, the project's own model first", async () => {
+    const persona = await tab.chat.createPrompt('Analyst', 'You analyse data.', { model: pin });
+    const project = await tab.chat.createProject('Data');
+    if (!persona || !project) throw new Error('not created');
+    await tab.chat.changeProject(project, { personaId: persona });
+    await tab.chat.newConversationInProject(project);
+    expect(systemPromptOf(active(tab))).toBe('You analyse data.');
+    expect(active(tab)).toMatchObject({ projectId: project, pin, provider: 'claude' });
+
+    const own = { provider: 'openai' as const, model: 'gpt-5' };
+    await tab.chat.changeProject(project, { pin: own });
+    await tab.chat.newConversationInProject(project);
+    expect(systemPromptOf(active(tab))).toBe('You analyse data.');
+    expect(active(tab)).toMatchObject({ pin: own, provider: 'openai' });
   });
 });

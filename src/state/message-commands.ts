@@ -9,6 +9,7 @@ import { commitConversation, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { OpenConversations } from './open-conversations.ts';
+import type { ProjectCommands } from './project-commands.ts';
 import type { ReplyRunner } from './reply-runner.ts';
 
 /**
@@ -55,6 +56,7 @@ export function createMessageCommands({
   open,
   replies,
   targetFor,
+  projects,
 }: {
   ctx: ChatContext;
   sync: ConversationSync;
@@ -62,14 +64,18 @@ export function createMessageCommands({
   replies: ReplyRunner;
   /** What a reply in a conversation is asked with (config-commands.ts). */
   targetFor: (conversationId: string, override?: ModelPin) => ReplyTarget;
+  /** The project commands, loaded when first used. */
+  projects: () => Promise<ProjectCommands>;
 }): MessageCommands {
   const { store } = ctx;
   // Loaded with the first reply that ends: naming a conversation is no part of showing one.
-  let autoTitles: Promise<(conversationId: string, target: ReplyTarget) => Promise<void>> | undefined;
-  const nameAfterFirstReply = async (conversationId: string, target: ReplyTarget) => {
-    autoTitles ??= import('./auto-title.ts').then(({ createAutoTitles }) => createAutoTitles(ctx, open));
+  let firstReply: Promise<(conversationId: string, target: ReplyTarget) => Promise<void>> | undefined;
+  const afterFirstReply = async (conversationId: string, target: ReplyTarget) => {
+    firstReply ??= import('./first-reply.ts').then(({ createFirstReply }) =>
+      createFirstReply(ctx, open, projects),
+    );
     await (
-      await autoTitles
+      await firstReply
     )(conversationId, target);
   };
 
@@ -134,7 +140,7 @@ export function createMessageCommands({
 
   /**
    * Streams a reply to the question; the failure toast's Retry asks the same question the same way
-   * again. A conversation's first complete reply then names it (auto-title.ts).
+   * again. A conversation's first complete reply then names it and measures its project (first-reply.ts).
    */
   async function replyTo(conversationId: string, questionId: string, target: ReplyTarget, model?: ModelPin) {
     await replies.run(
@@ -144,7 +150,7 @@ export function createMessageCommands({
       () => void askAgain(conversationId, questionId, model),
     );
     // Named by the conversation's own model, not one chosen for this reply only.
-    void nameAfterFirstReply(conversationId, model ? targetFor(conversationId) : target);
+    void afterFirstReply(conversationId, model ? targetFor(conversationId) : target);
   }
 
   /**

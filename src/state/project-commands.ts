@@ -2,6 +2,7 @@ import { attachmentIds, type Conversation } from '../domain/conversation.ts';
 import { createConversation, moveToProject as moveRule, pickActiveId } from '../domain/conversation-rules.ts';
 import { projectLimits, type Project, type ProjectChange } from '../domain/projects.ts';
 import { changeProject as changeRule, createProject } from '../domain/project-rules.ts';
+import { personaById, withPersona } from '../domain/prompts.ts';
 import { holdFiles, prepareFile, stageFiles } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, forgetConversation, isStreamingIn } from './chat-store.ts';
@@ -179,17 +180,20 @@ export function createProjectCommands({
   async function newConversationInProject(projectId: string): Promise<void> {
     const project = projectOf(projectId);
     if (!project) return;
-    const { list, config } = ctx.get();
+    const { list, config, prompts } = ctx.get();
+    const persona = personaById(prompts, project.personaId);
     const now = ctx.now();
     const made = createConversation({
       existingCount: list.length,
-      provider: project.pin?.provider ?? config.provider,
+      provider: (project.pin ?? persona?.model)?.provider ?? config.provider,
       now,
       id: ctx.newId(),
       rootId: ctx.newId(),
     });
     const at = now.toISOString();
-    const conversation: Conversation = { ...made, projectId, projectAt: at };
+    let conversation: Conversation = { ...made, projectId, projectAt: at };
+    if (persona) conversation = withPersona(conversation, persona, now);
+    // The project's own model comes before its persona's.
     if (project.pin) Object.assign(conversation, { pin: { ...project.pin }, pinnedAt: at });
     if (project.effort) Object.assign(conversation, { effort: project.effort, effortAt: at });
     if (project.toolSwitches)

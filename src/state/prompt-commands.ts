@@ -8,18 +8,30 @@ import {
   readPromptsFile,
   type Prompt,
   type PromptChange,
+  personaById,
+  withPersona,
 } from '../domain/prompts.ts';
+import { createConversation } from '../domain/conversation-rules.ts';
+import type { ModelPin } from '../domain/conversation.ts';
 import { downloadText } from '../lib/download.ts';
 import type { ChatContext } from './chat-context.ts';
+import type { OpenConversations } from './open-conversations.ts';
 
 /** The prompt library: prompts saved in this browser, inserted from the `/` menu (docs/prompts.md). */
 export interface PromptCommands {
-  /** A new prompt; its id, or null when it was refused (the toast says why) or not saved. */
-  createPrompt(title: string, body: string): string | null;
+  /**
+   * A new prompt, or with `persona` a persona (its name, system prompt and model); its id, or null
+   * when it was refused (the toast says why) or not saved.
+   */
+  createPrompt(title: string, body: string, persona?: { model?: ModelPin }): string | null;
   /** Changes its title or text; false when refused (the toast says why) or not saved. */
   changePrompt(id: string, change: PromptChange): boolean;
   /** Deletes it, with Undo. */
   deletePrompt(id: string): void;
+  /** Sets a conversation up as a persona says: its system prompt, and its model if it has one. */
+  choosePersona(conversationId: string, personaId: string): Promise<void>;
+  /** A new conversation set up by a persona ('New conversation as {name}'). */
+  newConversationAs(personaId: string): Promise<void>;
   /** Downloads every prompt as prompts.json. */
   exportPrompts(): void;
   /**
@@ -38,8 +50,35 @@ export interface PromptLibrary extends PromptCommands {
   receive(stored: unknown): void;
 }
 
-export function createPromptCommands(ctx: ChatContext): PromptLibrary {
+export function createPromptCommands({
+  ctx,
+  open,
+}: {
+  ctx: ChatContext;
+  open: OpenConversations;
+}): PromptLibrary {
   const { store, settings } = ctx;
+
+  async function choosePersona(conversationId: string, personaId: string): Promise<void> {
+    const persona = personaById(ctx.get().prompts, personaId);
+    if (persona)
+      await open.change(conversationId, (conversation) => withPersona(conversation, persona, ctx.now()));
+  }
+
+  async function newConversationAs(personaId: string): Promise<void> {
+    const persona = personaById(ctx.get().prompts, personaId);
+    if (!persona) return;
+    const { list, config } = ctx.get();
+    const now = ctx.now();
+    const made = createConversation({
+      existingCount: list.length,
+      provider: persona.model?.provider ?? config.provider,
+      now,
+      id: ctx.newId(),
+      rootId: ctx.newId(),
+    });
+    await open.add(withPersona(made, persona, now));
+  }
 
   /** The prompts as storage holds them now (another tab may have changed them); this tab's without storage. */
   function stored(): Prompt[] {
@@ -55,12 +94,12 @@ export function createPromptCommands(ctx: ChatContext): PromptLibrary {
     return written.ok;
   }
 
-  function createPrompt(title: string, body: string): string | null {
+  function createPrompt(title: string, body: string, persona?: { model?: ModelPin }): string | null {
     if (stored().length >= promptLimits.prompts) {
       ctx.notify.error(`There can be at most ${count(promptLimits.prompts, 'prompt')}.`);
       return null;
     }
-    const made = createRule({ id: ctx.newId(), title, body, now: ctx.now() });
+    const made = createRule({ id: ctx.newId(), title, body, now: ctx.now(), ...(persona && { persona }) });
     if (!made.ok) {
       ctx.notify.error(made.problem);
       return null;
@@ -86,7 +125,7 @@ export function createPromptCommands(ctx: ChatContext): PromptLibrary {
     const deleted = stored().find((prompt) => prompt.id === id);
     if (!deleted) return;
     if (!save((prompts) => prompts.filter((prompt) => prompt.id !== id))) return;
-    ctx.notify.success('Prompt deleted', {
+    ctx.notify.success(deleted.persona ? 'Persona deleted' : 'Prompt deleted', {
       action: {
         label: 'Undo',
         onClick: () =>
@@ -164,6 +203,8 @@ export function createPromptCommands(ctx: ChatContext): PromptLibrary {
     createPrompt,
     changePrompt,
     deletePrompt,
+    choosePersona,
+    newConversationAs,
     exportPrompts,
     importPrompts,
     receive: (value) => store.setState({ prompts: readPrompts(value) }),

@@ -1,7 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import type { Locator } from '@playwright/test';
-import { expect, mockConfig, mockKey, settingsPanel, test, type ChatPage } from './fixtures.ts';
+import {
+  expect,
+  mockConfig,
+  mockKey,
+  recordedRequests,
+  settingsPanel,
+  test,
+  type ChatPage,
+} from './fixtures.ts';
 
 /**
  * The prompt library (docs/prompts.md): prompts saved in Settings → Prompts, inserted by typing
@@ -243,4 +251,65 @@ test('prompts travel through prompts.json, are edited and deleted with Undo, and
   ).setFiles({ name: 'prompts.json', mimeType: 'application/json', buffer: Buffer.from('{ not json') });
   await expect(chat.toast('No prompts were imported: the file is not JSON.')).toBeVisible();
   await expect(promptsSection(chat).getByRole('listitem')).toHaveCount(2);
+});
+
+test('a persona made in settings sets up a new conversation, is sent with it, and is chosen in its settings and the palette', async ({
+  chat,
+}) => {
+  const { page } = chat;
+  const key = mockKey('ok');
+  await chat.open(mockConfig('openai', key));
+  await chat.newConversation();
+
+  const personas = settingsPanel(page).getByRole('region', { name: 'Personas' });
+  await personas.getByRole('button', { name: 'New persona' }).click();
+  const editor = page.getByRole('dialog', { name: 'New persona' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Pirate');
+  await editor.getByRole('textbox', { name: 'System prompt' }).fill('You talk like a pirate.');
+  await editor.getByRole('button', { name: "Model: The conversation's own" }).click();
+  await page
+    .getByRole('dialog', { name: "Choose the persona's model" })
+    .getByRole('button', { name: 'gpt-4.1', exact: true })
+    .click();
+  await expect(editor.getByRole('button', { name: 'Model: gpt-4.1 (OpenAI)' })).toBeVisible();
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toHaveCount(0);
+  await expect(personas.getByRole('list', { name: 'Saved personas' })).toContainText('Pirate');
+  // A persona is not a prompt to insert.
+  await expect(promptsSection(chat).getByRole('list', { name: 'Saved prompts' })).toHaveCount(0);
+
+  // A conversation with no message yet offers the personas above the message box.
+  const start = page.getByRole('combobox', { name: 'Persona' });
+  await start.selectOption({ label: 'Pirate' });
+  await expect(start).toHaveAccessibleDescription('It also sets the model to gpt-4.1.');
+  await chat.send('Hello');
+  await chat.waitForReplyDone();
+  await expect(start).toHaveCount(0);
+  const [request] = (await recordedRequests(key)).filter((entry) => entry.method === 'POST').slice(-1);
+  const body = request?.body as { model: string; messages: { role: string; content: string }[] };
+  expect(body.model).toBe('gpt-4.1');
+  expect(body.messages[0]).toEqual({ role: 'system', content: 'You talk like a pirate.' });
+
+  // Its settings show it, and 'None' empties the system prompt.
+  await page.getByRole('button', { name: 'Conversation settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Conversation settings' });
+  const field = settings.getByRole('combobox', { name: 'Persona' });
+  await expect(field).toHaveValue(/.+/);
+  await expect(field.locator('option:checked')).toHaveText('Pirate');
+  await field.selectOption({ label: 'None' });
+  await expect(settings.getByRole('textbox', { name: 'System prompt' })).toHaveValue('');
+  await field.selectOption({ label: 'Pirate' });
+  await expect(settings.getByRole('textbox', { name: 'System prompt' })).toHaveValue(
+    'You talk like a pirate.',
+  );
+  await settings.getByRole('button', { name: 'Cancel' }).click();
+  await expect(settings).toHaveCount(0);
+
+  // The palette starts a conversation as the persona.
+  await page.keyboard.press('Control+k');
+  const search = page.getByRole('combobox', { name: 'Search commands and conversations' });
+  await expect(search).toBeFocused();
+  await search.fill('as pirate');
+  await page.getByRole('option', { name: /New conversation as Pirate/ }).click();
+  await expect(start.locator('option:checked')).toHaveText('Pirate');
 });

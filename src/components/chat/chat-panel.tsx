@@ -6,10 +6,13 @@ import { providerCatalog } from '../../domain/provider-catalog.ts';
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
 import { LockedKeysHint } from '../ui/locked-keys-hint.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { Composer } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
+
+const PersonaStart = lazyPart<{ conversationId: string }>(() => import('./persona-start.tsx'));
 
 function ConfigNotice() {
   // Keys protected and not unlocked yet: the settings are fine, the passphrase is what is missing.
@@ -56,6 +59,7 @@ function hasFiles(event: DragEvent): boolean {
  */
 function ConversationView({ conversationId }: { conversationId: string }) {
   const files = usePendingFiles();
+  const hasPersonas = useChatState((state) => state.prompts.some((prompt) => prompt.persona));
   const [dragging, setDragging] = useState(false);
   // A file dropped beside the conversation (the sidebar, the header) would make the browser open
   // it in place of the app.
@@ -91,6 +95,7 @@ function ConversationView({ conversationId }: { conversationId: string }) {
       }}
     >
       <MessageList conversationId={conversationId} />
+      {hasPersonas && <PersonaStart conversationId={conversationId} />}
       <Composer conversationId={conversationId} files={files} />
       {dragging && (
         <div

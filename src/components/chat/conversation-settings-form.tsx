@@ -9,6 +9,7 @@ import { modelCapabilities, targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
 import { DialogClose } from '../ui/dialog.tsx';
 import { Textarea } from '../ui/input.tsx';
+import { PersonaField, usePersonaChoice } from './persona-field.tsx';
 
 /** How efforts are named to the user (here and in a project's settings). */
 export const effortNames: Record<ReasoningEffort, string> = {
@@ -37,6 +38,7 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
     return conversation ? systemPromptOf(conversation) : '';
   });
   const [prompt, setPrompt] = useState(saved);
+  const persona = usePersonaChoice(prompt, setPrompt);
   const fieldId = useId();
   const effortId = useId();
   const efforts = useEffortChoice(conversationId);
@@ -55,7 +57,10 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
         event.preventDefault();
         const effortChanged = efforts.offered.length > 0 && effort !== (efforts.saved ?? '');
         void Promise.all([
-          chat.setSystemPrompt(conversationId, prompt),
+          // A persona chosen here brings its model too; text that only reads as one does not.
+          persona.picked
+            ? chat.choosePersona(conversationId, persona.picked)
+            : chat.setSystemPrompt(conversationId, prompt),
           effortChanged && chat.setReasoningEffort(conversationId, effort || null),
           // A switch of the conversation's, kept and merged like its tool switches.
           artifacts !== artifactsSaved &&
@@ -63,6 +68,7 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
         ]).then(onDone);
       }}
     >
+      <PersonaField {...persona} />
       <label htmlFor={fieldId} className="text-sm font-medium">
         System prompt
       </label>

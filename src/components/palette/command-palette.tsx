@@ -7,6 +7,7 @@ import { isMac } from '../../hooks/use-shortcuts.ts';
 import { cn } from '../../lib/cn.ts';
 import { orderConversations } from '../../domain/conversation-order.ts';
 import { orderProjects } from '../../domain/projects.ts';
+import { messagePrompts, personasOf } from '../../domain/prompts.ts';
 import { matchScore } from '../../lib/fuzzy-match.ts';
 import { shortcutLabel } from '../../state/actions.ts';
 import { chat } from '../../state/chat.ts';
@@ -68,9 +69,18 @@ export default function CommandPalette() {
       conversation: false,
       run: () => chat.newConversationInProject(project.id),
     }));
+    // Each persona's 'New conversation as {name}'.
+    const personas: Entry[] = personasOf(prompts).map((persona) => ({
+      key: `persona:${persona.id}`,
+      title: `New conversation as ${persona.title}`,
+      hint: 'Persona',
+      score: matchScore(query, `New conversation as ${persona.title}`, 'persona'),
+      conversation: false,
+      run: () => chat.newConversationAs(persona.id),
+    }));
     // Each saved prompt, put into the message box (through its variables' form): there is one
     // while a conversation is open.
-    const inserts: Entry[] = (activeId === null ? [] : prompts).map((prompt) => ({
+    const inserts: Entry[] = (activeId === null ? [] : messagePrompts(prompts)).map((prompt) => ({
       key: `prompt:${prompt.id}`,
       title: `Prompt: ${prompt.title}`,
       hint: 'Prompt',
@@ -94,6 +104,7 @@ export default function CommandPalette() {
     const all = [
       ...found(commands),
       ...found(starts),
+      ...found(personas),
       ...found(inserts).slice(0, conversationLimit),
       ...found(places).slice(0, conversationLimit),
     ];

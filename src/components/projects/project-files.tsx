@@ -5,7 +5,8 @@ import { projectLimits, type Project } from '../../domain/projects.ts';
 import { chat } from '../../state/chat.ts';
 import { FileChip } from '../chat/file-chip.tsx';
 import { Button } from '../ui/button.tsx';
-import { describeEstimate, estimateTokens, mayNotFit } from './project-tokens.ts';
+import { describeEstimate, describeMeasure, estimateTokens, mayNotFit } from './project-tokens.ts';
+import { projectFingerprint } from '../../domain/project-rules.ts';
 import type { ProjectModel } from './use-project-model.ts';
 
 /** 'Files': sent with every request of the project's conversations, with what they may cost. */
@@ -14,6 +15,9 @@ export function ProjectFiles({ project, target }: { project: Project; target: Pr
   const headingId = useId();
   const { files } = project;
   const tokens = estimateTokens(files);
+  // The provider's count, while the instructions and files are those it counted.
+  const measured = project.measured?.of === projectFingerprint(project) ? project.measured : undefined;
+  const sameModel = measured?.model === target.model;
   const full = files.length >= projectLimits.files;
 
   return (
@@ -42,6 +46,7 @@ export function ProjectFiles({ project, target }: { project: Project; target: Pr
         Sent with every message of this project&apos;s conversations. {files.length} of {projectLimits.files}{' '}
         files.
       </p>
+      {measured && <p className="text-xs text-faint-foreground">{describeMeasure(measured, target)}</p>}
       {files.length > 0 && (
         <>
           <ul aria-label="Project files" className="flex flex-wrap gap-2">
@@ -59,7 +64,7 @@ export function ProjectFiles({ project, target }: { project: Project; target: Pr
           <p className="text-xs text-faint-foreground">
             {describeEstimate(tokens, target.model, target.contextWindow)}
           </p>
-          {mayNotFit(tokens, target.contextWindow) && (
+          {mayNotFit(measured && sameModel ? measured.tokens : tokens, target.contextWindow) && (
             <p role="alert" className="text-xs text-amber-800 dark:text-amber-300">
               These files may not fit in {target.model}&apos;s context window.
             </p>

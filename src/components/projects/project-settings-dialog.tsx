@@ -9,6 +9,7 @@ import { DeleteProject } from './delete-project.tsx';
 import { ProjectColourField } from './project-colour-field.tsx';
 import { ProjectFiles } from './project-files.tsx';
 import { ProjectModelFields } from './project-model-fields.tsx';
+import { ProjectPersonaField } from './project-persona-field.tsx';
 import { useProjectModel } from './use-project-model.ts';
 
 interface Drafts {
@@ -106,6 +107,7 @@ function ProjectSettings({ project }: { project: Project }) {
             </p>
           </div>
           <ProjectModelFields project={project} target={target} />
+          <ProjectPersonaField project={project} />
           <ProjectFiles project={project} target={target} />
         </div>
         <div className="flex justify-between gap-2 border-t border-gray-200 pt-4 dark:border-gray-800">

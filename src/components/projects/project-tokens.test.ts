@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeEstimate,
+  describeMeasure,
   estimateTokens,
   mayNotFit,
   roundEstimate,
@@ -54,6 +55,18 @@ describe('describeEstimate', () => {
       "About 500 tokens (estimated); my-model's context window is not known.",
     );
     expect(describeEstimate(500, '', undefined)).toBe('About 500 tokens (estimated).');
+  });
+});
+
+describe('describeMeasure', () => {
+  it("says who counted, and the window when it is the chosen model's", () => {
+    const measure = { tokens: 12_345, model: 'claude-sonnet-4-6' };
+    expect(describeMeasure(measure, { model: 'claude-sonnet-4-6', contextWindow: 200_000 })).toBe(
+      'Measured by claude-sonnet-4-6: a new conversation here started at 12,345 input tokens of 200,000 in its context window (the instructions, files, its system prompt, tools and first question).',
+    );
+    expect(describeMeasure(measure, { model: 'gpt-5', contextWindow: 400_000 })).toBe(
+      'Measured by claude-sonnet-4-6: a new conversation here started at 12,345 input tokens (the instructions, files, its system prompt, tools and first question).',
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import type { AttachmentPart } from '../../domain/attachments.ts';
+import type { ProjectMeasure } from '../../domain/projects.ts';
 
 /**
  * What a project's files cost in tokens, estimated before anything is sent: the providers count
@@ -40,6 +41,21 @@ export function describeEstimate(tokens: number, model: string, contextWindow: n
   if (!model) return `${about}.`;
   if (!contextWindow) return `${about}; ${model}'s context window is not known.`;
   return `${about} of ${count.format(contextWindow)} in ${model}'s context window.`;
+}
+
+/**
+ * 'Measured by claude-sonnet-4-6: a new conversation here started at 12,345 input tokens (…) of
+ * 200,000 in its context window', the window said when it is the chosen model's.
+ */
+export function describeMeasure(
+  measure: Pick<ProjectMeasure, 'tokens' | 'model'>,
+  target: { model: string; contextWindow: number | undefined },
+): string {
+  const window =
+    measure.model === target.model && target.contextWindow
+      ? ` of ${count.format(target.contextWindow)} in its context window`
+      : '';
+  return `Measured by ${measure.model}: a new conversation here started at ${count.format(measure.tokens)} input tokens${window} (the instructions, files, its system prompt, tools and first question).`;
 }
 
 /** Whether the files alone may be more than the window holds (unknown window: no warning). */

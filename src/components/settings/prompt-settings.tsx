@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import {
+  messagePrompts,
   orderPrompts,
   promptLimits,
   promptPreview,
@@ -11,6 +12,8 @@ import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { Dialog, DialogClose, DialogContent } from '../ui/dialog.tsx';
 import { Input, Label, Textarea } from '../ui/input.tsx';
+import { PersonaSettings } from './persona-settings.tsx';
+import { SavedRow } from './saved-row.tsx';
 
 /** 'New prompt' or 'Edit {title}': a title and the text, saved with 'Save'. */
 function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose(): void }) {
@@ -95,6 +98,7 @@ function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose(): v
  */
 export function PromptSettings() {
   const prompts = useChatState((state) => state.prompts);
+  const saved = orderPrompts(messagePrompts(prompts));
   // The prompt being edited; 'new' for a new one.
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -102,77 +106,64 @@ export function PromptSettings() {
   const hintId = useId();
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className="mt-6 flex flex-col gap-2 border-t border-gray-200 pt-4 dark:border-gray-800"
-    >
-      <h3 id={headingId} className="text-sm font-semibold">
-        Prompts
-      </h3>
-      <p id={hintId} className="text-xs text-faint-foreground">
-        Text you reuse, kept in this browser: type / at the start of the message box to insert one.
-      </p>
-      {prompts.length > 0 && (
-        <ul aria-label="Saved prompts" className="flex flex-col gap-1">
-          {orderPrompts(prompts).map((prompt) => (
-            <li key={prompt.id} className="flex items-center justify-between gap-2 text-sm">
-              <span className="flex min-w-0 flex-col">
-                <span className="truncate font-medium">{prompt.title}</span>
-                <span className="truncate text-xs text-faint-foreground">{promptPreview(prompt.body)}</span>
-              </span>
-              <span className="flex shrink-0 gap-1">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  aria-label={`Edit ${prompt.title}`}
-                  onClick={() => setEditing(prompt)}
-                >
-                  Edit
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  aria-label={`Delete ${prompt.title}`}
-                  onClick={() => void chat.deletePrompt(prompt.id)}
-                >
-                  Delete
-                </Button>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" aria-describedby={hintId} onClick={() => setEditing('new')}>
-          New prompt
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={prompts.length === 0}
-          onClick={() => void chat.exportPrompts()}
-        >
-          Export prompts
-        </Button>
-        <Button variant="outline" size="sm" onClick={() => picker.current?.click()}>
-          Import prompts
-        </Button>
-        <input
-          ref={picker}
-          type="file"
-          accept=".json,application/json"
-          hidden
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            // The same file may be picked again.
-            event.target.value = '';
-            if (file) void file.text().then((text) => chat.importPrompts(text));
-          }}
-        />
-      </div>
-      {editing && (
-        <PromptEditor prompt={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
-      )}
-    </section>
+    <>
+      <section
+        aria-labelledby={headingId}
+        className="mt-6 flex flex-col gap-2 border-t border-gray-200 pt-4 dark:border-gray-800"
+      >
+        <h3 id={headingId} className="text-sm font-semibold">
+          Prompts
+        </h3>
+        <p id={hintId} className="text-xs text-faint-foreground">
+          Text you reuse, kept in this browser: type / at the start of the message box to insert one. The file
+          of 'Export prompts' holds the personas too.
+        </p>
+        {saved.length > 0 && (
+          <ul aria-label="Saved prompts" className="flex flex-col gap-1">
+            {saved.map((prompt) => (
+              <SavedRow
+                key={prompt.id}
+                title={prompt.title}
+                preview={promptPreview(prompt.body)}
+                onEdit={() => setEditing(prompt)}
+                onDelete={() => void chat.deletePrompt(prompt.id)}
+              />
+            ))}
+          </ul>
+        )}
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" size="sm" aria-describedby={hintId} onClick={() => setEditing('new')}>
+            New prompt
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={prompts.length === 0}
+            onClick={() => void chat.exportPrompts()}
+          >
+            Export prompts
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => picker.current?.click()}>
+            Import prompts
+          </Button>
+          <input
+            ref={picker}
+            type="file"
+            accept=".json,application/json"
+            hidden
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              // The same file may be picked again.
+              event.target.value = '';
+              if (file) void file.text().then((text) => chat.importPrompts(text));
+            }}
+          />
+        </div>
+        {editing && (
+          <PromptEditor prompt={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+        )}
+      </section>
+      <PersonaSettings />
+    </>
   );
 }
