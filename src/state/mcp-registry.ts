@@ -109,6 +109,13 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
     return client(server).call(name, args, signal);
   }
 
+  /** A prompt of a server that is on (the `/` menu lists those of the servers connected). */
+  function getPrompt(id: string, name: string, args: Readonly<Record<string, string>>, signal?: AbortSignal) {
+    const server = serverOf(id);
+    if (!server?.enabled) return Promise.reject(new Error('This MCP server was turned off or removed.'));
+    return client(server).getPrompt(name, args, signal);
+  }
+
   const commands = {
     addMcpServer(draft: McpServerDraft): { ok: true; id: string } | { ok: false; problem: string } {
       const id = `mcp-${ctx.newId()}`;
@@ -192,7 +199,7 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
     for (const id of [...clients.keys()]) if (!ids.has(id)) forget(id);
   }
 
-  return { commands, list, call, keepOnly };
+  return { commands, list, call, getPrompt, keepOnly };
 }
 
 export type McpRegistry = ReturnType<typeof createMcpRegistry>;

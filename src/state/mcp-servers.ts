@@ -1,4 +1,5 @@
 import type { McpServerDraft } from '../domain/mcp-server-input.ts';
+import type { McpPromptText } from '../tools/mcp/types.ts';
 import type { OfferedTool, ToolSource } from '../tools/tool-source.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { KeyLock } from './key-lock.ts';
@@ -24,6 +25,16 @@ export interface McpCommands {
   reconnectMcpServer(id: string): void;
   /** Every tool the server offers, with the ones switched off; connects first when need be. */
   mcpServerTools(id: string): Promise<McpToolView[]>;
+  /**
+   * One of the server's prompts (prompts/get, the `/` menu lists those of the servers connected)
+   * as text for the message box; rejects with one sentence.
+   */
+  getMcpPrompt(
+    id: string,
+    name: string,
+    args: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<McpPromptText>;
 }
 
 /**
@@ -73,6 +84,7 @@ export function createMcpServers({ ctx, keyLock }: { ctx: ChatContext; keyLock: 
     signInMcpServer: (id) => run((loaded) => loaded.commands.signInMcpServer(id)),
     reconnectMcpServer: (id) => run((loaded) => loaded.commands.reconnectMcpServer(id)),
     mcpServerTools: async (id) => (await registry()).commands.mcpServerTools(id),
+    getMcpPrompt: async (id, name, args, signal) => (await registry()).getPrompt(id, name, args, signal),
   };
 
   return {

@@ -3,6 +3,7 @@
 
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
 import { quadrantsPng } from '../png.mjs';
+import { registerTestPrompts } from './prompts.mjs';
 
 /**
  * @template T
@@ -75,8 +76,8 @@ function wait(ms, signal) {
 const textResult = (text) => ({ content: [{ type: 'text', text }] });
 
 /**
- * A fresh McpServer with the test tool set: one per session, per request or per SSE stream,
- * as the SDK's serving modes expect.
+ * A fresh McpServer with the test tool set, and the test prompts (prompts.mjs): one per session,
+ * per request or per SSE stream, as the SDK's serving modes expect.
  * @param {string} name the serverInfo name clients display
  * @param {ToolHooks} hooks
  */
@@ -85,6 +86,7 @@ export function createToolServer(name, hooks) {
     { name, version: '1.0.0' },
     { instructions: `A test server (${name}) with harmless tools; nothing it says it does really happens.` },
   );
+  registerTestPrompts(server);
 
   /**
    * Wraps a handler so every call is recorded with its outcome.

@@ -15,9 +15,12 @@ import type { OfferedTool, ToolOutcome } from '../tool-source.ts';
 import { AnswerLost, callFailure, describeFailure, needsSignIn, type FailureFacts } from './failure.ts';
 import { connectingAuth, SignInNeeded, StoredOAuthProvider, type Challenge } from './oauth.ts';
 import { listenForSignIn } from './sign-in-channel.ts';
+import { listPrompts, promptText } from './prompts.ts';
 import { offeredTools, toolOutcome, type ListedTools } from './results.ts';
 import type {
   McpDeps,
+  McpPrompt,
+  McpPromptText,
   McpServerConfig,
   McpSession,
   McpStatus,
@@ -55,6 +58,10 @@ interface Live {
   transport: StreamableHTTPClientTransport | SSEClientTransport;
   kind: McpTransportKind;
   listed: ListedTools;
+  /** Its prompts, bounded (none when it declares no `prompts` capability). */
+  prompts: readonly McpPrompt[];
+  /** Bumped by each listing of the prompts: an older one that ends later is not kept. */
+  promptsListed: number;
   /** Calls under way, by their arguments object (the SDK sends that same object). */
   pending: WeakMap<object, PendingCall>;
   /** All calls under way, to fail together when the connection drops. */
@@ -187,6 +194,8 @@ export function createSession(
             if (live === state) setStatus(connectedStatus(state));
           },
         },
+        // Listed again here, bounded, rather than by the SDK's walk of every page.
+        prompts: { autoRefresh: false, onChanged: () => void refreshPrompts(state) },
       },
     });
     const state: Live = {
@@ -194,6 +203,8 @@ export function createSession(
       transport,
       kind,
       listed: { tools: [], names: new Map() },
+      prompts: [],
+      promptsListed: 0,
       pending: new WeakMap(),
       calls: new Set(),
       inFlight: new Set(),
@@ -233,17 +244,41 @@ export function createSession(
       ...(options.legacy && { prior: { kind: 'legacy' } }),
     });
     try {
-      const { tools } = await client.listTools(undefined, {
-        timeout: timeouts.connectMs,
-        ...(signal && { signal }),
-      });
+      const options = { timeout: timeouts.connectMs, ...(signal && { signal }) };
+      const at = ++state.promptsListed;
+      const [{ tools }, prompts] = await Promise.all([
+        client.listTools(undefined, options),
+        promptsOf(client, options),
+      ]);
       state.listed = offeredTools(config.id, tools);
+      // Unless a list_changed meanwhile listed them again.
+      if (at === state.promptsListed) state.prompts = prompts;
     } catch (error) {
       state.closed = true;
       await client.close().catch(() => undefined);
       throw error;
     }
     return state;
+  }
+
+  /** A server's prompts; none when they cannot be listed (its tools work all the same). */
+  async function promptsOf(client: Client, options: { timeout: number; signal?: AbortSignal }) {
+    try {
+      return await listPrompts(client, options);
+    } catch (error) {
+      if (!options.signal?.aborted)
+        console.warn(`The prompts of MCP server ${label} could not be listed`, error);
+      return [];
+    }
+  }
+
+  /** The server said its prompts changed: listed again, and the status says the new ones. */
+  async function refreshPrompts(state: Live) {
+    const at = ++state.promptsListed;
+    const prompts = await promptsOf(state.client, { timeout: timeouts.connectMs });
+    if (state.closed || at !== state.promptsListed) return;
+    state.prompts = prompts;
+    if (live === state) setStatus(connectedStatus(state));
   }
 
   /** Opens a connection: streamable HTTP (either era), else the old HTTP+SSE transport. */
@@ -280,6 +315,7 @@ export function createSession(
     return {
       state: 'connected',
       tools: state.listed.tools.length,
+      prompts: state.prompts,
       protocolVersion: state.client.getNegotiatedProtocolVersion() ?? 'unknown',
       era: state.client.getProtocolEra() ?? 'legacy',
       transport: state.kind,
@@ -454,6 +490,39 @@ export function createSession(
     return (await ready(signal)).listed.tools;
   }
 
+  /** prompts/get: the arguments given a value (empty ones are not sent), the answer as text. */
+  async function getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<McpPromptText> {
+    const values = Object.fromEntries(Object.entries(args).filter(([, value]) => value.trim() !== ''));
+    const options = { timeout: timeouts.connectMs, ...(signal && { signal }) };
+    let state = await ready(signal);
+    const get = (on: Live) =>
+      on.client.getPrompt({ name, ...(Object.keys(values).length > 0 && { arguments: values }) }, options);
+    try {
+      try {
+        return promptText(await get(state));
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const renewed = await expired(state, error);
+        if (!renewed) throw error;
+        state = renewed;
+        return promptText(await get(state));
+      }
+    } catch (error) {
+      if (signal?.aborted) throw new Error('Getting the prompt was stopped.', { cause: error });
+      const sentence = callFailure(error, label, oauth);
+      if (/closed the connection/.test(sentence)) await drop(state);
+      if (oauth && needsSignIn(error) && live === state) {
+        await drop(state);
+        setStatus({ state: 'needs-sign-in' });
+      }
+      throw new Error(sentence, { cause: error });
+    }
+  }
+
   /** Closes the connection (ending a legacy session on the server). */
   async function close() {
     epoch++;
@@ -621,7 +690,7 @@ export function createSession(
     return settled;
   }
 
-  return { connect, disconnect, signIn, list, call };
+  return { connect, disconnect, signIn, list, call, getPrompt };
 }
 
 /** A sign-in that ended without tokens, with the sentence saying why. */

@@ -11,6 +11,9 @@ export type {
   McpDeps,
   McpFailureKind,
   McpOAuthStore,
+  McpPrompt,
+  McpPromptArgument,
+  McpPromptText,
   McpServerConfig,
   McpSource,
   McpStatus,
@@ -75,5 +78,6 @@ export function createMcpSource(config: McpServerConfig, deps: McpDeps): McpSour
     },
     list: (signal) => load().then((loaded) => loaded.list(signal)),
     call: (name, args, signal) => load().then((loaded) => loaded.call(name, args, signal)),
+    getPrompt: (name, args, signal) => load().then((loaded) => loaded.getPrompt(name, args, signal)),
   };
 }

@@ -122,6 +122,8 @@ describe('eras and transports', () => {
     expect(await modern.connect()).toEqual({
       state: 'connected',
       tools: 8,
+      // Its prompts: prompts.test.ts.
+      prompts: expect.any(Array),
       protocolVersion: '2026-07-28',
       era: 'modern',
       transport: 'streamable-http',

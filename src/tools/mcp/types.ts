@@ -84,6 +84,8 @@ export type McpStatus =
       state: 'connected';
       /** How many tools it offers. */
       tools: number;
+      /** Its prompts (bounded, checked): none when it declares no `prompts` capability. */
+      prompts: readonly McpPrompt[];
       /** The protocol version agreed ('2026-07-28', '2025-11-25', …). */
       protocolVersion: string;
       /** 'modern' from 2026-07-28 (server/discover), 'legacy' before (initialize). */
@@ -98,6 +100,32 @@ export type McpStatus =
   /** One sentence for the user. */
   | { state: 'failed'; kind: McpFailureKind; message: string };
 
+/** An argument of an MCP prompt, as prompts/list gives it (bounded, checked). */
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required: boolean;
+}
+
+/**
+ * A prompt an MCP server offers (prompts/list), as read by the client: every text bounded, the
+ * title and description on one line, each name once. `name` is what prompts/get is sent.
+ */
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: readonly McpPromptArgument[];
+}
+
+/** A prompt got (prompts/get) as text for the message box, and what of it was left out. */
+export interface McpPromptText {
+  /** The text contents of its messages, joined by blank lines; plain text, bounded. */
+  text: string;
+  /** One sentence saying what was left out (pictures, sounds, resources, text past the limit). */
+  note?: string;
+}
+
 /** What connection.ts (loaded lazily) gives the source: the connection and its tools. */
 export interface McpSession {
   connect(signal?: AbortSignal): Promise<McpStatus>;
@@ -106,6 +134,7 @@ export interface McpSession {
   signIn(window: SignInWindow | null): Promise<McpStatus>;
   list: ToolSource['list'];
   call: ToolSource['call'];
+  getPrompt: McpSource['getPrompt'];
 }
 
 /** An MCP server as a tool source, with its connection. */
@@ -122,4 +151,13 @@ export interface McpSource extends ToolSource {
    * ends in (connected, or needs-sign-in with a sentence), never rejects.
    */
   signIn(): Promise<McpStatus>;
+  /**
+   * Gets one of its prompts (prompts/get) with the arguments given (those left empty are not
+   * sent), as text for the message box; rejects with one sentence naming the server.
+   */
+  getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<McpPromptText>;
 }
