@@ -33,20 +33,29 @@ export function usePersonaChoice(text: string, setText: (text: string) => void):
   };
 }
 
-/** The select of personas ('None' empties the system prompt); nothing while there are none. */
-export function PersonaField({ personas, current, choose }: Omit<PersonaChoice, 'picked'>) {
+/**
+ * The select of personas ('None' empties the system prompt); nothing while there are none.
+ * `inline`: the label beside a select of its own width (above the message box).
+ */
+export function PersonaField({
+  personas,
+  current,
+  choose,
+  inline = false,
+}: Omit<PersonaChoice, 'picked'> & { inline?: boolean }) {
   const id = useId();
   const hintId = useId();
   const model = current?.model?.model;
   const note = model ? `It also sets the model to ${model}.` : '';
   if (personas.length === 0) return null;
   return (
-    <div className="flex flex-col gap-1.5">
+    <div className={inline ? 'flex flex-wrap items-center gap-x-2 gap-y-1' : 'flex flex-col gap-1.5'}>
       <label htmlFor={id} className="text-sm font-medium">
         Persona
       </label>
       <NativeSelect
         id={id}
+        className={inline ? 'w-56 max-w-full' : undefined}
         value={current?.id ?? ''}
         aria-describedby={note ? hintId : undefined}
         onChange={(event) => choose(event.target.value)}

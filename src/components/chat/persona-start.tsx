@@ -19,6 +19,7 @@ export default function PersonaStart({ conversationId }: { conversationId: strin
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-1">
       <PersonaField
+        inline
         personas={personas}
         current={current}
         choose={(id) =>

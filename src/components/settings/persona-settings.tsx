@@ -169,7 +169,11 @@ export function PersonaSettings() {
             <SavedRow
               key={persona.id}
               title={persona.title}
-              preview={promptPreview(persona.body)}
+              preview={
+                persona.model
+                  ? `${persona.model.model} · ${promptPreview(persona.body)}`
+                  : promptPreview(persona.body)
+              }
               onEdit={() => setEditing(persona)}
               onDelete={() => void chat.deletePrompt(persona.id)}
             />

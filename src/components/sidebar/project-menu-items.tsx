@@ -14,7 +14,7 @@ export default function ProjectMenuItems({ project }: { project: Project }) {
           className={menuItemClass}
           onClick={() => void chat.newConversationInProject(project.id)}
         >
-          <MessageSquarePlus className="size-4" />
+          <MessageSquarePlus className="size-4 shrink-0" />
           <span className="truncate">New conversation in {project.name}</span>
         </button>
       </PopoverClose>

@@ -7,7 +7,8 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-const overlayClass = 'fixed inset-0 z-40 bg-black/50';
+// z-50 as the sheet's panel: a dialog opened from a sheet dims it too (the later in the page is on top).
+const overlayClass = 'fixed inset-0 z-50 bg-black/50 dark:bg-black/70';
 
 /**
  * Radix returns focus to its Trigger on close; our dialogs also open from toasts and shortcuts,

@@ -13,6 +13,7 @@ export function PopoverContent({ className, ...props }: ComponentProps<typeof Po
       <PopoverPrimitive.Content
         data-slot="popover-content"
         sideOffset={6}
+        collisionPadding={8}
         className={cn(
           'z-50 w-64 rounded-md border border-gray-200 bg-white p-3 text-sm shadow-lg outline-none dark:border-gray-700 dark:bg-gray-900',
           className,
