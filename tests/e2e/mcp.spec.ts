@@ -90,14 +90,16 @@ test('a 2026-07-28 server is spoken to without a handshake, and an old HTTP+SSE 
   await chat.open(mockConfig('openai', mockKey('tools')));
   const modern = '/modern/mcp/eras';
   await addServer(page, `${mcpUrl}${modern}`, 'Modern');
-  await expect(serverStatus(page, 'Modern')).toHaveText(/^Connected with \d+ tools, MCP 2026-07-28\.$/);
+  await expect(serverStatus(page, 'Modern')).toHaveText(
+    /^Connected with \d+ tools and 3 prompts, MCP 2026-07-28\.$/,
+  );
   const requests = await mcpRequests(modern);
   expect(requests.flatMap((request) => request.rpc)).not.toContain('initialize');
   expect(requests.some((request) => request.headers['mcp-method'] === 'tools/list')).toBe(true);
 
   await addServer(page, `${mcpUrl}/sse/eras`, 'Old');
   await expect(serverStatus(page, 'Old')).toHaveText(
-    /^Connected with \d+ tools, MCP [\d-]+ \(HTTP\+SSE\)\.$/,
+    /^Connected with \d+ tools and 3 prompts, MCP [\d-]+ \(HTTP\+SSE\)\.$/,
   );
 
   // Both offer their tools to a conversation; a call to the modern one names its tool in a header.

@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react';
-import { Fragment, useEffect, useId, useMemo, useState } from 'react';
+import { Fragment, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { connectionIdOf, providerIds, type Config } from '../../domain/config.ts';
 import type { ModelPin } from '../../domain/conversation.ts';
 import {
@@ -82,6 +82,17 @@ export function ModelList({ current, onChoose }: ModelListProps) {
   const [query, setQuery] = useState('');
   const baseId = useId();
 
+  // Opened, the list shows the current model, which may be far down it: once, on the first render.
+  // Only the list scrolls (not the page behind the popover), and the search field keeps the focus.
+  const list = useRef<HTMLDivElement>(null);
+  const chosenItem = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const box = list.current;
+    const item = chosenItem.current;
+    // As scrollIntoView({ block: 'nearest' }) would, but in the list alone (its offset parent).
+    if (box && item) box.scrollTop = Math.max(0, item.offsetTop + item.offsetHeight - box.clientHeight);
+  }, []);
+
   // The live lists are asked for when the list opens, once per connection.
   const connectionIds = groups.map(({ connectionId }) => connectionId).join('\n');
   useEffect(() => {
@@ -107,7 +118,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
         onChange={(event) => setQuery(event.target.value)}
         className="h-8"
       />
-      <div className="max-h-72 overflow-y-auto">
+      <div ref={list} className="relative max-h-72 overflow-y-auto">
         {groups.length === 0 && (
           <p className="p-2 text-xs text-muted-foreground">
             Save a key for a provider in the settings panel to choose its models here.
@@ -136,6 +147,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
                     </div>
                   )}
                   <button
+                    ref={chosen ? chosenItem : undefined}
                     type="button"
                     aria-pressed={chosen}
                     aria-label={model}

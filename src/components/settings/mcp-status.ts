@@ -2,6 +2,9 @@ import type { McpServer } from '../../domain/mcp-servers.ts';
 import type { McpStatus } from '../../tools/mcp/types.ts';
 import { protocolLabel } from '../../tools/mcp/words.ts';
 
+/** '1 tool', '3 tools'. */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** How a server's row says where it stands, and whether that is a problem. */
 export function mcpStatusLine(
   server: McpServer,
@@ -15,8 +18,13 @@ export function mcpStatusLine(
     case 'connecting':
       return { text: 'Connecting…', tone: 'muted' };
     case 'connected': {
-      const tools = `${status.tools} ${status.tools === 1 ? 'tool' : 'tools'}`;
-      return { text: `Connected with ${tools}, ${protocolLabel(status)}.`, tone: 'ok' };
+      // Its prompts are named too when it offers any: they show in the '/' list, not in its row.
+      const { length } = status.prompts;
+      const prompts = length > 0 ? ` and ${counted(length, 'prompt')}` : '';
+      return {
+        text: `Connected with ${counted(status.tools, 'tool')}${prompts}, ${protocolLabel(status)}.`,
+        tone: 'ok',
+      };
     }
     case 'needs-sign-in':
       return { text: status.message ?? 'Needs you to sign in.', tone: 'problem' };

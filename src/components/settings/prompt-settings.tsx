@@ -1,95 +1,11 @@
 import { useId, useRef, useState } from 'react';
-import {
-  messagePrompts,
-  orderPrompts,
-  promptLimits,
-  promptPreview,
-  promptProblem,
-  type Prompt,
-} from '../../domain/prompts.ts';
+import { messagePrompts, orderPrompts, promptPreview, type Prompt } from '../../domain/prompts.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent } from '../ui/dialog.tsx';
-import { Input, Label, Textarea } from '../ui/input.tsx';
+import { LibraryEditor } from './library-editor.tsx';
 import { PersonaSettings } from './persona-settings.tsx';
 import { SavedRow } from './saved-row.tsx';
-
-/** 'New prompt' or 'Edit {title}': a title and the text, saved with 'Save'. */
-function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose(): void }) {
-  const [title, setTitle] = useState(prompt?.title ?? '');
-  const [body, setBody] = useState(prompt?.body ?? '');
-  // Why the last 'Save' was refused, while the text is the one refused.
-  const [refused, setRefused] = useState<{ title: string; body: string; reason: string } | null>(null);
-  const [saving, setSaving] = useState(false);
-  const titleId = useId();
-  const bodyId = useId();
-  const hintId = useId();
-
-  const save = async () => {
-    const reason = promptProblem(title, body);
-    if (reason) return setRefused({ title, body, reason });
-    setSaving(true);
-    // Null or false: refused or not saved, and the toast said why.
-    const saved = prompt
-      ? await chat.changePrompt(prompt.id, { title, body })
-      : await chat.createPrompt(title, body);
-    setSaving(false);
-    if (saved) onClose();
-  };
-
-  return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title={prompt ? 'Edit prompt' : 'New prompt'}>
-        <form
-          className="flex min-h-0 flex-col gap-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save();
-          }}
-        >
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={titleId}>Title</Label>
-            <Input
-              id={titleId}
-              value={title}
-              maxLength={promptLimits.titleLength}
-              onChange={(event) => setTitle(event.target.value)}
-            />
-          </div>
-          <div className="flex min-h-0 flex-col gap-1.5">
-            <Label htmlFor={bodyId}>Prompt</Label>
-            <Textarea
-              id={bodyId}
-              value={body}
-              rows={10}
-              maxLength={promptLimits.bodyLength}
-              aria-describedby={hintId}
-              onChange={(event) => setBody(event.target.value)}
-              className="min-h-32 resize-y font-mono text-xs"
-            />
-            <p id={hintId} className="text-xs text-faint-foreground">
-              Write {'{{name}}'} where a value should be asked for.
-            </p>
-          </div>
-          {refused?.title === title && refused.body === body && (
-            <p role="alert" className="text-xs text-red-700 dark:text-red-400">
-              {refused.reason}
-            </p>
-          )}
-          <div className="flex justify-end gap-2">
-            <DialogClose asChild>
-              <Button variant="outline">Cancel</Button>
-            </DialogClose>
-            <Button type="submit" disabled={saving}>
-              Save
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
-  );
-}
 
 /**
  * 'Prompts': the saved prompts, each with 'Edit' and 'Delete' (with Undo), 'New prompt', and
@@ -160,7 +76,11 @@ export function PromptSettings() {
           />
         </div>
         {editing && (
-          <PromptEditor prompt={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+          <LibraryEditor
+            persona={false}
+            entry={editing === 'new' ? null : editing}
+            onClose={() => setEditing(null)}
+          />
         )}
       </section>
       <PersonaSettings />

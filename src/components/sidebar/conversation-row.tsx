@@ -88,7 +88,8 @@ export const ConversationRow = memo(function ConversationRow({
         rowClass,
         'group relative flex items-center rounded-md',
         nested && 'ml-4',
-        active ? 'bg-indigo-100 dark:bg-indigo-900/50' : 'hover:bg-gray-100 dark:hover:bg-gray-800/70',
+        // Opaque in every state, for the action strip below to take (bg-inherit).
+        active ? 'bg-sidebar-active' : 'bg-sidebar hover:bg-sidebar-hover',
       )}
     >
       <button
@@ -103,7 +104,8 @@ export const ConversationRow = memo(function ConversationRow({
         </span>
         <span className="text-xs text-muted-foreground">{timeAgo(item.updatedAt, now)}</span>
       </button>
-      <div className="absolute right-1 flex gap-0.5 rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
+      {/* The row's full height in the row's colour: no part of the title shows through or above it. */}
+      <div className="absolute inset-y-0 right-1 flex items-center gap-0.5 rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
         <button
           type="button"
           aria-label="Rename conversation"

@@ -94,7 +94,7 @@ export function ConversationSidebar() {
   }, [activeId, activeTop]);
 
   return (
-    <nav aria-label="Conversations" className="flex h-full w-64 flex-col bg-gray-50 dark:bg-gray-900/60">
+    <nav aria-label="Conversations" className="flex h-full w-64 flex-col bg-sidebar">
       <div className="flex items-center justify-between p-3">
         <h2 className="text-base font-semibold">Conversations</h2>
         <div className="flex gap-1">

@@ -58,9 +58,8 @@ export const ProjectRow = memo(function ProjectRow({ project, count }: { project
       onDrop={onDrop}
       className={cn(
         'group relative flex h-10 items-center rounded-md',
-        over
-          ? 'bg-indigo-100 ring-2 ring-indigo-500 dark:bg-indigo-900/50'
-          : 'hover:bg-gray-100 dark:hover:bg-gray-800/70',
+        // Opaque in every state, for the action strip below to take (bg-inherit).
+        over ? 'bg-sidebar-active ring-2 ring-indigo-500' : 'bg-sidebar hover:bg-sidebar-hover',
       )}
     >
       <button
@@ -83,7 +82,8 @@ export const ProjectRow = memo(function ProjectRow({ project, count }: { project
           {count}
         </span>
       </button>
-      <div className="absolute right-1 flex rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
+      {/* The row's full height in the row's colour: no part of the name shows through or above it. */}
+      <div className="absolute inset-y-0 right-1 flex items-center rounded bg-inherit opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 has-[[data-state=open]]:opacity-100">
         <PopoverButton
           aria-label={`Actions for ${project.name}`}
           className={iconButton}
