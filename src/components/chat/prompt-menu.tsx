@@ -214,21 +214,29 @@ export default function PromptMenu({ textarea, text, setText }: PromptMenuProps)
     else chat.insertPrompt(null);
   };
 
-  // While a prompt is being got, Enter does not send the `/query`, and Escape stops.
+  // While a prompt is being got, Enter does not send the `/query`, and Escape stops; so does
+  // typing: the text typed is the user's, and the prompt would replace it.
   useEffect(() => {
     const element = textarea.current;
     if (!element || !getting) return;
+    const stopGetting = () => {
+      getting.stop.abort();
+      setGetting(null);
+    };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.isComposing || (event.key !== 'Enter' && event.key !== 'Escape')) return;
       event.preventDefault();
       event.stopPropagation();
       if (event.key !== 'Escape') return;
-      getting.stop.abort();
-      setGetting(null);
+      stopGetting();
       setClosedAt(text);
     };
     element.addEventListener('keydown', onKeyDown);
-    return () => element.removeEventListener('keydown', onKeyDown);
+    element.addEventListener('input', stopGetting);
+    return () => {
+      element.removeEventListener('keydown', onKeyDown);
+      element.removeEventListener('input', stopGetting);
+    };
   }, [textarea, getting, text]);
 
   // While the list is shown, the message box is its combobox, and its keys move and choose.
@@ -335,11 +343,13 @@ export default function PromptMenu({ textarea, text, setText }: PromptMenuProps)
           No saved prompts yet — add some in Settings → Prompts.
         </p>
       )}
-      {getting && (
-        <p role="status" className="mx-auto mb-2 max-w-3xl px-1 text-xs text-muted-foreground">
-          Getting {getting.served.title} from {getting.served.serverName}… (Escape stops)
-        </p>
-      )}
+      {/* There from the start, so that screen readers announce what goes into it. */}
+      <p
+        role="status"
+        className={getting ? 'mx-auto mb-2 max-w-3xl px-1 text-xs text-muted-foreground' : 'sr-only'}
+      >
+        {getting && `Getting ${getting.served.title} from ${getting.served.serverName}… (Escape stops)`}
+      </p>
       {failed && (
         <p role="alert" className="mx-auto mb-2 max-w-3xl px-1 text-xs text-red-700 dark:text-red-400">
           {failed}
