@@ -234,11 +234,17 @@ export function createChatController(deps: ChatDependencies): ChatController {
     ));
   let backupsModule: Promise<Backups> | null = null;
   const backups = () =>
-    (backupsModule ??= import('./backups.ts').then(({ createBackups }) =>
-      createBackups(
-        ctx,
-        deps.runBackup ?? (async () => ({ status: 'failed', message: 'No backups are taken here' })),
-      ),
+    (backupsModule ??= import('./backups.ts').then(
+      ({ createBackups }) =>
+        createBackups(
+          ctx,
+          deps.runBackup ?? (async () => ({ status: 'failed', message: 'No backups are taken here' })),
+        ),
+      (error: unknown) => {
+        // Offline without the chunk: the next use tries again.
+        backupsModule = null;
+        throw error;
+      },
     ));
 
   async function boot(): Promise<void> {
@@ -315,7 +321,10 @@ export function createChatController(deps: ChatDependencies): ChatController {
     store.setState({ ready: true });
     whenIdle(() => void loadToolRunner().catch(() => undefined));
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
-    if (deps.runBackup && db.persistent) void backups().then((service) => service.schedule(list.length > 0));
+    if (deps.runBackup && db.persistent)
+      backups()
+        .then((service) => service.schedule(list.length > 0))
+        .catch((error: unknown) => console.warn('No backup will be taken in this tab', error));
   }
 
   async function applyOtherTabChange(message: TabSyncMessage): Promise<void> {

@@ -186,6 +186,14 @@ describe('personas', () => {
     const model = { provider: 'openai' as const, model: 'gpt-5' };
     const id = await tab.chat.createPrompt('Reviewer', 'You review code.', { model });
     if (!id) throw new Error('not created');
+    // Kept apart from the prompts: a tab of an earlier release reads and rewrites only those.
+    expect(await newPrompt('Plain', 'text')).toBeTruthy();
+    expect(stored()?.map((prompt) => prompt.title)).toEqual(['Plain']);
+    const personas = JSON.parse(localStorage.getItem('ai-chat-personas') ?? 'null') as Prompt[] | null;
+    expect(personas?.map((persona) => [persona.title, persona.persona])).toEqual([['Reviewer', true]]);
+    const again = await openTab(databaseName, 'b');
+    await vi.waitFor(() => expect(prompts(again)).toHaveLength(2));
+
     await tab.chat.choosePersona(active(tab).id, id);
     expect(active(tab).pin).toEqual(model);
     // Deleted: nothing left to choose, and the conversation keeps what it was given.

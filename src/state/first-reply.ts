@@ -28,6 +28,9 @@ export function createFirstReply(
     const oneRequest =
       !reply.web && reply.parts.every((part) => part.type === 'text' || part.type === 'reasoning');
     if (!tokens || !oneRequest || !reply.provider || !reply.model) return;
+    // Counted with the instructions and files the request was built with: a project changed since
+    // the reply started, or a conversation moved into it meanwhile, would be stamped with others.
+    if (project.updatedAt > reply.createdAt || (conversation.projectAt ?? '') > reply.createdAt) return;
     await (
       await projects()
     ).changeProject(project.id, {

@@ -25,6 +25,11 @@ export const storageKeys = {
    */
   prompts: 'ai-chat-prompts',
   /**
+   * localStorage: the personas (prompts with `persona: true`) as JSON, apart from the prompts so
+   * that a tab of an earlier release, which knows no personas, never reads or rewrites them.
+   */
+  personas: 'ai-chat-personas',
+  /**
    * localStorage, while keys are not protected: the MCP servers' secrets (tokens, headers, OAuth
    * state) by key (`mcp:{server}`, `mcp-oauth:…`), kept like API keys. Sealed in `keyVault` with
    * the API keys while they are protected, and then absent.

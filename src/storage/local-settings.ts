@@ -212,22 +212,41 @@ export function saveMcpServers(servers: readonly McpServer[], storage?: StorageL
   return write(storageKeys.mcpServers, servers.length === 0 ? null : JSON.stringify(servers), storage);
 }
 
-/**
- * The saved prompts as stored: parsed but unchecked (null when there are none, or they are not
- * JSON). Only a JSON.parse at start; domain/prompts.ts's `readPrompts`, loaded with the prompts'
- * commands, checks them before they are used.
- */
-export function loadPrompts(storage?: StorageLike): unknown {
+/** A stored JSON value, parsed but unchecked; null when absent or not JSON. */
+function parsed(key: string, storage?: StorageLike): unknown {
   try {
-    return JSON.parse(read(storageKeys.prompts, storage) ?? 'null');
+    return JSON.parse(read(key, storage) ?? 'null');
   } catch {
     return null;
   }
 }
 
-/** None removes the key. */
+/**
+ * The saved prompts and personas as stored, in one list: parsed but unchecked (null when there
+ * are none, or they are not JSON). Only a JSON.parse at start; domain/prompts.ts's
+ * `readPrompts`, loaded with the prompts' commands, checks them before they are used.
+ */
+export function loadPrompts(storage?: StorageLike): unknown {
+  const lists = [parsed(storageKeys.prompts, storage), parsed(storageKeys.personas, storage)].filter(
+    (value) => Array.isArray(value),
+  );
+  return lists.length === 0 ? null : lists.flat();
+}
+
+/** The prompts under their key and the personas under theirs; none removes a key. */
 export function savePrompts(prompts: readonly Prompt[], storage?: StorageLike): StorageResult {
-  return write(storageKeys.prompts, prompts.length === 0 ? null : JSON.stringify(prompts), storage);
+  const save = (key: string, list: readonly Prompt[]) =>
+    write(key, list.length === 0 ? null : JSON.stringify(list), storage);
+  const written = save(
+    storageKeys.prompts,
+    prompts.filter((prompt) => !prompt.persona),
+  );
+  return written.ok
+    ? save(
+        storageKeys.personas,
+        prompts.filter((prompt) => prompt.persona),
+      )
+    : written;
 }
 
 /** The MCP servers' secrets kept in the clear (keys not protected), by key. */

@@ -119,12 +119,21 @@ describe('subscribeToStorageEvents', () => {
     target.dispatchEvent(storageEvent('ai-chat-config'));
     target.dispatchEvent(storageEvent('ai-chat-active-conversation'));
     target.dispatchEvent(storageEvent('theme'));
+    target.dispatchEvent(storageEvent('ai-chat-prompts'));
+    target.dispatchEvent(storageEvent('ai-chat-personas'));
     target.dispatchEvent(storageEvent('someone-else'));
     target.dispatchEvent(storageEvent(null));
-    expect(handler.mock.calls).toEqual([['config'], ['activeConversation'], ['theme'], ['all']]);
+    expect(handler.mock.calls).toEqual([
+      ['config'],
+      ['activeConversation'],
+      ['theme'],
+      ['prompts'],
+      ['prompts'],
+      ['all'],
+    ]);
     unsubscribe();
     target.dispatchEvent(storageEvent('theme'));
-    expect(handler).toHaveBeenCalledTimes(4);
+    expect(handler).toHaveBeenCalledTimes(6);
   });
 
   it('is a no-op without a window', () => {

@@ -125,6 +125,7 @@ export type StorageChange =
   | 'tools'
   | 'mcpServers'
   | 'mcpSecrets'
+  | 'prompts'
   | 'all';
 
 const watchedKeys = new Map<string, StorageChange>([
@@ -138,6 +139,8 @@ const watchedKeys = new Map<string, StorageChange>([
   [storageKeys.tools, 'tools'],
   [storageKeys.mcpServers, 'mcpServers'],
   [storageKeys.mcpSecrets, 'mcpSecrets'],
+  [storageKeys.prompts, 'prompts'],
+  [storageKeys.personas, 'prompts'],
 ]);
 
 type EventTargetLike = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;

@@ -38,7 +38,8 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
     return conversation ? systemPromptOf(conversation) : '';
   });
   const [prompt, setPrompt] = useState(saved);
-  const persona = usePersonaChoice(prompt, setPrompt);
+  const pin = useChatState((state) => state.loaded[conversationId]?.pin);
+  const persona = usePersonaChoice(prompt, setPrompt, pin);
   const fieldId = useId();
   const effortId = useId();
   const efforts = useEffortChoice(conversationId);
@@ -68,7 +69,7 @@ export function SettingsForm({ conversationId, onDone }: { conversationId: strin
         ]).then(onDone);
       }}
     >
-      <PersonaField {...persona} />
+      <PersonaField {...persona} setsModel={persona.picked !== null} />
       <label htmlFor={fieldId} className="text-sm font-medium">
         System prompt
       </label>

@@ -1,34 +1,51 @@
 import { useId, useState } from 'react';
+import type { ModelPin } from '../../domain/conversation.ts';
 import { personasOf, type Prompt } from '../../domain/prompts.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { NativeSelect } from '../ui/input.tsx';
 
-/** The personas, and the one whose system prompt is `text` (the select shows it, however it got there). */
-export function usePersonas(text: string): { personas: Prompt[]; current: Prompt | undefined } {
+/**
+ * The personas, and the one whose system prompt is `text` (the select shows it, however it got
+ * there): of several with that text, the one whose model is `pin`, else one without a model.
+ */
+export function usePersonas(
+  text: string,
+  pin: ModelPin | undefined,
+): { personas: Prompt[]; current: Prompt | undefined } {
   const personas = personasOf(useChatState((state) => state.prompts));
-  return { personas, current: personas.find((persona) => persona.body === text) };
+  const matches = personas.filter((persona) => persona.body === text);
+  const current =
+    matches.find(({ model }) => model && model.provider === pin?.provider && model.model === pin.model) ??
+    matches.find(({ model }) => !model) ??
+    matches[0];
+  return { personas, current };
 }
 
 export interface PersonaChoice {
   personas: Prompt[];
   current: Prompt | undefined;
-  /** The persona chosen in the select since the form opened, if it is still the one shown. */
+  /** The persona chosen in the select since the form opened, while the field still holds its text. */
   picked: string | null;
   /** A persona's id, or '' for none. */
   choose(id: string): void;
 }
 
 /** 'Persona' in 'Conversation settings': choosing one puts its system prompt in the form's field. */
-export function usePersonaChoice(text: string, setText: (text: string) => void): PersonaChoice {
-  const { personas, current } = usePersonas(text);
-  const [picked, setPicked] = useState<string | null>(null);
+export function usePersonaChoice(
+  text: string,
+  setText: (text: string) => void,
+  pin: ModelPin | undefined,
+): PersonaChoice {
+  const { personas, current: byText } = usePersonas(text, pin);
+  const [pickedId, setPickedId] = useState<string | null>(null);
+  const picked = personas.find((persona) => persona.id === pickedId && persona.body === text);
   return {
     personas,
-    current,
-    picked: picked !== null && picked === current?.id ? picked : null,
+    current: picked ?? byText,
+    picked: picked?.id ?? null,
     choose(id) {
       setText(personas.find((persona) => persona.id === id)?.body ?? '');
-      setPicked(id || null);
+      setPickedId(id || null);
     },
   };
 }
@@ -42,10 +59,15 @@ export function PersonaField({
   current,
   choose,
   inline = false,
-}: Omit<PersonaChoice, 'picked'> & { inline?: boolean }) {
+  setsModel,
+}: Omit<PersonaChoice, 'picked'> & {
+  inline?: boolean;
+  /** Whether choosing it sets its model: the note under the select says which. */
+  setsModel: boolean;
+}) {
   const id = useId();
   const hintId = useId();
-  const model = current?.model?.model;
+  const model = setsModel ? current?.model?.model : undefined;
   const note = model ? `It also sets the model to ${model}.` : '';
   if (personas.length === 0) return null;
   return (

@@ -14,12 +14,14 @@ export default function PersonaStart({ conversationId }: { conversationId: strin
     // Only the root: nothing asked yet.
     return conversation?.messages.length === 1 ? systemPromptOf(conversation) : null;
   });
-  const { personas, current } = usePersonas(systemPrompt ?? '');
+  const pin = useChatState((state) => state.loaded[conversationId]?.pin);
+  const { personas, current } = usePersonas(systemPrompt ?? '', pin);
   if (systemPrompt === null) return null;
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-1">
       <PersonaField
         inline
+        setsModel
         personas={personas}
         current={current}
         choose={(id) =>

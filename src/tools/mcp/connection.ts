@@ -60,8 +60,8 @@ interface Live {
   listed: ListedTools;
   /** Its prompts, bounded (none when it declares no `prompts` capability). */
   prompts: readonly McpPrompt[];
-  /** Bumped by each listing of the prompts: an older one that ends later is not kept. */
-  promptsListed: number;
+  /** The listing of the prompts under way: a new one (list_changed) gives it up. */
+  promptListing?: AbortController;
   /** Calls under way, by their arguments object (the SDK sends that same object). */
   pending: WeakMap<object, PendingCall>;
   /** All calls under way, to fail together when the connection drops. */
@@ -204,7 +204,6 @@ export function createSession(
       kind,
       listed: { tools: [], names: new Map() },
       prompts: [],
-      promptsListed: 0,
       pending: new WeakMap(),
       calls: new Set(),
       inFlight: new Set(),
@@ -244,15 +243,12 @@ export function createSession(
       ...(options.legacy && { prior: { kind: 'legacy' } }),
     });
     try {
-      const options = { timeout: timeouts.connectMs, ...(signal && { signal }) };
-      const at = ++state.promptsListed;
       const [{ tools }, prompts] = await Promise.all([
-        client.listTools(undefined, options),
-        promptsOf(client, options),
+        client.listTools(undefined, { timeout: timeouts.connectMs, ...(signal && { signal }) }),
+        listPromptsOf(state, signal),
       ]);
       state.listed = offeredTools(config.id, tools);
-      // Unless a list_changed meanwhile listed them again.
-      if (at === state.promptsListed) state.prompts = prompts;
+      if (prompts) state.prompts = prompts;
     } catch (error) {
       state.closed = true;
       await client.close().catch(() => undefined);
@@ -272,11 +268,27 @@ export function createSession(
     }
   }
 
+  /**
+   * The server's prompts, all their pages within the time a step of connecting has; null when a
+   * newer listing (list_changed) gave this one up, or the connection closed.
+   */
+  async function listPromptsOf(state: Live, signal?: AbortSignal): Promise<readonly McpPrompt[] | null> {
+    state.promptListing?.abort();
+    const listing = new AbortController();
+    state.promptListing = listing;
+    const within = AbortSignal.any([
+      listing.signal,
+      AbortSignal.timeout(timeouts.connectMs),
+      ...(signal ? [signal] : []),
+    ]);
+    const prompts = await promptsOf(state.client, { timeout: timeouts.connectMs, signal: within });
+    return state.closed || listing.signal.aborted ? null : prompts;
+  }
+
   /** The server said its prompts changed: listed again, and the status says the new ones. */
   async function refreshPrompts(state: Live) {
-    const at = ++state.promptsListed;
-    const prompts = await promptsOf(state.client, { timeout: timeouts.connectMs });
-    if (state.closed || at !== state.promptsListed) return;
+    const prompts = await listPromptsOf(state);
+    if (!prompts) return;
     state.prompts = prompts;
     if (live === state) setStatus(connectedStatus(state));
   }
@@ -337,6 +349,7 @@ export function createSession(
   async function drop(state: Live, endSession = false) {
     if (state.closed) return;
     state.closed = true;
+    state.promptListing?.abort();
     if (live === state) {
       live = undefined;
       setStatus({ state: 'disconnected' });
