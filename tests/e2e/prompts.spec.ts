@@ -8,6 +8,7 @@ import {
   recordedRequests,
   settingsPanel,
   test,
+  twoTabs,
   type ChatPage,
 } from './fixtures.ts';
 
@@ -312,4 +313,25 @@ test('a persona made in settings sets up a new conversation, is sent with it, an
   await search.fill('as pirate');
   await page.getByRole('option', { name: /New conversation as Pirate/ }).click();
   await expect(start.locator('option:checked')).toHaveText('Pirate');
+});
+
+test('a prompt and a persona saved in one tab are offered in the other at once', async ({ context }) => {
+  const [a, b] = await twoTabs(context);
+  await b.newConversation();
+  await createPrompt(a, word);
+  const personas = settingsPanel(a.page).getByRole('region', { name: 'Personas' });
+  await personas.getByRole('button', { name: 'New persona' }).click();
+  const editor = a.page.getByRole('dialog', { name: 'New persona' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Pirate');
+  await editor.getByRole('textbox', { name: 'System prompt' }).fill('You talk like a pirate.');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toHaveCount(0);
+
+  // The other tab hears the storage change: its empty conversation offers the persona, its '/' the prompt.
+  await expect(b.page.getByRole('combobox', { name: 'Persona' })).toContainText('Pirate');
+  await b.composer.focus();
+  await b.page.keyboard.type('/word');
+  const options = b.page.getByRole('listbox', { name: 'Prompts' }).getByRole('option');
+  await expect(options).toHaveCount(1);
+  await expect(options).toHaveAccessibleName(word.title);
 });
