@@ -18,9 +18,12 @@ export default function HeaderMenuItems({ run }: { run: (id: ActionId) => void }
   const theme = useChatState((state) => state.theme);
   const keys = (id: ActionId) => {
     const shortcut = actions.find((action) => action.id === id)?.shortcut;
+    // Not on a touch screen, where no key is at hand.
     return (
       shortcut && (
-        <span className="ml-auto text-xs text-muted-foreground">{shortcutLabel(shortcut, isMac)}</span>
+        <span className="ml-auto text-xs text-muted-foreground pointer-coarse:hidden">
+          {shortcutLabel(shortcut, isMac)}
+        </span>
       )
     );
   };
