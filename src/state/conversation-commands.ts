@@ -2,6 +2,7 @@ import {
   attachmentIds,
   messageText,
   type ArtifactEdit,
+  type Conversation,
   type ConversationPlace,
   type ModelPin,
 } from '../domain/conversation.ts';
@@ -60,6 +61,24 @@ export interface ConversationCommands {
   writeDraft(conversationId: string, text: string): void;
 }
 
+/**
+ * A new, empty conversation as this tab starts one: named after the count listed, by `provider`
+ * (the saved configuration's unless its model comes from elsewhere: a project, a persona).
+ */
+export function blankConversation(
+  ctx: ChatContext,
+  now: Date,
+  provider = ctx.get().config.provider,
+): Conversation {
+  return createConversation({
+    existingCount: ctx.get().list.length,
+    provider,
+    now,
+    id: ctx.newId(),
+    rootId: ctx.newId(),
+  });
+}
+
 export function createConversationCommands({
   ctx,
   sync,
@@ -75,16 +94,7 @@ export function createConversationCommands({
   const { setActive, ensureLoaded, change } = open;
 
   async function newConversation(): Promise<void> {
-    const { list, config } = ctx.get();
-    await open.add(
-      createConversation({
-        existingCount: list.length,
-        provider: config.provider,
-        now: ctx.now(),
-        id: ctx.newId(),
-        rootId: ctx.newId(),
-      }),
-    );
+    await open.add(blankConversation(ctx, ctx.now()));
   }
 
   function selectConversation(id: string): void {

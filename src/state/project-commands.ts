@@ -1,11 +1,12 @@
 import { attachmentIds, type Conversation } from '../domain/conversation.ts';
-import { createConversation, moveToProject as moveRule, pickActiveId } from '../domain/conversation-rules.ts';
+import { moveToProject as moveRule, pickActiveId } from '../domain/conversation-rules.ts';
 import { projectLimits, type Project, type ProjectChange } from '../domain/projects.ts';
 import { changeProject as changeRule, createProject } from '../domain/project-rules.ts';
 import { personaById, withPersona } from '../domain/prompts.ts';
 import { holdFiles, prepareFile, stageFiles } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
 import { commitConversation, forgetConversation, isStreamingIn } from './chat-store.ts';
+import { blankConversation } from './conversation-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { OpenConversations } from './open-conversations.ts';
 import type { ReplyRunner } from './reply-runner.ts';
@@ -180,16 +181,9 @@ export function createProjectCommands({
   async function newConversationInProject(projectId: string): Promise<void> {
     const project = projectOf(projectId);
     if (!project) return;
-    const { list, config, prompts } = ctx.get();
-    const persona = personaById(prompts, project.personaId);
+    const persona = personaById(ctx.get().prompts, project.personaId);
     const now = ctx.now();
-    const made = createConversation({
-      existingCount: list.length,
-      provider: (project.pin ?? persona?.model)?.provider ?? config.provider,
-      now,
-      id: ctx.newId(),
-      rootId: ctx.newId(),
-    });
+    const made = blankConversation(ctx, now, (project.pin ?? persona?.model)?.provider);
     const at = now.toISOString();
     let conversation: Conversation = { ...made, projectId, projectAt: at };
     if (persona) conversation = withPersona(conversation, persona, now);

@@ -11,10 +11,10 @@ import {
   personaById,
   withPersona,
 } from '../domain/prompts.ts';
-import { createConversation } from '../domain/conversation-rules.ts';
 import type { ModelPin } from '../domain/conversation.ts';
 import { downloadText } from '../lib/download.ts';
 import type { ChatContext } from './chat-context.ts';
+import { blankConversation } from './conversation-commands.ts';
 import type { OpenConversations } from './open-conversations.ts';
 
 /** The prompt library: prompts saved in this browser, inserted from the `/` menu (docs/prompts.md). */
@@ -68,16 +68,8 @@ export function createPromptCommands({
   async function newConversationAs(personaId: string): Promise<void> {
     const persona = personaById(ctx.get().prompts, personaId);
     if (!persona) return;
-    const { list, config } = ctx.get();
     const now = ctx.now();
-    const made = createConversation({
-      existingCount: list.length,
-      provider: persona.model?.provider ?? config.provider,
-      now,
-      id: ctx.newId(),
-      rootId: ctx.newId(),
-    });
-    await open.add(withPersona(made, persona, now));
+    await open.add(withPersona(blankConversation(ctx, now, persona.model?.provider), persona, now));
   }
 
   /** The prompts as storage holds them now (another tab may have changed them); this tab's without storage. */

@@ -82,12 +82,7 @@ export function PersonaField({
         aria-describedby={note ? hintId : undefined}
         onChange={(event) => choose(event.target.value)}
       >
-        <option value="">None</option>
-        {personas.map((persona) => (
-          <option key={persona.id} value={persona.id}>
-            {persona.title}
-          </option>
-        ))}
+        <PersonaOptions personas={personas} />
       </NativeSelect>
       {note && (
         <p id={hintId} className="text-xs text-muted-foreground">
@@ -95,5 +90,19 @@ export function PersonaField({
         </p>
       )}
     </div>
+  );
+}
+
+/** A persona select's options: 'None', then each persona by name (its id the value). */
+export function PersonaOptions({ personas }: { personas: readonly Prompt[] }) {
+  return (
+    <>
+      <option value="">None</option>
+      {personas.map((persona) => (
+        <option key={persona.id} value={persona.id}>
+          {persona.title}
+        </option>
+      ))}
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { personaById, personasOf } from '../../domain/prompts.ts';
 import type { Project } from '../../domain/projects.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
+import { PersonaOptions } from '../chat/persona-field.tsx';
 import { Label, NativeSelect } from '../ui/input.tsx';
 
 /** 'Persona for new conversations': shown while any persona is saved (Settings → Personas). */
@@ -24,12 +25,7 @@ export function ProjectPersonaField({ project }: { project: Project }) {
           void chat.changeProject(project.id, { personaId: event.target.value || undefined })
         }
       >
-        <option value="">None</option>
-        {personas.map((persona) => (
-          <option key={persona.id} value={persona.id}>
-            {persona.title}
-          </option>
-        ))}
+        <PersonaOptions personas={personas} />
       </NativeSelect>
       <p id={hintId} className="text-xs text-muted-foreground">
         Its system prompt starts each new conversation, after the instructions; its model is used when the

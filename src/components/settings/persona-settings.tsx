@@ -1,10 +1,9 @@
 import { useId, useState } from 'react';
 import { personasOf, promptPreview, type Prompt } from '../../domain/prompts.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
-import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { LibraryEditor } from './library-editor.tsx';
-import { SavedRow } from './saved-row.tsx';
+import { SavedList } from './saved-list.tsx';
 
 /**
  * 'Personas': saved system prompts with a name and optionally a model, each with 'Edit' and
@@ -29,23 +28,16 @@ export function PersonaSettings() {
         A system prompt with a name, and a model if you like: choose one in a new conversation or in
         &apos;Conversation settings&apos;.
       </p>
-      {personas.length > 0 && (
-        <ul aria-label="Saved personas" className="flex flex-col gap-1">
-          {personas.map((persona) => (
-            <SavedRow
-              key={persona.id}
-              title={persona.title}
-              preview={
-                persona.model
-                  ? `${persona.model.model} · ${promptPreview(persona.body)}`
-                  : promptPreview(persona.body)
-              }
-              onEdit={() => setEditing(persona)}
-              onDelete={() => void chat.deletePrompt(persona.id)}
-            />
-          ))}
-        </ul>
-      )}
+      <SavedList
+        label="Saved personas"
+        entries={personas}
+        preview={(persona) =>
+          persona.model
+            ? `${persona.model.model} · ${promptPreview(persona.body)}`
+            : promptPreview(persona.body)
+        }
+        onEdit={setEditing}
+      />
       <div>
         <Button variant="outline" size="sm" aria-describedby={hintId} onClick={() => setEditing('new')}>
           New persona

@@ -5,7 +5,7 @@ import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { LibraryEditor } from './library-editor.tsx';
 import { PersonaSettings } from './persona-settings.tsx';
-import { SavedRow } from './saved-row.tsx';
+import { SavedList } from './saved-list.tsx';
 
 /**
  * 'Prompts': the saved prompts, each with 'Edit' and 'Delete' (with Undo), 'New prompt', and
@@ -34,19 +34,12 @@ export function PromptSettings() {
           Text you reuse, kept in this browser: type / at the start of the message box to insert one. The file
           of 'Export prompts' holds the personas too.
         </p>
-        {saved.length > 0 && (
-          <ul aria-label="Saved prompts" className="flex flex-col gap-1">
-            {saved.map((prompt) => (
-              <SavedRow
-                key={prompt.id}
-                title={prompt.title}
-                preview={promptPreview(prompt.body)}
-                onEdit={() => setEditing(prompt)}
-                onDelete={() => void chat.deletePrompt(prompt.id)}
-              />
-            ))}
-          </ul>
-        )}
+        <SavedList
+          label="Saved prompts"
+          entries={saved}
+          preview={(prompt) => promptPreview(prompt.body)}
+          onEdit={setEditing}
+        />
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" size="sm" aria-describedby={hintId} onClick={() => setEditing('new')}>
             New prompt

@@ -464,39 +464,56 @@ export function createSession(
     });
   }
 
+  /**
+   * A request on the connection `state`, made once more on a new session when the server forgot
+   * the old one (404). A failure becomes one sentence naming the server; a connection that lost
+   * its answer, or needs a sign-in, is dropped (the next use makes a new one).
+   */
+  async function onSession<T>(
+    state: Live,
+    signal: AbortSignal | undefined,
+    stopped: string,
+    request: (on: Live) => Promise<T>,
+  ): Promise<T> {
+    let on = state;
+    try {
+      try {
+        return await request(on);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const renewed = await expired(on, error);
+        if (!renewed) throw error;
+        on = renewed;
+        return await request(on);
+      }
+    } catch (error) {
+      if (signal?.aborted) throw new Error(stopped, { cause: error });
+      const sentence = callFailure(error, label, oauth);
+      // A connection that lost its answer is not trusted with the next call: a new one is made.
+      if (/closed the connection/.test(sentence)) await drop(on);
+      if (oauth && needsSignIn(error) && live === on) {
+        await drop(on);
+        setStatus({ state: 'needs-sign-in' });
+      }
+      throw new Error(sentence, { cause: error });
+    }
+  }
+
   async function call(
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<ToolOutcome> {
-    let state = await ready(signal);
+    const state = await ready(signal);
     const real = state.listed.names.get(name);
     if (real === undefined)
       return {
         content: [{ type: 'text', text: `The server ${label} has no tool named ${name}.` }],
         isError: true,
       };
-    try {
-      try {
-        return toolOutcome(await callOn(state, real, args, signal));
-      } catch (error) {
-        if (signal.aborted) throw error;
-        const renewed = await expired(state, error);
-        if (!renewed) throw error;
-        state = renewed;
-        return toolOutcome(await callOn(state, real, args, signal));
-      }
-    } catch (error) {
-      if (signal.aborted) throw new Error('The call was stopped.', { cause: error });
-      const sentence = callFailure(error, label, oauth);
-      // A connection that lost its answer is not trusted with the next call: a new one is made.
-      if (/closed the connection/.test(sentence)) await drop(state);
-      if (oauth && needsSignIn(error) && live === state) {
-        await drop(state);
-        setStatus({ state: 'needs-sign-in' });
-      }
-      throw new Error(sentence, { cause: error });
-    }
+    return onSession(state, signal, 'The call was stopped.', async (on) =>
+      toolOutcome(await callOn(on, real, args, signal)),
+    );
   }
 
   async function list(signal?: AbortSignal): Promise<OfferedTool[]> {
@@ -511,29 +528,10 @@ export function createSession(
   ): Promise<McpPromptText> {
     const values = Object.fromEntries(Object.entries(args).filter(([, value]) => value.trim() !== ''));
     const options = { timeout: timeouts.connectMs, ...(signal && { signal }) };
-    let state = await ready(signal);
-    const get = (on: Live) =>
-      on.client.getPrompt({ name, ...(Object.keys(values).length > 0 && { arguments: values }) }, options);
-    try {
-      try {
-        return promptText(await get(state));
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        const renewed = await expired(state, error);
-        if (!renewed) throw error;
-        state = renewed;
-        return promptText(await get(state));
-      }
-    } catch (error) {
-      if (signal?.aborted) throw new Error('Getting the prompt was stopped.', { cause: error });
-      const sentence = callFailure(error, label, oauth);
-      if (/closed the connection/.test(sentence)) await drop(state);
-      if (oauth && needsSignIn(error) && live === state) {
-        await drop(state);
-        setStatus({ state: 'needs-sign-in' });
-      }
-      throw new Error(sentence, { cause: error });
-    }
+    const params = { name, ...(Object.keys(values).length > 0 && { arguments: values }) };
+    return onSession(await ready(signal), signal, 'Getting the prompt was stopped.', async (on) =>
+      promptText(await on.client.getPrompt(params, options)),
+    );
   }
 
   /** Closes the connection (ending a legacy session on the server). */
