@@ -1,7 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { violations } from './axe.ts';
 import {
-  finishAnimations,
   ChatPage,
   dismissToasts,
   expect,
@@ -13,32 +11,6 @@ import {
   test,
 } from './fixtures.ts';
 
-/**
- * The WCAG A/AA violations of the page as it is, in both colour schemes: every rule in the light
- * one, then in the dark one the rules a scheme can change (the colours; names, roles and structure
- * are the same markup). Checked with nothing moving (a toast or dialog fading in, colours changing
- * with the scheme: half-painted, they would fail contrast): every transition is brought to its
- * end first. A toast on screen must be held (hovered) or dismissed first: its timer would take
- * it away mid-check.
- */
-async function violations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    // The app follows the system's scheme (its 'System' theme), then the colours transition.
-    await expect(page.locator('html')).toHaveCSS('color-scheme', colorScheme);
-    await finishAnimations(page);
-    const axe = new AxeBuilder({ page });
-    if (colorScheme === 'light') axe.withTags(['wcag2a', 'wcag2aa']);
-    else axe.withRules(['color-contrast', 'link-in-text-block']);
-    const results = await axe.analyze();
-    for (const violation of results.violations)
-      found.push(
-        `${colorScheme} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      );
-  }
-  return found;
-}
 
 test('the chat screen, with a toast held on it, has no WCAG A/AA violations', async ({ page }) => {
   const chat = new ChatPage(page);

@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
+import { violations } from './axe.ts';
 import type { Page } from '@playwright/test';
 import {
   expect,
-  finishAnimations,
   mockConfig,
   mockKey,
   settingsPanel,
@@ -207,23 +206,6 @@ test('a model that takes no tools: the control says so and nothing is offered', 
   await expect(toolCards(chat)).toHaveCount(0);
 });
 
-/** The page's WCAG A/AA violations, in the light scheme and then the colours in the dark one. */
-async function violations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expect(page.locator('html')).toHaveCSS('color-scheme', colorScheme);
-    await finishAnimations(page);
-    const axe = new AxeBuilder({ page });
-    if (colorScheme === 'light') axe.withTags(['wcag2a', 'wcag2aa']);
-    else axe.withRules(['color-contrast']);
-    for (const violation of (await axe.analyze()).violations)
-      found.push(
-        `${colorScheme} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      );
-  }
-  return found;
-}
 
 test('the approval card, an open tool card and the Tools popover have no WCAG A/AA violations', async ({
   chat,
