@@ -69,7 +69,7 @@ describe('artifacts over a conversation', () => {
       code: '<h1>Fo',
       language: 'html',
     });
-    expect(artifactsOf([...path, writing], 'r4')[0]?.versions.at(-1)).toEqual({
+    expect(artifactsOf([...path, writing], ['r4'])[0]?.versions.at(-1)).toEqual({
       messageId: 'r4',
       code: '<h1>Fo',
       language: 'html',

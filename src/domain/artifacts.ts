@@ -152,11 +152,11 @@ function fencesOf(message: Message): CodeFence[] {
 /**
  * The artifacts of the replies on a path, each with its versions in order. A reply writing the
  * same name twice adds two versions; a later reply writing a name already seen adds the next. The
- * reply `streamingId`, still arriving, adds the block it is writing as a version being written.
+ * replies `streamingIds`, still arriving, adds the block it is writing as a version being written.
  */
 export function artifactsOf(
   messages: readonly Message[],
-  streamingId?: string,
+  streamingIds: readonly string[] = [],
   edits: readonly ArtifactEdit[] = [],
 ): Artifact[] {
   const byKey = new Map<string, Artifact>();
@@ -167,7 +167,7 @@ export function artifactsOf(
     if (message.role !== 'assistant') continue;
     for (const fence of fencesOf(message)) {
       // A block the reply ends inside is closed by its end (CommonMark), unless it is still coming.
-      const streaming = !fence.closed && message.id === streamingId;
+      const streaming = !fence.closed && streamingIds.includes(message.id);
       const kind = artifactKind({ ...fence, closed: true });
       if (kind === null) continue;
       const title = artifactTitle(fence);

@@ -37,6 +37,10 @@ export interface MessageRecord {
   attachments?: AttachmentRecord[];
   /** Assistant replies that searched the web: searches, sources, and citations at offsets in `content`. */
   web?: WebResearch;
+  /** A question asked of several models at once: its replies' ids, and whether one was chosen. */
+  compared?: Message['compared'];
+  /** A fused reply: the ids of the replies it merged. */
+  fusedFrom?: string[];
   /**
    * Assistant replies whose parts `reasoning` and `content` cannot hold in order (one that called
    * tools): every part, in order, and then no `reasoning`. `content` still holds the answer text
@@ -99,6 +103,7 @@ export interface ConversationRecord {
   deletedIds?: string[];
   pin?: Conversation['pin'];
   pinnedAt?: string;
+  compare?: Conversation['compare'];
   effort?: Conversation['effort'];
   effortAt?: string;
   toolSwitches?: Conversation['toolSwitches'];
@@ -245,6 +250,8 @@ function messageRecord(message: Message, onPath: boolean): MessageRecord {
   }
   if (stats) record.stats = statsRecord(stats);
   if (message.web) record.web = webRecord(message.web);
+  if (message.compared) record.compared = { ...message.compared, replyIds: [...message.compared.replyIds] };
+  if (message.fusedFrom) record.fusedFrom = [...message.fusedFrom];
   // A reply's pictures are among its parts, in order.
   const attachments = role === 'assistant' ? [] : attachmentParts(message);
   if (attachments.length > 0) record.attachments = attachments.map(attachmentRecord);
@@ -276,6 +283,7 @@ export function conversationRecord(conversation: Conversation): ConversationReco
   if (renamedAt) record.renamedAt = renamedAt;
   if (conversation.pin) record.pin = { ...conversation.pin };
   if (conversation.pinnedAt) record.pinnedAt = conversation.pinnedAt;
+  if (conversation.compare) record.compare = conversation.compare.map((pin) => ({ ...pin }));
   if (conversation.effort) record.effort = conversation.effort;
   if (conversation.effortAt) record.effortAt = conversation.effortAt;
   if (conversation.toolSwitches) record.toolSwitches = { ...conversation.toolSwitches };

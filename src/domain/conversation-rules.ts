@@ -257,5 +257,7 @@ export function setModelPin(conversation: Conversation, pin: ModelPin | null, no
   const next: Conversation = { ...conversation, pinnedAt: now.toISOString() };
   if (pin) next.pin = pin;
   else delete next.pin;
+  // One model chosen: the conversation stops comparing (domain/compare.ts).
+  delete next.compare;
   return next;
 }

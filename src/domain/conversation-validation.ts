@@ -1,6 +1,7 @@
 import { isAttachmentKind, sentImageTypes, type AttachmentPart } from './attachments.ts';
 import { codeRunLimits, keptFileName, type CodeRunPart, type ProducedFile } from './code-runs.ts';
 import { isProviderId, providerIds, type ProviderId } from './config.ts';
+import { compareSize, distinctPins } from './compare.ts';
 import {
   conversationPlaces,
   messageText,
@@ -111,7 +112,11 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
     const texts = notices.filter((notice): notice is string => typeof notice === 'string' && notice !== '');
     if (texts.length > 0) message.notices = texts;
   }
-  if (role === 'user') message.parts = [...readAttachments(ownField(value, 'attachments')), ...message.parts];
+  if (role === 'user') {
+    message.parts = [...readAttachments(ownField(value, 'attachments')), ...message.parts];
+    const compared = readCompared(ownField(value, 'compared'));
+    if (compared) message.compared = compared;
+  }
   if (role === 'assistant') {
     const parts = readParts(ownField(value, 'parts'));
     message.parts =
@@ -120,6 +125,8 @@ function readMessage(value: unknown, path: string, fallbackTime: string): Valida
     if (stats) message.stats = stats;
     const web = readWebResearch(ownField(value, 'web'), messageText(message).length);
     if (web) message.web = web;
+    const fusedFrom = readIds(ownField(value, 'fusedFrom'));
+    if (fusedFrom) message.fusedFrom = fusedFrom;
   }
   return { ok: true, value: { message, id, parentId: parentId ?? undefined } };
 }
@@ -557,6 +564,29 @@ export function readPin(value: unknown): ModelPin | undefined {
   return pin;
 }
 
+/** Message ids as written (at most a compare's columns and its fused replies); none: undefined. */
+function readIds(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const ids = value.filter((id): id is string => typeof id === 'string' && id !== '' && id.length <= 256);
+  const distinct = [...new Set(ids)].slice(0, 16);
+  return distinct.length > 0 ? distinct : undefined;
+}
+
+/** A compared question's columns; a reply id that names no reply is left for the tree to ignore. */
+function readCompared(value: unknown): Message['compared'] | undefined {
+  if (!isRecord(value)) return undefined;
+  const replyIds = readIds(ownField(value, 'replyIds'));
+  if (!replyIds) return undefined;
+  return ownField(value, 'chosen') === true ? { replyIds, chosen: true } : { replyIds };
+}
+
+/** A compare set as written: 2 to 4 usable pins, each once; anything else is no compare set. */
+function readCompareSet(value: unknown): ModelPin[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const pins = distinctPins(value.slice(0, 16).flatMap((item: unknown) => readPin(item) ?? []));
+  return pins.length >= compareSize.min ? pins : undefined;
+}
+
 export function readToolSwitches(value: unknown): Record<string, boolean> | undefined {
   if (!isRecord(value)) return undefined;
   const entries = Object.keys(value)
@@ -629,6 +659,8 @@ export function validateConversation(
   if (pin) conversation.pin = pin;
   const pinnedAt = ownField(value, 'pinnedAt');
   if (isIsoTimestamp(pinnedAt)) conversation.pinnedAt = pinnedAt;
+  const compare = readCompareSet(ownField(value, 'compare'));
+  if (compare) conversation.compare = compare;
   const effort = ownField(value, 'effort');
   if ((reasoningEfforts as readonly unknown[]).includes(effort))
     conversation.effort = effort as ReasoningEffort;

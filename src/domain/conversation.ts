@@ -67,6 +67,19 @@ export interface Message {
   stats?: ReplyStats;
   /** Assistant replies that searched the web (the provider's own search): searches, sources, citations. */
   web?: WebResearch;
+  /** A question asked of several models at once (domain/compare.ts): its replies shown side by side. */
+  compared?: ComparedTurn;
+  /** A reply that merged compared replies ('Fuse'): the ids of the replies it came from. */
+  fusedFrom?: string[];
+}
+
+/**
+ * The replies of a compared question, in column order (a fused reply after them), and whether the
+ * user has continued with one of them (the columns then fold into the usual versions).
+ */
+export interface ComparedTurn {
+  replyIds: string[];
+  chosen?: true;
 }
 
 export interface ModelPin {
@@ -103,8 +116,13 @@ export interface Conversation {
    * follows the saved configuration (docs/behaviour.md#model-per-conversation).
    */
   pin?: ModelPin;
-  /** When the pin was last set or removed: of two copies, the later change wins a merge. */
+  /** When the pin or the compare set was last chosen: of two copies, the later choice wins a merge. */
   pinnedAt?: string;
+  /**
+   * 'Compare': the 2 to 4 models each new message is asked of at once, until one model is chosen
+   * again (domain/compare.ts). Absent: the conversation asks one model.
+   */
+  compare?: ModelPin[];
   /** 'Reasoning effort' in 'Conversation settings'; absent: the model's own default. */
   effort?: ReasoningEffort;
   /** When the effort was last chosen: of two copies, the later choice wins a merge. */

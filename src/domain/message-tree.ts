@@ -317,7 +317,9 @@ export function mergeConversations(primary: Conversation, other: Conversation): 
   const pinned = (other.pinnedAt ?? '') > (primary.pinnedAt ?? '') ? other : primary;
   delete merged.pin;
   delete merged.pinnedAt;
+  delete merged.compare;
   if (pinned.pin) merged.pin = pinned.pin;
+  if (pinned.compare) merged.compare = pinned.compare;
   if (pinned.pinnedAt) merged.pinnedAt = pinned.pinnedAt;
   const chose = (other.effortAt ?? '') > (primary.effortAt ?? '') ? other : primary;
   delete merged.effort;
@@ -366,6 +368,7 @@ function sameConversation(a: Conversation, b: Conversation): boolean {
     a.renamedAt === b.renamedAt &&
     a.activeAt === b.activeAt &&
     a.pin === b.pin &&
+    a.compare === b.compare &&
     a.effort === b.effort &&
     a.effortAt === b.effortAt &&
     a.toolSwitches === b.toolSwitches &&

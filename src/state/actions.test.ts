@@ -59,7 +59,7 @@ describe('actions', () => {
     const streaming = registry({
       activeId: 'c',
       loaded: { c: withReply },
-      streaming: { conversationId: 'c', messageId: 'c:2' },
+      streaming: { conversationId: 'c', messageIds: ['c:2'] },
     });
     expect(streaming.available()).toContain('stop');
     expect(streaming.available()).not.toContain('regenerate');
@@ -89,7 +89,7 @@ describe('actions', () => {
     const streaming = registry({
       activeId: 'c',
       loaded: { c: withReply },
-      streaming: { conversationId: 'c', messageId: 'c:2' },
+      streaming: { conversationId: 'c', messageIds: ['c:2'] },
     });
     expect(streaming.available()).not.toContain('clear');
     expect(registry({ activeId: null }).available()).not.toContain('delete');

@@ -334,7 +334,8 @@ export function createChatController(deps: ChatDependencies): ChatController {
         // The other tab deleted the branch a reply is streaming into: it is not wanted any more.
         const { streaming, loaded } = store.getState();
         const target = streaming?.conversationId === message.id ? loaded[message.id] : undefined;
-        if (streaming && target && !findMessage(target, streaming.messageId)) replies.stop();
+        if (streaming && target)
+          for (const id of streaming.messageIds) if (!findMessage(target, id)) replies.stop(id);
         return;
       }
       case 'conversation-deleted': {

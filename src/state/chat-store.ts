@@ -29,10 +29,14 @@ export interface ConversationListItem {
   projectId?: string;
 }
 
-/** The reply being streamed, if any: one at a time, in one conversation. */
+/**
+ * The replies being streamed, if any: in one conversation at a time, one reply, or one per model
+ * of a compared question (the versions of one turn).
+ */
 export interface StreamingReply {
   conversationId: string;
-  messageId: string;
+  /** At least one. */
+  messageIds: readonly string[];
 }
 
 /** The product's data as this tab holds it (the screen's chrome is in view-store.ts). */
@@ -185,6 +189,11 @@ export const selectActiveConversation = (state: ChatState): Conversation | undef
 /** Whether a reply is streaming into this conversation: its messages are then not to be changed. */
 export const isStreamingIn = (state: ChatState, conversationId: string): boolean =>
   state.streaming?.conversationId === conversationId;
+
+/** The ids of the replies streaming into this conversation (none: an empty list, always the same one). */
+export const streamingIdsIn = (state: ChatState, conversationId: string | undefined): readonly string[] =>
+  state.streaming && state.streaming.conversationId === conversationId ? state.streaming.messageIds : noIds;
+const noIds: readonly string[] = [];
 
 /**
  * The configuration a conversation's next reply uses: the saved one, or for a conversation with a

@@ -1,3 +1,4 @@
+import { setCompare } from '../domain/compare.ts';
 import {
   attachmentIds,
   messageText,
@@ -45,6 +46,8 @@ export interface ConversationCommands {
   saveArtifactEdit(id: string, edit: Omit<ArtifactEdit, 'id' | 'savedAt'>): Promise<string>;
   /** The model picker: pins a provider and model to the conversation; null follows the saved configuration again. */
   pinModel(id: string, pin: ModelPin | null): Promise<void>;
+  /** 'Compare': asks these 2 to 4 models at once from the next message; null asks one model again. */
+  compareModels(id: string, pins: readonly ModelPin[] | null): Promise<void>;
   /** 'Pin' / 'Archive' and back (null), from the row's menu or the palette. */
   placeConversation(id: string, place: ConversationPlace | null): Promise<void>;
   /** Final: a reply streaming into it stops. */
@@ -135,6 +138,10 @@ export function createConversationCommands({
     await change(id, (conversation) => setModelPin(conversation, pin, ctx.now()));
   }
 
+  async function compareModels(id: string, pins: readonly ModelPin[] | null): Promise<void> {
+    await change(id, (conversation) => setCompare(conversation, pins, ctx.now()));
+  }
+
   async function placeConversation(id: string, place: ConversationPlace | null): Promise<void> {
     await change(id, (conversation) => placeRule(conversation, place, ctx.now()));
   }
@@ -219,6 +226,7 @@ export function createConversationCommands({
     setReasoningEffort,
     saveArtifactEdit,
     pinModel,
+    compareModels,
     placeConversation,
     deleteConversation,
     copyConversation,

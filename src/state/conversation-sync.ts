@@ -98,11 +98,20 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
   function storable(conversation: Conversation): Conversation {
     const streaming = ctx.get().streaming;
     if (streaming?.conversationId !== conversation.id) return conversation;
-    const reply = findMessage(conversation, streaming.messageId);
-    if (!reply) return conversation;
-    if (hasContent(reply)) return replaceMessage(conversation, { ...reply, status: 'interrupted' });
-    const messages = conversation.messages.filter((message) => message !== reply);
-    return { ...conversation, messages, activeLeafId: reply.parentId ?? conversation.activeLeafId };
+    let stored = conversation;
+    for (const id of streaming.messageIds) {
+      const reply = findMessage(stored, id);
+      if (!reply) continue;
+      if (hasContent(reply)) {
+        stored = replaceMessage(stored, { ...reply, status: 'interrupted' });
+        continue;
+      }
+      const messages = stored.messages.filter((message) => message !== reply);
+      const leaf =
+        stored.activeLeafId === reply.id ? (reply.parentId ?? stored.activeLeafId) : stored.activeLeafId;
+      stored = { ...stored, messages, activeLeafId: leaf };
+    }
+    return stored;
   }
 
   /** What storage now holds, merged into the copy in memory (whatever changed here meanwhile is kept). */

@@ -1,11 +1,12 @@
 import { addMessage, newMessage, setModelPin } from '../domain/conversation-rules.ts';
+import { chooseCompared, comparedReplies, fuseRequest, pinOfReply, setCompare } from '../domain/compare.ts';
 import { activePath, deleteSubtree, findMessage, pathTo } from '../domain/message-tree.ts';
-import { attachmentParts, type Message, type ModelPin } from '../domain/conversation.ts';
+import { attachmentParts, messageText, type Message, type ModelPin } from '../domain/conversation.ts';
 import { sendProblem, type AttachmentPart } from '../domain/attachments.ts';
 import { connectionLabel, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
 import { prepareFile, type PreparedFile } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
-import { commitConversation, modelCapabilities } from './chat-store.ts';
+import { commitConversation, isStreamingIn, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { OpenConversations } from './open-conversations.ts';
@@ -42,8 +43,14 @@ export interface MessageCommands {
    * writes extends the same reply (the request's 'continue' turn is not kept).
    */
   continueReply(conversationId: string, replyId: string): Promise<void>;
-  /** Stop: the reply streaming stops; what had arrived is kept. */
-  stop(): void;
+  /** Stop: the reply streaming stops (without an id, every one); what had arrived is kept. */
+  stop(replyId?: string): void;
+  /** A compared question's column asked again of its model, in its place (its Retry). */
+  retryCompared(conversationId: string, replyId: string): Promise<void>;
+  /** 'Continue with this one': the reply is the branch, its columns fold, and its model is the conversation's. */
+  continueWith(conversationId: string, replyId: string): Promise<void>;
+  /** 'Fuse': `model` merges the question's compared replies into one more version of the turn. */
+  fuse(conversationId: string, questionId: string, model: ModelPin): Promise<void>;
   /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
   prepareFile(file: File): Promise<PreparedFile>;
   /** A file's bytes, to show: undefined when they are gone. */
@@ -83,8 +90,14 @@ export function createMessageCommands({
    * What a reply in this conversation is asked with, when one may be asked for now; otherwise
    * null, with the toast of docs/behaviour.md#sending-rules when the provider it goes to is not configured.
    */
-  function readyTarget(conversationId: string, override?: ModelPin): ReplyTarget | null {
-    if (ctx.get().streaming) return null;
+  function readyTarget(
+    conversationId: string,
+    override?: ModelPin,
+    /** Another reply of the same turn may be streaming (a compared question's column). */
+    alongside = false,
+  ): ReplyTarget | null {
+    const { streaming } = ctx.get();
+    if (streaming && !(alongside && streaming.conversationId === conversationId)) return null;
     if (ctx.get().keyLock === 'locked') {
       // The keys are protected and not unlocked yet in this session: the passphrase first.
       ctx.view.setState({ overlay: 'unlock-keys' });
@@ -121,21 +134,119 @@ export function createMessageCommands({
     return problem === null;
   }
 
-  /** Adds a user message (its files before its text) under `parentId`, saves it, and streams the reply to it. */
+  /**
+   * What the conversation's next message is asked with: its model, or each model it compares
+   * (docs/compare.md); null, with the reason shown, when one of them cannot be asked now.
+   */
+  function readyTargets(conversationId: string): ReplyTarget[] | null {
+    const pins = ctx.get().loaded[conversationId]?.compare;
+    if (!pins) {
+      const target = readyTarget(conversationId);
+      return target && [target];
+    }
+    const targets: ReplyTarget[] = [];
+    for (const pin of pins) {
+      const target = readyTarget(conversationId, pin);
+      if (!target) return null;
+      targets.push(target);
+    }
+    return targets;
+  }
+
+  /**
+   * Adds a user message (its files before its text) under `parentId`, saves it, and streams the
+   * reply to it: one per target, at once, when it is compared.
+   */
   async function ask(
     conversationId: string,
     parentId: string,
     text: string,
-    target: ReplyTarget,
+    targets: readonly ReplyTarget[],
     files: readonly AttachmentPart[] = [],
   ) {
     const conversation = ctx.get().loaded[conversationId];
-    if (!conversation || !findMessage(conversation, parentId)) return;
+    const [first] = targets;
+    if (!conversation || !first || !findMessage(conversation, parentId)) return;
     const question: Message = newMessage('user', text, { id: ctx.newId(), parentId, now: ctx.now() });
     question.parts = [...files, ...question.parts];
-    commitConversation(store, addMessage(conversation, question, target.config.provider));
+    commitConversation(store, addMessage(conversation, question, first.config.provider));
     void sync.save(conversationId);
-    await replyTo(conversationId, question.id, target);
+    if (targets.length === 1) {
+      await replyTo(conversationId, question.id, first);
+      return;
+    }
+    // Each reply's first commit happens before the next one starts: the columns keep this order.
+    await Promise.all(
+      targets.map((target) =>
+        replies.run(conversationId, question.id, target, {
+          onRetry: () => void retryLater(conversationId, question.id, target.config),
+          compared: {},
+        }),
+      ),
+    );
+    void afterFirstReply(conversationId, targetFor(conversationId));
+  }
+
+  /** A failed column's toast 'Retry': the column of that model under the question, asked again. */
+  async function retryLater(conversationId: string, questionId: string, config: ReplyTarget['config']) {
+    const conversation = ctx.get().loaded[conversationId];
+    const question = conversation && findMessage(conversation, questionId);
+    const column =
+      conversation &&
+      question &&
+      comparedReplies(conversation, question).find(
+        (reply) => reply.provider === config.provider && reply.model === modelOf(config),
+      );
+    if (column) await retryCompared(conversationId, column.id);
+  }
+
+  async function retryCompared(conversationId: string, replyId: string): Promise<void> {
+    const conversation = await open.ensureLoaded(conversationId);
+    const reply = conversation && findMessage(conversation, replyId);
+    const pin = conversation && reply && pinOfReply(conversation, reply);
+    if (!pin || !reply?.parentId) return;
+    const questionId = reply.parentId;
+    const target = readyTarget(conversationId, pin, true);
+    if (!target || !filesFit(conversationId, questionId, [], target)) return;
+    await replies.run(conversationId, questionId, target, {
+      onRetry: () => void retryLater(conversationId, questionId, target.config),
+      compared: { replacing: replyId },
+    });
+  }
+
+  async function continueWith(conversationId: string, replyId: string): Promise<void> {
+    const conversation = ctx.get().loaded[conversationId];
+    const reply = conversation && findMessage(conversation, replyId);
+    const pin = conversation && reply && pinOfReply(conversation, reply);
+    if (!reply || isStreamingIn(ctx.get(), conversationId)) return;
+    await open.change(conversationId, (latest) => {
+      const chosen = chooseCompared(latest, replyId, ctx.now());
+      // The model that wrote it (the fusing one for a fused reply) is the conversation's from now on.
+      return pin ? setModelPin(chosen, pin, ctx.now()) : setCompare(chosen, null, ctx.now());
+    });
+  }
+
+  async function fuse(conversationId: string, questionId: string, model: ModelPin): Promise<void> {
+    const conversation = await open.ensureLoaded(conversationId);
+    const question = conversation && findMessage(conversation, questionId);
+    if (!conversation || !question) return;
+    const sources = comparedReplies(conversation, question).filter(
+      (reply) => !reply.fusedFrom && messageText(reply).trim() !== '',
+    );
+    if (sources.length < 2) return;
+    const target = readyTarget(conversationId, model);
+    if (!target || !filesFit(conversationId, questionId, [], target)) return;
+    await replies.run(conversationId, questionId, target, {
+      onRetry: () => void fuse(conversationId, questionId, model),
+      requestTurn: fuseRequest(
+        sources.map((reply) => ({
+          label: reply.model ?? reply.provider ?? 'a model',
+          text: messageText(reply),
+        })),
+      ),
+      fusedFrom: sources.map((reply) => reply.id),
+      compared: {},
+    });
   }
 
   /**
@@ -143,12 +254,9 @@ export function createMessageCommands({
    * again. A conversation's first complete reply then names it and measures its project (first-reply.ts).
    */
   async function replyTo(conversationId: string, questionId: string, target: ReplyTarget, model?: ModelPin) {
-    await replies.run(
-      conversationId,
-      questionId,
-      target,
-      () => void askAgain(conversationId, questionId, model),
-    );
+    await replies.run(conversationId, questionId, target, {
+      onRetry: () => void askAgain(conversationId, questionId, model),
+    });
     // Named by the conversation's own model, not one chosen for this reply only.
     void afterFirstReply(conversationId, model ? targetFor(conversationId) : target);
   }
@@ -195,13 +303,14 @@ export function createMessageCommands({
     if (!activeId) return false;
     const conversation = await open.ensureLoaded(activeId);
     if (!conversation) return false;
-    const target = readyTarget(activeId);
-    if (!target) return false;
+    const targets = readyTargets(activeId);
+    if (!targets) return false;
     const parts = files.map(({ part }) => part);
-    if (!filesFit(activeId, conversation.activeLeafId, parts, target)) return false;
+    if (!targets.every((target) => filesFit(activeId, conversation.activeLeafId, parts, target)))
+      return false;
     // Held until the message's first save stores them with it, in one transaction.
     for (const { part, blob } of files) ctx.db().stageAttachment(part.id, blob);
-    void ask(activeId, conversation.activeLeafId, content, target, parts);
+    void ask(activeId, conversation.activeLeafId, content, targets, parts);
     return true;
   }
 
@@ -213,9 +322,10 @@ export function createMessageCommands({
     // The new version keeps the message's files (the same stored bytes).
     const files = attachmentParts(message);
     if (!content && files.length === 0) return false;
-    const target = readyTarget(conversationId);
-    if (!target || !filesFit(conversationId, message.parentId, files, target)) return false;
-    void ask(conversationId, message.parentId, content, target, files);
+    const { parentId } = message;
+    const targets = readyTargets(conversationId);
+    if (!targets?.every((target) => filesFit(conversationId, parentId, files, target))) return false;
+    void ask(conversationId, parentId, content, targets, files);
     return true;
   }
 
@@ -246,13 +356,10 @@ export function createMessageCommands({
     if (reply?.id !== replyId || reply.role !== 'assistant' || reply.parentId === null) return;
     const target = readyTarget(conversationId);
     if (!target) return;
-    await replies.run(
-      conversationId,
-      reply.parentId,
-      target,
-      () => void continueReply(conversationId, replyId),
-      reply,
-    );
+    await replies.run(conversationId, reply.parentId, target, {
+      onRetry: () => void continueReply(conversationId, replyId),
+      continuing: reply,
+    });
   }
 
   return {
@@ -263,6 +370,9 @@ export function createMessageCommands({
     switchModelAndRetry,
     continueReply,
     stop: replies.stop,
+    retryCompared,
+    continueWith,
+    fuse,
     prepareFile: (file) => prepareFile(file, ctx.newId()),
     readAttachment: (id) => ctx.db().readAttachment(id),
   };

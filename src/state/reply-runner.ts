@@ -1,8 +1,9 @@
 import { splitConfig } from '../domain/config.ts';
 import { hasContent, type Conversation, type Message } from '../domain/conversation.ts';
 import { addMessage, markWritten, newMessage } from '../domain/conversation-rules.ts';
-import { deleteSubtree, findMessage, replaceMessage } from '../domain/message-tree.ts';
+import { deleteSubtree, findMessage, pathTo, replaceMessage } from '../domain/message-tree.ts';
 import { connectionLabel, modelOf } from '../domain/provider-catalog.ts';
+import { addCompared } from '../domain/compare.ts';
 import { errorResult, notRunText } from '../domain/tools.ts';
 import type { ProviderTool } from '../domain/provider-definitions/capabilities.ts';
 import { providerToolOn } from '../domain/tool-switches.ts';
@@ -36,21 +37,59 @@ function withFailure(conversation: Conversation, questionId: string, reason?: st
   return replaceMessage(conversation, updated);
 }
 
+export interface RunOptions {
+  /** The failure toast's 'Retry'. */
+  onRetry: () => void;
+  /** 'Continue': this reply (the question's) is extended instead of a new one added. */
+  continuing?: Message;
+  /** A turn of the user's after the question, in the request only ('Continue', 'Fuse'). */
+  requestTurn?: string;
+  /** 'Fuse': the replies this one merges. */
+  fusedFrom?: string[];
+  /**
+   * One of a compared question's replies (domain/compare.ts): it joins the question's columns (in
+   * the place of `replacing`, a failed one asked again), leaves the branch on the first column,
+   * and one that fails with nothing received stays as its column, with the reason.
+   */
+  compared?: { replacing?: string };
+}
+
+/**
+ * The conversation with the new reply under its question. A compared reply joins the question's
+ * columns, and the branch stays on the column it was on (the first, or the one chosen before).
+ */
+function added(
+  conversation: Conversation,
+  reply: Message,
+  config: ReplyTarget['config'],
+  compared: RunOptions['compared'],
+): Conversation {
+  if (!compared) return addMessage(conversation, reply, config.provider);
+  const questionId = reply.parentId as string;
+  const { replacing } = compared;
+  const onReplaced =
+    replacing !== undefined && pathTo(conversation).some((message) => message.id === replacing);
+  const without = replacing ? deleteSubtree(conversation, replacing) : conversation;
+  const next = addCompared(
+    addMessage(without, reply, config.provider),
+    questionId,
+    reply.id,
+    new Date(reply.createdAt),
+    replacing,
+  );
+  const keep = !onReplaced && conversation.activeLeafId !== questionId;
+  return keep ? { ...next, activeLeafId: conversation.activeLeafId } : next;
+}
+
 export interface ReplyRunner {
   /**
    * Streams a new reply under `questionId` (a user message) as its newest child: send, edit,
-   * regenerate and retry all end here. Resolves when the reply has ended and been saved.
+   * regenerate, retry, compare and fuse all end here. Resolves when the reply has ended and been
+   * saved. Several may stream at once into one conversation (a compared question's replies).
    */
-  run(
-    conversationId: string,
-    questionId: string,
-    target: ReplyTarget,
-    onRetry: () => void,
-    /** 'Continue': this reply (the question's) is extended instead of a new one added. */
-    continuing?: Message,
-  ): Promise<void>;
-  /** Stop: aborts the request; what had arrived is kept. */
-  stop(): void;
+  run(conversationId: string, questionId: string, target: ReplyTarget, options: RunOptions): Promise<void>;
+  /** Stop: aborts that reply's request (without an id, every reply's); what had arrived is kept. */
+  stop(replyId?: string): void;
   /** The page is being hidden or closed: save the reply as it stands, at once. */
   saveNow(): void;
 }
@@ -64,14 +103,14 @@ export function createReplyRunner({
   sync: ConversationSync;
   tools: ToolRunner;
 }): ReplyRunner {
-  let active: { conversationId: string; controller: AbortController } | null = null;
+  /** The replies streaming, by id. */
+  const active = new Map<string, { conversationId: string; controller: AbortController }>();
 
   async function run(
     conversationId: string,
     questionId: string,
     target: ReplyTarget,
-    onRetry: () => void,
-    continuing?: Message,
+    { onRetry, continuing, requestTurn, fusedFrom, compared }: RunOptions,
   ) {
     const start = ctx.get().loaded[conversationId];
     const { config, service } = target;
@@ -84,6 +123,7 @@ export function createReplyRunner({
           ...newMessage('assistant', '', { id: ctx.newId(), parentId: questionId, now: ctx.now() }),
           provider: config.provider,
           ...(model && { model }),
+          ...(fusedFrom && { fusedFrom }),
         };
     // A continued reply's figures and end are those of its last part.
     delete reply.stats;
@@ -124,12 +164,18 @@ export function createReplyRunner({
     const render = createFrameBatcher(() => commit(current()), streamedTextIntervalMs);
     const periodicSave = createThrottle(() => void sync.save(conversationId), streamingSaveIntervalMs);
 
-    active = { conversationId, controller };
+    active.set(reply.id, { conversationId, controller });
     // Asked again: the reason an earlier request failed no longer stands.
     if (!continuing)
-      commitConversation(ctx.store, addMessage(withFailure(start, questionId), reply, config.provider));
+      commitConversation(ctx.store, added(withFailure(start, questionId), reply, config, compared));
     ctx.store.setState((state) => ({
-      streaming: { conversationId, messageId: reply.id },
+      streaming: {
+        conversationId,
+        messageIds: [
+          ...(state.streaming?.conversationId === conversationId ? state.streaming.messageIds : []),
+          reply.id,
+        ],
+      },
       failedTurn: state.failedTurn?.conversationId === conversationId ? null : state.failedTurn,
     }));
 
@@ -148,7 +194,8 @@ export function createReplyRunner({
       // Its project's instructions and files, as they are now (never copied into the conversation).
       const project = ctx.get().projects.find((known) => known.id === start.projectId);
       const asked = await historyFor(start, continuing?.id ?? questionId, config, files, project);
-      if (continuing) asked.push({ role: 'user', content: continuePrompt });
+      const turn = continuing ? continuePrompt : requestTurn;
+      if (turn) asked.push({ role: 'user', content: turn });
       // What the model may call in this reply: read once, as the reply starts.
       const offered = await tools.offered(start, config);
       for (const tool of offered) serverOf.set(tool.definition.name, tool.server);
@@ -169,6 +216,7 @@ export function createReplyRunner({
             ? asked
             : [
                 ...(await historyFor(start, questionId, config, files, project)),
+                ...(turn && !continuing ? [{ role: 'user' as const, content: turn }] : []),
                 ...(await replyTurns(current(), config, files)),
               ];
         const parts = service.chat({
@@ -268,7 +316,10 @@ export function createReplyRunner({
           label: 'Retry',
           onClick: onRetry,
         });
-        final = kept({ status: 'interrupted', error: description });
+        // A compared reply stays as its column, with the reason, even with nothing received.
+        final = compared
+          ? whole({ status: 'interrupted', error: description })
+          : kept({ status: 'interrupted', error: description });
         // Nothing received: the question stays unanswered (docs/behaviour.md#failures), with the reason shown under it.
         if (!final && !continuing) {
           unanswered = description;
@@ -298,17 +349,26 @@ export function createReplyRunner({
           : withFailure(deleteSubtree(latest, reply.id), questionId, unanswered),
       );
     }
-    ctx.store.setState({ streaming: null });
+    ctx.store.setState((state) => {
+      const left = state.streaming?.messageIds.filter((id) => id !== reply.id) ?? [];
+      return {
+        streaming: state.streaming && left.length > 0 ? { ...state.streaming, messageIds: left } : null,
+      };
+    });
     // Until the final save has landed, a page hide writes the finished reply at once.
     await sync.save(conversationId);
-    if (active?.controller === controller) active = null;
+    active.delete(reply.id);
   }
 
   return {
     run,
-    stop: () => active?.controller.abort(),
+    stop: (replyId) => {
+      for (const [id, { controller }] of active)
+        if (replyId === undefined || id === replyId) controller.abort();
+    },
     saveNow: () => {
-      if (active) sync.saveNow(active.conversationId);
+      for (const conversationId of new Set([...active.values()].map((run) => run.conversationId)))
+        sync.saveNow(conversationId);
     },
   };
 }

@@ -24,6 +24,7 @@ import { useCopy } from '../../hooks/use-copy.ts';
 import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { downloadText } from '../../lib/download.ts';
 import { chat } from '../../state/chat.ts';
+import { streamingIdsIn } from '../../state/chat-store.ts';
 import { PanelTabs, type PanelTab } from './panel-tabs.tsx';
 import { useResolvedTheme } from '../../hooks/use-theme.ts';
 import { Button } from '../ui/button.tsx';
@@ -59,16 +60,12 @@ export default function ArtifactPanel() {
   const open = useViewState((state) => state.artifact);
   const activeId = useChatState((state) => state.activeId);
   const conversation = useChatState((state) => (open ? state.loaded[open.conversationId] : undefined));
-  const streamingId = useChatState((state) =>
-    state.streaming && state.streaming.conversationId === open?.conversationId
-      ? state.streaming.messageId
-      : undefined,
-  );
+  const streamingIds = useChatState((state) => streamingIdsIn(state, open?.conversationId));
   const isPhone = useIsPhone();
   const artifacts = useMemo(
     () =>
-      conversation ? artifactsOf(activePath(conversation), streamingId, conversation.artifactEdits) : [],
-    [conversation, streamingId],
+      conversation ? artifactsOf(activePath(conversation), streamingIds, conversation.artifactEdits) : [],
+    [conversation, streamingIds],
   );
 
   // Another conversation opened: the panel closes.

@@ -199,7 +199,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
             variant="danger"
             aria-label="Stop"
             title="Stop"
-            onClick={stop}
+            onClick={() => stop()}
             className="size-10"
           >
             <Square />

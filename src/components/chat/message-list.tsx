@@ -7,6 +7,7 @@ import { messageText } from '../../domain/conversation.ts';
 import { isMarkdownLike, visibleMessages } from '../../domain/conversation-rules.ts';
 import { siblingsOf } from '../../domain/message-tree.ts';
 import { chat } from '../../state/chat.ts';
+import { streamingIdsIn } from '../../state/chat-store.ts';
 import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { preloadMarkdown, prepareMarkdown } from './lazy-markdown.tsx';
@@ -26,9 +27,7 @@ const estimatedMessageHeight = 140;
  */
 export function MessageList({ conversationId }: { conversationId: string }) {
   const conversation = useChatState((state) => state.loaded[conversationId]);
-  const streamingId = useChatState((state) =>
-    state.streaming?.conversationId === conversationId ? state.streaming.messageId : null,
-  );
+  const streamingIds = useChatState((state) => streamingIdsIn(state, conversationId));
   const isLoading = useChatState((state) => state.streaming !== null);
   const { ref, atBottom, scrollToBottom, release } = useStickToBottom<HTMLDivElement>(conversationId);
   const revealed = useViewState((state) =>
@@ -104,7 +103,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
           role="log"
           aria-live="polite"
           aria-relevant="additions"
-          aria-busy={streamingId !== null}
+          aria-busy={streamingIds.length > 0}
           className="mx-auto max-w-3xl px-4 py-2"
         >
           <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
@@ -127,8 +126,8 @@ export function MessageList({ conversationId }: { conversationId: string }) {
                   <MessageItem
                     message={message}
                     conversationId={conversationId}
-                    streaming={message.id === streamingId}
-                    busy={streamingId !== null}
+                    streaming={streamingIds.includes(message.id)}
+                    busy={streamingIds.length > 0}
                     isLast={message === last}
                     version={versions.index + 1}
                     versionCount={versions.siblings.length}
