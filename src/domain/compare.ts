@@ -78,7 +78,7 @@ export function addCompared(
   const ids = question.compared?.replyIds ?? [];
   const at = replacing === undefined ? -1 : ids.indexOf(replacing);
   const replyIds = at === -1 ? [...ids, replyId] : ids.map((id, index) => (index === at ? replyId : id));
-  return withTurn(conversation, question, { replyIds }, now);
+  return withTurn(conversation, question, { ...question.compared, replyIds }, now);
 }
 
 /**

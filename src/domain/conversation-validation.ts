@@ -564,11 +564,13 @@ export function readPin(value: unknown): ModelPin | undefined {
   return pin;
 }
 
-/** Message ids as written (at most a compare's columns and its fused replies); none: undefined. */
+/** Message ids as written (a compare's columns and its fused replies: never many); none: undefined. */
 function readIds(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const ids = value.filter((id): id is string => typeof id === 'string' && id !== '' && id.length <= 256);
-  const distinct = [...new Set(ids)].slice(0, 16);
+  const ids = value
+    .slice(0, 1000)
+    .filter((id): id is string => typeof id === 'string' && id !== '' && id.length <= 256);
+  const distinct = [...new Set(ids)].slice(0, 64);
   return distinct.length > 0 ? distinct : undefined;
 }
 

@@ -90,6 +90,31 @@ export function statsPhrases(stats: ReplyStats): string[] {
   return phrases;
 }
 
+/** About how many characters a token is, for figures shown before the provider reports its own. */
+const charactersPerToken = 4;
+
+/**
+ * A reply's figures while it streams (compared replies show them side by side): its time to the
+ * first token, then about how many tokens it has written and how fast, estimated from its text
+ * (marked '≈') until the provider's own count arrives with its end.
+ */
+export function liveStatsPhrases(
+  stats: ReplyStats | undefined,
+  characters: number,
+  elapsedMs: number,
+): string[] {
+  const firstTokenMs = stats?.firstTokenMs;
+  if (firstTokenMs === undefined) return [`waiting ${seconds(elapsedMs)}`];
+  const tokens = Math.round(characters / charactersPerToken);
+  const phrases = [`${seconds(firstTokenMs)} to first token`, `≈ ${count.format(tokens)} tokens`];
+  const streamingMs = elapsedMs - firstTokenMs;
+  if (streamingMs >= 250 && tokens >= 2) {
+    const speed = tokens / (streamingMs / 1000);
+    phrases.push(`≈ ${speed < 10 ? speed.toFixed(1) : Math.round(speed)} tokens/s`);
+  }
+  return phrases;
+}
+
 export const finishReasonText: Record<Exclude<FinishReason, 'stop'>, string> = {
   length: 'cut off at the token limit',
   'content-filter': 'stopped by the content filter',

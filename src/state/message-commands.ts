@@ -1,12 +1,19 @@
 import { addMessage, newMessage, setModelPin } from '../domain/conversation-rules.ts';
-import { chooseCompared, comparedReplies, fuseRequest, pinOfReply, setCompare } from '../domain/compare.ts';
+import {
+  chooseCompared,
+  comparedReplies,
+  fuseRequest,
+  openComparison,
+  pinOfReply,
+  setCompare,
+} from '../domain/compare.ts';
 import { activePath, deleteSubtree, findMessage, pathTo } from '../domain/message-tree.ts';
 import { attachmentParts, messageText, type Message, type ModelPin } from '../domain/conversation.ts';
 import { sendProblem, type AttachmentPart } from '../domain/attachments.ts';
 import { connectionLabel, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
 import { prepareFile, type PreparedFile } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
-import { commitConversation, isStreamingIn, modelCapabilities } from './chat-store.ts';
+import { commitConversation, isStreamingIn, modelCapabilities, streamingIdsIn } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { OpenConversations } from './open-conversations.ts';
@@ -176,49 +183,68 @@ export function createMessageCommands({
       return;
     }
     // Each reply's first commit happens before the next one starts: the columns keep this order.
-    await Promise.all(
-      targets.map((target) =>
-        replies.run(conversationId, question.id, target, {
-          onRetry: () => void retryLater(conversationId, question.id, target.config),
-          compared: {},
-        }),
-      ),
-    );
+    await Promise.all(targets.map((target) => askColumn(conversationId, question.id, target)));
     void afterFirstReply(conversationId, targetFor(conversationId));
   }
 
-  /** A failed column's toast 'Retry': the column of that model under the question, asked again. */
-  async function retryLater(conversationId: string, questionId: string, config: ReplyTarget['config']) {
+  /**
+   * Streams one column of a compared question: the reply of `target`'s model or, `fusing` these
+   * replies, their fusion; in the place of `replacing` when it is asked again. The failure toast's
+   * Retry asks that column again.
+   */
+  function askColumn(
+    conversationId: string,
+    questionId: string,
+    target: ReplyTarget,
+    { replacing, fusing }: { replacing?: string; fusing?: readonly Message[] } = {},
+  ): Promise<void> {
+    return replies.run(conversationId, questionId, target, {
+      onRetry: (replyId) => void retryCompared(conversationId, replyId),
+      compared: replacing ? { replacing } : {},
+      ...(fusing && {
+        requestTurn: fuseRequest(
+          fusing.map((reply) => ({
+            label: reply.model ?? reply.provider ?? 'a model',
+            text: messageText(reply),
+          })),
+        ),
+        fusedFrom: fusing.map((reply) => reply.id),
+      }),
+    });
+  }
+
+  /** The replies a fusion merges: those named (or every column), fused ones and empty ones left out. */
+  function fuseSources(conversationId: string, questionId: string, ids?: readonly string[]): Message[] {
     const conversation = ctx.get().loaded[conversationId];
     const question = conversation && findMessage(conversation, questionId);
-    const column =
-      conversation &&
-      question &&
-      comparedReplies(conversation, question).find(
-        (reply) => reply.provider === config.provider && reply.model === modelOf(config),
-      );
-    if (column) await retryCompared(conversationId, column.id);
+    if (!conversation || !question) return [];
+    return comparedReplies(conversation, question).filter(
+      (reply) =>
+        (ids === undefined || ids.includes(reply.id)) && !reply.fusedFrom && messageText(reply).trim() !== '',
+    );
   }
 
   async function retryCompared(conversationId: string, replyId: string): Promise<void> {
     const conversation = await open.ensureLoaded(conversationId);
     const reply = conversation && findMessage(conversation, replyId);
     const pin = conversation && reply && pinOfReply(conversation, reply);
-    if (!pin || !reply?.parentId) return;
+    // Only a failed column that has ended (a toast's Retry may come after the column's own).
+    if (!pin || !reply?.parentId || reply.status !== 'interrupted') return;
+    if (streamingIdsIn(ctx.get(), conversationId).includes(replyId)) return;
     const questionId = reply.parentId;
+    const fusing = reply.fusedFrom && fuseSources(conversationId, questionId, reply.fusedFrom);
+    if (fusing && fusing.length < 2) return;
     const target = readyTarget(conversationId, pin, true);
     if (!target || !filesFit(conversationId, questionId, [], target)) return;
-    await replies.run(conversationId, questionId, target, {
-      onRetry: () => void retryLater(conversationId, questionId, target.config),
-      compared: { replacing: replyId },
-    });
+    await askColumn(conversationId, questionId, target, { replacing: replyId, ...(fusing && { fusing }) });
   }
 
   async function continueWith(conversationId: string, replyId: string): Promise<void> {
     const conversation = ctx.get().loaded[conversationId];
     const reply = conversation && findMessage(conversation, replyId);
+    const question = conversation && reply?.parentId ? findMessage(conversation, reply.parentId) : undefined;
     const pin = conversation && reply && pinOfReply(conversation, reply);
-    if (!reply || isStreamingIn(ctx.get(), conversationId)) return;
+    if (!reply || !question?.compared || isStreamingIn(ctx.get(), conversationId)) return;
     await open.change(conversationId, (latest) => {
       const chosen = chooseCompared(latest, replyId, ctx.now());
       // The model that wrote it (the fusing one for a fused reply) is the conversation's from now on.
@@ -227,26 +253,12 @@ export function createMessageCommands({
   }
 
   async function fuse(conversationId: string, questionId: string, model: ModelPin): Promise<void> {
-    const conversation = await open.ensureLoaded(conversationId);
-    const question = conversation && findMessage(conversation, questionId);
-    if (!conversation || !question) return;
-    const sources = comparedReplies(conversation, question).filter(
-      (reply) => !reply.fusedFrom && messageText(reply).trim() !== '',
-    );
-    if (sources.length < 2) return;
+    await open.ensureLoaded(conversationId);
+    const fusing = fuseSources(conversationId, questionId);
+    if (fusing.length < 2) return;
     const target = readyTarget(conversationId, model);
     if (!target || !filesFit(conversationId, questionId, [], target)) return;
-    await replies.run(conversationId, questionId, target, {
-      onRetry: () => void fuse(conversationId, questionId, model),
-      requestTurn: fuseRequest(
-        sources.map((reply) => ({
-          label: reply.model ?? reply.provider ?? 'a model',
-          text: messageText(reply),
-        })),
-      ),
-      fusedFrom: sources.map((reply) => reply.id),
-      compared: {},
-    });
+    await askColumn(conversationId, questionId, target, { fusing });
   }
 
   /**
@@ -340,7 +352,16 @@ export function createMessageCommands({
     const conversation = await open.ensureLoaded(conversationId);
     const last = conversation && activePath(conversation).at(-1);
     if (!last) return;
-    if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null)
+    const question = last.parentId !== null ? findMessage(conversation, last.parentId) : undefined;
+    // A compared question's failed column is asked again in its place.
+    if (
+      last.role === 'assistant' &&
+      last.status === 'interrupted' &&
+      question &&
+      openComparison(conversation, question)
+    )
+      await retryCompared(conversationId, last.id);
+    else if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null)
       await askAgain(conversationId, last.parentId);
     else if (last.role === 'user') await askAgain(conversationId, last.id);
   }

@@ -38,8 +38,8 @@ function withFailure(conversation: Conversation, questionId: string, reason?: st
 }
 
 export interface RunOptions {
-  /** The failure toast's 'Retry'. */
-  onRetry: () => void;
+  /** The failure toast's 'Retry', given the failed reply's id. */
+  onRetry: (replyId: string) => void;
   /** 'Continue': this reply (the question's) is extended instead of a new one added. */
   continuing?: Message;
   /** A turn of the user's after the question, in the request only ('Continue', 'Fuse'). */
@@ -304,7 +304,8 @@ export function createReplyRunner({
       const error = failure;
       const aborted = controller.signal.aborted || (isProviderError(error) && error.kind === 'aborted');
       if (aborted) {
-        final = kept({ status: 'stopped' });
+        // A compared reply stopped before anything arrived stays as its column, marked stopped.
+        final = compared ? whole({ status: 'stopped' }) : kept({ status: 'stopped' });
       } else {
         console.error(`Error calling ${providerName} API`, error);
         const description = isProviderError(error)
@@ -314,7 +315,7 @@ export function createReplyRunner({
             : String(error);
         ctx.notify.error(`Error calling ${providerName} API`, description, {
           label: 'Retry',
-          onClick: onRetry,
+          onClick: () => onRetry(reply.id),
         });
         // A compared reply stays as its column, with the reason, even with nothing received.
         final = compared

@@ -11,7 +11,6 @@ import {
   test,
 } from './fixtures.ts';
 
-
 test('the chat screen, with a toast held on it, has no WCAG A/AA violations', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();

@@ -206,7 +206,6 @@ test('a model that takes no tools: the control says so and nothing is offered', 
   await expect(toolCards(chat)).toHaveCount(0);
 });
 
-
 test('the approval card, an open tool card and the Tools popover have no WCAG A/AA violations', async ({
   chat,
   page,

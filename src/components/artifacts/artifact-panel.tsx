@@ -25,7 +25,7 @@ import { useIsPhone } from '../../hooks/use-media-query.ts';
 import { downloadText } from '../../lib/download.ts';
 import { chat } from '../../state/chat.ts';
 import { streamingIdsIn } from '../../state/chat-store.ts';
-import { PanelTabs, type PanelTab } from './panel-tabs.tsx';
+import { PanelTabs, type PanelTab } from '../ui/panel-tabs.tsx';
 import { useResolvedTheme } from '../../hooks/use-theme.ts';
 import { Button } from '../ui/button.tsx';
 

@@ -17,6 +17,7 @@ import { FileChip } from './file-chip.tsx';
 import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { ToolsControl } from './tools-control.tsx';
+import { CompareControl } from './compare-control.tsx';
 import { ProviderToolToggles } from './provider-tool-toggles.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
 import type { PromptMenuProps } from './prompt-menu.tsx';
@@ -180,6 +181,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
           <Paperclip />
         </Button>
         <ToolsControl conversationId={conversationId} />
+        <CompareControl conversationId={conversationId} />
         <ProviderToolToggles conversationId={conversationId} />
         <textarea
           ref={textarea}

@@ -1,25 +1,21 @@
 import { Check, Copy, GitBranch, Pencil, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
 import { memo, useState, type ReactNode } from 'react';
-import { attachmentParts, messageText, reasoningParts, type Message } from '../../domain/conversation.ts';
-import { isMarkdownLike } from '../../domain/conversation-rules.ts';
+import { attachmentParts, messageText, type Message } from '../../domain/conversation.ts';
 import { useCopy } from '../../hooks/use-copy.ts';
 import { cn } from '../../lib/cn.ts';
 import { chat } from '../../state/chat.ts';
-import { Markdown } from './lazy-markdown.tsx';
-import type { WebResearchProps } from './web-research.tsx';
 import { MessageErrorBoundary } from './message-error-boundary.tsx';
 import { PlainText } from './plain-text.tsx';
 import { MessageFiles } from './message-files.tsx';
 import { MessageVersions } from './message-versions.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
 import type { MessageEditFormProps } from './message-edit-form.tsx';
-import { ToolReply } from './lazy-tool-ui.tsx';
 
 // The edit form loads when a message is first edited, outside the chat screen's first load.
 const MessageEditForm = lazyPart<MessageEditFormProps>(() =>
   import('./message-edit-form.tsx').then((module) => ({ default: module.MessageEditForm })),
 );
-import { ReasoningBlock } from './reasoning-block.tsx';
+import { ReplyBody } from './reply-body.tsx';
 import { ReplyFooter } from './reply-footer.tsx';
 import { RegenerateWith } from './regenerate-with.tsx';
 
@@ -36,11 +32,6 @@ interface MessageItemProps {
   version: number;
   versionCount: number;
 }
-
-// Outside the first load: what a reply found on the web.
-const WebResearchView = lazyPart<WebResearchProps>(() =>
-  import('./web-research.tsx').then((loaded) => ({ default: loaded.WebResearchView })),
-);
 
 const actionButton =
   'rounded p-1 text-gray-500 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-40 disabled:hover:bg-transparent dark:hover:bg-gray-700';
@@ -83,15 +74,9 @@ export const MessageItem = memo(function MessageItem({
   const [editing, setEditing] = useState(false);
   const isUser = message.role === 'user';
   const text = messageText(message);
-  const reasoning = reasoningParts(message);
   const isReply = message.role === 'assistant';
   // A reply's pictures are shown where they came, with its steps.
   const files = isReply ? [] : attachmentParts(message);
-  const withTools =
-    isReply &&
-    message.parts.some(
-      (part) => part.type.startsWith('tool-') || part.type === 'code-run' || part.type === 'attachment',
-    );
   const showRetry = isLast && !busy && message.role === 'assistant' && message.status === 'interrupted';
 
   return (
@@ -165,38 +150,27 @@ export const MessageItem = memo(function MessageItem({
           </div>
         </div>
       </div>
-      {reasoning.length > 0 && !withTools && (
-        <ReasoningBlock
-          parts={reasoning}
-          thinking={streaming && text === ''}
-          thinkingMs={message.stats?.thinkingMs}
-        />
-      )}
-      {files.length > 0 && <MessageFiles files={files} />}
-      {withTools ? (
-        <ToolReply message={message} streaming={streaming} />
+      {isReply ? (
+        <ReplyBody message={message} streaming={streaming} />
       ) : (
-        <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
-          {editing ? (
-            <MessageEditForm
-              initialText={text}
-              busy={busy}
-              onSend={(edited) => chat.edit(conversationId, message.id, edited)}
-              onCancel={() => setEditing(false)}
-            />
-          ) : (
-            <MessageErrorBoundary text={text}>
-              {!isUser && (isMarkdownLike(text) || message.web?.citations.length) ? (
-                <Markdown text={text} live={streaming} web={message.web} />
-              ) : (
+        <>
+          {files.length > 0 && <MessageFiles files={files} />}
+          <div className="message-content text-sm leading-relaxed break-words text-gray-900 dark:text-gray-100">
+            {editing ? (
+              <MessageEditForm
+                initialText={text}
+                busy={busy}
+                onSend={(edited) => chat.edit(conversationId, message.id, edited)}
+                onCancel={() => setEditing(false)}
+              />
+            ) : (
+              <MessageErrorBoundary text={text}>
                 <PlainText text={text} />
-              )}
-            </MessageErrorBoundary>
-          )}
-          {streaming && <span data-testid="streaming-cursor" aria-hidden className="streaming-cursor" />}
-        </div>
+              </MessageErrorBoundary>
+            )}
+          </div>
+        </>
       )}
-      {message.web && <WebResearchView web={message.web} />}
       {message.stats && !streaming && (
         <ReplyFooter
           stats={message.stats}

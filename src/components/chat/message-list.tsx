@@ -6,12 +6,18 @@ import { useStickToBottom } from '../../hooks/use-stick-to-bottom.ts';
 import { messageText } from '../../domain/conversation.ts';
 import { isMarkdownLike, visibleMessages } from '../../domain/conversation-rules.ts';
 import { siblingsOf } from '../../domain/message-tree.ts';
+import { openComparison } from '../../domain/compare.ts';
 import { chat } from '../../state/chat.ts';
 import { streamingIdsIn } from '../../state/chat-store.ts';
 import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { preloadMarkdown, prepareMarkdown } from './lazy-markdown.tsx';
 import { MessageItem } from './message-item.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
+import type { CompareTurnProps } from './compare-turn.tsx';
+
+// A question asked of several models at once: loaded when a conversation shows one.
+const CompareTurn = lazyPart<CompareTurnProps>(() => import('./compare-turn.tsx'));
 
 // Shown only after a request for a model that is gone: loaded then.
 const ModelGoneNotice = lazy(() =>
@@ -98,7 +104,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div ref={ref} data-testid="message-list" className="h-full overflow-y-auto">
+      <div ref={ref} data-testid="message-list" className="@container h-full overflow-y-auto">
         <div
           role="log"
           aria-live="polite"
@@ -111,6 +117,9 @@ export function MessageList({ conversationId }: { conversationId: string }) {
               const message = shown[row.index];
               if (!message || !conversation) return null;
               const versions = siblingsOf(conversation, message.id);
+              // A compared question's reply on the branch shows as every model's column.
+              const question = message.role === 'assistant' ? shown[row.index - 1] : undefined;
+              const compared = question ? openComparison(conversation, question) : null;
               return (
                 <div
                   key={row.key}
@@ -123,15 +132,28 @@ export function MessageList({ conversationId }: { conversationId: string }) {
                   )}
                   style={{ transform: `translateY(${row.start}px)` }}
                 >
-                  <MessageItem
-                    message={message}
-                    conversationId={conversationId}
-                    streaming={streamingIds.includes(message.id)}
-                    busy={streamingIds.length > 0}
-                    isLast={message === last}
-                    version={versions.index + 1}
-                    versionCount={versions.siblings.length}
-                  />
+                  {compared && question ? (
+                    // Wider than the conversation's column (never wider than the list), centred on it.
+                    <div className="relative left-1/2 w-[min(72rem,calc(100cqw-2rem))] -translate-x-1/2">
+                      <CompareTurn
+                        conversationId={conversationId}
+                        questionId={question.id}
+                        replies={compared}
+                        activeId={message.id}
+                        streamingIds={streamingIds}
+                      />
+                    </div>
+                  ) : (
+                    <MessageItem
+                      message={message}
+                      conversationId={conversationId}
+                      streaming={streamingIds.includes(message.id)}
+                      busy={streamingIds.length > 0}
+                      isLast={message === last}
+                      version={versions.index + 1}
+                      versionCount={versions.siblings.length}
+                    />
+                  )}
                 </div>
               );
             })}

@@ -64,8 +64,8 @@ function modelGroups(
 }
 
 export interface ModelListProps {
-  /** The choice shown as current, if any. */
-  current?: ModelPin | undefined;
+  /** The choice shown as current, if any; several while picking models to compare. */
+  current?: ModelPin | readonly ModelPin[] | undefined;
   onChoose(pin: ModelPin): void;
 }
 
@@ -81,6 +81,9 @@ export function ModelList({ current, onChoose }: ModelListProps) {
   );
   const [query, setQuery] = useState('');
   const baseId = useId();
+  const currents = current === undefined ? [] : 'provider' in current ? [current] : current;
+  const isChosen = (connectionId: string, model: string) =>
+    currents.some((pin) => connectionIdOf(pin) === connectionId && pin.model === model);
 
   // Opened, the list shows the current model, which may be far down it: once, on the first render.
   // Only the list scrolls (not the page behind the popover), and the search field keeps the focus.
@@ -109,6 +112,15 @@ export function ModelList({ current, onChoose }: ModelListProps) {
     }))
     .filter((group) => group.models.length > 0);
 
+  // The list opens scrolled to the first chosen model.
+  const firstChosen = shown
+    .flatMap((group) =>
+      group.models
+        .filter(({ id }) => isChosen(group.connectionId, id))
+        .map(({ id }) => `${group.connectionId}\n${id}`),
+    )
+    .at(0);
+
   return (
     <div className="flex flex-col gap-2">
       <Input
@@ -133,10 +145,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
               {group.label}
             </div>
             {group.models.map(({ id: model, retired, summary }, modelIndex) => {
-              const chosen =
-                current !== undefined &&
-                connectionIdOf(current) === group.connectionId &&
-                current.model === model;
+              const chosen = isChosen(group.connectionId, model);
               const summaryId = `${baseId}-${index}-${modelIndex}`;
               const firstRetired = retired && !group.models[modelIndex - 1]?.retired;
               return (
@@ -147,7 +156,7 @@ export function ModelList({ current, onChoose }: ModelListProps) {
                     </div>
                   )}
                   <button
-                    ref={chosen ? chosenItem : undefined}
+                    ref={chosen && firstChosen === `${group.connectionId}\n${model}` ? chosenItem : undefined}
                     type="button"
                     aria-pressed={chosen}
                     aria-label={model}

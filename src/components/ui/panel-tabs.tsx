@@ -2,10 +2,10 @@ import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 /**
- * The panel's tabs ('Preview', 'Code', 'Changes'): a tablist whose arrow keys move between the
- * tabs that can be chosen, each tab naming its panel. Written here rather than with the dialog
- * library's tabs: shared by the import dialog and the panel, those were cut into chunks of their
- * own that the first screen then loaded (0.8 kB).
+ * Tabs (an artifact's 'Preview', 'Code', 'Changes'; a compared turn's models on a phone): a
+ * tablist whose arrow keys move between the tabs that can be chosen, each tab naming its panel.
+ * Written here rather than with the dialog library's tabs, which were cut into chunks of their own
+ * that the first screen then loaded (0.8 kB).
  */
 export interface PanelTab<T extends string> {
   value: T;
