@@ -180,6 +180,18 @@ describe('a compared question', () => {
     expect(addCompared(compared, 'missing', 'a9', at(9))).toBe(compared);
   });
 
+  it('keeps a chosen question chosen when a column joins it or replaces one', () => {
+    const chosen = chooseCompared(compared, 'a2', at(4));
+    const added = addCompared(chosen, 'u1', 'a5', at(5));
+    expect(messageOf(added, 'u1').compared).toEqual({
+      replyIds: ['a1', 'a2', 'a3', 'f1', 'a5'],
+      chosen: true,
+    });
+    const replaced = addCompared(chosen, 'u1', 'a6', at(6), 'a3');
+    expect(messageOf(replaced, 'u1').compared).toEqual({ replyIds: ['a1', 'a2', 'a6', 'f1'], chosen: true });
+    expect(openComparison(replaced, messageOf(replaced, 'u1'))).toBeNull();
+  });
+
   it('Continue with one: the question is chosen, its columns kept, and the branch goes to the newest leaf under the reply', () => {
     const second = chooseCompared(compared, 'a2', at(4));
     expect(messageOf(second, 'u1').compared).toEqual({ replyIds: ['a1', 'a2', 'a3', 'f1'], chosen: true });

@@ -603,3 +603,273 @@ describe('comparing models', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('Groq'));
   });
 });
+
+describe('comparing models: retries, toasts and stops', () => {
+  /** Lets whatever a toast's action started run its course. */
+  const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 50));
+
+  const errorToasts = (message: string) =>
+    tab.calls.filter((call) => call.kind === 'error' && call.message === message);
+
+  /** Every model answered; then Claude fused them and failed with nothing received. */
+  async function failedFusion() {
+    const id = await compareThree();
+    const round = await sendCompared('Best pizza topping?');
+    for (const [model, text] of [
+      ['gpt-4.1', 'Basil'],
+      ['claude-sonnet-4-5', 'Mushrooms'],
+      ['gemini-2.5-pro', 'Olives'],
+    ] as const) {
+      reply(round, model).push(text);
+      reply(round, model).end();
+    }
+    await idle(tab);
+    tab.provider
+      .next()
+      .push(new ProviderError({ provider: 'claude', kind: 'server', status: 503, message: 'Overloaded' }));
+    await tab.chat.fuse(id, round.question.id, sonnetPin);
+    await idle(tab);
+    const replyIds = message(round.question.id).compared?.replyIds ?? [];
+    expect(replyIds).toHaveLength(4);
+    const fusedId = replyIds[3] as string;
+    expect(message(fusedId)).toMatchObject({
+      ...sonnetPin,
+      status: 'interrupted',
+      fusedFrom: round.ids,
+    });
+    return { id, round, fusedId };
+  }
+
+  const fusionOfAll = () =>
+    fuseRequest([
+      { label: 'gpt-4.1', text: 'Basil' },
+      { label: 'claude-sonnet-4-5', text: 'Mushrooms' },
+      { label: 'gemini-2.5-pro', text: 'Olives' },
+    ]);
+
+  it('Retry on a failed fused column fuses the same answers again, in its place', async () => {
+    const { id, round, fusedId } = await failedFusion();
+    const before = tab.provider.requests.length;
+    tab.provider.next('Basil, mushrooms and olives');
+    await tab.chat.retryCompared(id, fusedId);
+    await idle(tab);
+
+    expect(tab.provider.requests).toHaveLength(before + 1);
+    const request = tab.provider.requests.at(-1);
+    expect(request?.settings).toMatchObject({ model: 'claude-sonnet-4-5' });
+    expect(request?.messages.map(({ role, content }) => `${role}: ${String(content)}`)).toEqual([
+      'system: You are a helpful assistant.',
+      'user: Best pizza topping?',
+      `user: ${fusionOfAll()}`,
+    ]);
+    const replyIds = message(round.question.id).compared?.replyIds ?? [];
+    expect(replyIds).toHaveLength(4);
+    expect(replyIds.slice(0, 3)).toEqual(round.ids);
+    const againId = replyIds[3] as string;
+    expect(againId).not.toBe(fusedId);
+    expect(findMessage(active(tab), fusedId)).toBeUndefined();
+    expect(message(againId)).toMatchObject({
+      ...sonnetPin,
+      parentId: round.question.id,
+      fusedFrom: round.ids,
+    });
+    expect(message(againId).status).toBeUndefined();
+    expect(textOf(againId)).toBe('Basil, mushrooms and olives');
+    // The branch stays on the first column.
+    expect(active(tab).activeLeafId).toBe(round.ids[0]);
+  });
+
+  it('a failed fusion’s toast Retry fuses again in the failed column’s place, leaving no extra column', async () => {
+    const { round, fusedId } = await failedFusion();
+    const [toast] = errorToasts('Error calling Claude API');
+    expect(toast?.action?.label).toBe('Retry');
+    const before = tab.provider.requests.length;
+    tab.provider.next('Fused at last');
+    toast?.action?.onClick();
+    await vi.waitFor(() => expect(tab.provider.requests).toHaveLength(before + 1));
+    await idle(tab);
+
+    expect(tab.provider.requests.at(-1)?.messages.at(-1)).toEqual({ role: 'user', content: fusionOfAll() });
+    const replyIds = message(round.question.id).compared?.replyIds ?? [];
+    expect(replyIds).toHaveLength(4);
+    expect(replyIds.slice(0, 3)).toEqual(round.ids);
+    expect(findMessage(active(tab), fusedId)).toBeUndefined();
+    expect(columnsOf(active(tab), round.question.id)).toHaveLength(4);
+    expect(message(replyIds[3] as string)).toMatchObject({ ...sonnetPin, fusedFrom: round.ids });
+    expect(textOf(replyIds[3] as string)).toBe('Fused at last');
+  });
+
+  it('a failed column’s toast Retry does nothing once the column was asked again and answered', async () => {
+    const id = await compareThree();
+    const round = await sendCompared('Hello all');
+    const [gptId, sonnetId, geminiId] = round.ids as [string, string, string];
+    reply(round, 'claude-sonnet-4-5').push(
+      new ProviderError({ provider: 'claude', kind: 'server', status: 503, message: 'Overloaded' }),
+    );
+    await vi.waitFor(() => expect(message(sonnetId).status).toBe('interrupted'));
+    await answerAll(round);
+    // The column's own Retry answers.
+    tab.provider.next('Hi from Claude');
+    await tab.chat.retryCompared(id, sonnetId);
+    await idle(tab);
+    const replyIds = message(round.question.id).compared?.replyIds ?? [];
+    const answeredId = replyIds[1] as string;
+    expect(replyIds).toEqual([gptId, answeredId, geminiId]);
+    expect(textOf(answeredId)).toBe('Hi from Claude');
+
+    // Then the old toast's Retry: nothing is asked, nothing changes.
+    const [toast] = errorToasts('Error calling Claude API');
+    const before = tab.provider.requests.length;
+    const columns = columnsOf(active(tab), round.question.id);
+    tab.provider.next('Claude, once more');
+    toast?.action?.onClick();
+    await settle();
+    expect(tab.provider.requests).toHaveLength(before);
+    expect(tab.chat.store.getState().streaming).toBeNull();
+    expect(message(round.question.id).compared?.replyIds).toEqual([gptId, answeredId, geminiId]);
+    expect(columnsOf(active(tab), round.question.id)).toEqual(columns);
+    expect(message(answeredId).status).toBeUndefined();
+  });
+
+  it('Retry on a column still streaming does nothing: the column streams on', async () => {
+    const id = await compareThree();
+    const round = await sendCompared('Keep going');
+    const [gptId] = round.ids as [string, string, string];
+    reply(round, 'gpt-4.1').push('Still ');
+    await vi.waitFor(() => expect(textOf(gptId)).toBe('Still '));
+    const before = tab.provider.requests.length;
+    tab.provider.next('Replaced');
+    const retried = tab.chat.retryCompared(id, gptId);
+    await settle();
+    expect(tab.provider.requests).toHaveLength(before);
+    expect(streamingIds()).toEqual(round.ids);
+    expect(message(round.question.id).compared?.replyIds).toEqual(round.ids);
+    expect(round.requests.get('gpt-4.1')?.signal?.aborted).toBe(false);
+
+    reply(round, 'gpt-4.1').push('here');
+    await answerAll(round);
+    await retried;
+    expect(textOf(gptId)).toBe('Still hereFrom gpt-4.1');
+    expect(message(gptId).status).toBeUndefined();
+    expect(message(round.question.id).compared?.replyIds).toEqual(round.ids);
+  });
+
+  it('Retry on a column that answered does nothing', async () => {
+    const id = await compareThree();
+    const round = await sendCompared('Answer me');
+    await answerAll(round);
+    const before = tab.provider.requests.length;
+    const columns = columnsOf(active(tab), round.question.id);
+    tab.provider.next('Asked again');
+    const retried = tab.chat.retryCompared(id, round.ids[1] as string);
+    await settle();
+    expect(tab.provider.requests).toHaveLength(before);
+    expect(tab.chat.store.getState().streaming).toBeNull();
+    await retried;
+    expect(message(round.question.id).compared?.replyIds).toEqual(round.ids);
+    expect(columnsOf(active(tab), round.question.id)).toEqual(columns);
+  });
+
+  it('Retry of the conversation, with a failed column as the branch’s last reply, asks that column again in its place', async () => {
+    const id = await compareThree();
+    const round = await sendCompared('Explain monads');
+    const [gptId, sonnetId, geminiId] = round.ids as [string, string, string];
+    reply(round, 'gpt-4.1').push(
+      new ProviderError({ provider: 'openai', kind: 'network', message: 'Connection lost' }),
+    );
+    await vi.waitFor(() => expect(message(gptId).status).toBe('interrupted'));
+    reply(round, 'claude-sonnet-4-5').push('Claude explains');
+    reply(round, 'claude-sonnet-4-5').end();
+    reply(round, 'gemini-2.5-pro').push('Gemini explains');
+    reply(round, 'gemini-2.5-pro').end();
+    await idle(tab);
+    expect(activePath(active(tab)).at(-1)?.id).toBe(gptId);
+
+    const before = tab.provider.requests.length;
+    tab.provider.next('GPT explains');
+    await tab.chat.retry(id);
+    await idle(tab);
+    expect(tab.provider.requests).toHaveLength(before + 1);
+    expect(tab.provider.settings.at(-1)).toMatchObject({ model: 'gpt-4.1' });
+    expect(tab.provider.sent.at(-1)?.map(({ role, content }) => `${role}: ${String(content)}`)).toEqual([
+      'system: You are a helpful assistant.',
+      'user: Explain monads',
+    ]);
+    const replyIds = message(round.question.id).compared?.replyIds ?? [];
+    const newId = replyIds[0] as string;
+    expect(replyIds).toEqual([newId, sonnetId, geminiId]);
+    expect(newId).not.toBe(gptId);
+    expect(findMessage(active(tab), gptId)).toBeUndefined();
+    expect(message(newId)).toMatchObject({ ...gptPin, parentId: round.question.id });
+    expect(message(newId).status).toBeUndefined();
+    expect(columnsOf(active(tab), round.question.id).map(messageText)).toEqual([
+      'GPT explains',
+      'Claude explains',
+      'Gemini explains',
+    ]);
+    // Every reply under the question is one of its columns.
+    expect(
+      active(tab)
+        .messages.filter(({ parentId }) => parentId === round.question.id)
+        .map(({ id: replyId }) => replyId)
+        .sort(),
+    ).toEqual([...replyIds].sort());
+    expect(active(tab).activeLeafId).toBe(newId);
+    // Still comparing.
+    expect(active(tab).compare).toEqual(threeModels);
+    expect(message(round.question.id).compared?.chosen).toBeUndefined();
+  });
+
+  it('a column stopped before anything arrived stays as its column, marked stopped, and the branch stays', async () => {
+    const id = await compareThree();
+    const round = await sendCompared('Take your time');
+    const [gptId, sonnetId, geminiId] = round.ids as [string, string, string];
+    expect(active(tab).activeLeafId).toBe(gptId);
+    tab.chat.stop(gptId);
+    await vi.waitFor(() => expect(streamingIds()).toEqual([sonnetId, geminiId]));
+    expect(message(gptId)).toMatchObject({ ...gptPin, parentId: round.question.id, status: 'stopped' });
+    expect(textOf(gptId)).toBe('');
+    expect(message(round.question.id).compared?.replyIds).toEqual(round.ids);
+    expect(active(tab).activeLeafId).toBe(gptId);
+
+    reply(round, 'claude-sonnet-4-5').push('Claude');
+    reply(round, 'claude-sonnet-4-5').end();
+    reply(round, 'gemini-2.5-pro').push('Gemini');
+    reply(round, 'gemini-2.5-pro').end();
+    await idle(tab);
+    expect(columnsOf(active(tab), round.question.id).map(({ id: columnId }) => columnId)).toEqual(round.ids);
+    expect(message(gptId).status).toBe('stopped');
+    expect(active(tab).activeLeafId).toBe(gptId);
+    expect(message(round.question.id).error).toBeUndefined();
+    expect(tab.chat.store.getState().failedTurn).toBeNull();
+    // A stop is no failure.
+    expect(tab.calls.filter((call) => call.kind === 'error')).toEqual([]);
+    expect(active(tab).id).toBe(id);
+    await vi.waitFor(async () => {
+      const copy = await stored(tab);
+      expect(findMessage(copy, gptId)).toMatchObject({ status: 'stopped' });
+      expect(findMessage(copy, round.question.id)?.compared?.replyIds).toEqual(round.ids);
+      expect(copy.activeLeafId).toBe(gptId);
+    });
+  });
+
+  it('Continue with one does nothing for a reply whose question was not compared', async () => {
+    await sendAndWait(tab, 'Hi', 'Hello');
+    const single = activePath(active(tab)).at(-1) as Message;
+    const id = await compareThree();
+    const round = await sendCompared('Now all of you');
+    await answerAll(round);
+    const leaf = active(tab).activeLeafId;
+
+    await tab.chat.continueWith(id, single.id);
+    expect(active(tab).pin).toBeUndefined();
+    expect(active(tab).compare).toEqual(threeModels);
+    expect(active(tab).activeLeafId).toBe(leaf);
+    expect(message(round.question.id).compared).toEqual({ replyIds: round.ids });
+    expect(findMessage(active(tab), single.parentId ?? '')).not.toHaveProperty('compared');
+    await settle();
+    const copy = await stored(tab);
+    expect(copy.compare).toEqual(threeModels);
+    expect(copy.pin).toBeUndefined();
+  });
+});
