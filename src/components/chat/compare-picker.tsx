@@ -6,7 +6,7 @@ import { useChatState, useChatStateShallow } from '../../hooks/use-chat-state.ts
 import { chat } from '../../state/chat.ts';
 import { targetConfig } from '../../state/chat-store.ts';
 import { Button } from '../ui/button.tsx';
-import { ModelList } from './model-list.tsx';
+import { LazyModelList } from './lazy-model-list.tsx';
 
 export interface ComparePickerProps {
   conversationId: string;
@@ -45,7 +45,7 @@ export default function ComparePicker({ conversationId, close }: ComparePickerPr
         Each message goes to every model chosen here at once, and their replies show side by side. Choose{' '}
         {compareSize.min} to {compareSize.max}.
       </p>
-      <ModelList current={picked} onChoose={toggle} />
+      <LazyModelList current={picked} onChoose={toggle} />
       <p role="status" className="text-xs text-muted-foreground">
         {picked.length === 0
           ? 'No model chosen.'

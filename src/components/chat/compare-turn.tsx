@@ -10,7 +10,7 @@ import { chat } from '../../state/chat.ts';
 import { Button } from '../ui/button.tsx';
 import { PanelTabs } from '../ui/panel-tabs.tsx';
 import { PopoverButton } from '../ui/popover-button.tsx';
-import { ModelList } from './model-list.tsx';
+import { LazyModelList } from './lazy-model-list.tsx';
 import { ReplyBody } from './reply-body.tsx';
 
 export interface CompareTurnProps {
@@ -122,7 +122,7 @@ export default function CompareTurn({
                 <p className="text-xs text-muted-foreground">
                   The model chosen here reads every reply and writes one answer from them.
                 </p>
-                <ModelList
+                <LazyModelList
                   onChoose={(pin) => {
                     close();
                     void chat.fuse(conversationId, questionId, pin);
