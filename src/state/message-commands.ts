@@ -1,30 +1,25 @@
 import { addMessage, newMessage, setModelPin } from '../domain/conversation-rules.ts';
-import {
-  chooseCompared,
-  comparedReplies,
-  fuseRequest,
-  openComparison,
-  pinOfReply,
-  setCompare,
-} from '../domain/compare.ts';
+import { openComparison } from '../domain/compare.ts';
 import { activePath, deleteSubtree, findMessage, pathTo } from '../domain/message-tree.ts';
-import { attachmentParts, messageText, type Message, type ModelPin } from '../domain/conversation.ts';
+import { attachmentParts, type Message, type ModelPin } from '../domain/conversation.ts';
 import { sendProblem, type AttachmentPart } from '../domain/attachments.ts';
 import { connectionLabel, modelOf, providerCatalog } from '../domain/provider-catalog.ts';
 import { prepareFile, type PreparedFile } from './attachment-files.ts';
 import type { ChatContext } from './chat-context.ts';
-import { commitConversation, isStreamingIn, modelCapabilities, streamingIdsIn } from './chat-store.ts';
+import { commitConversation, modelCapabilities } from './chat-store.ts';
 import type { ReplyTarget } from './config-commands.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { OpenConversations } from './open-conversations.ts';
 import type { ProjectCommands } from './project-commands.ts';
 import type { ReplyRunner } from './reply-runner.ts';
+import type { CompareCommands } from './compare-commands.ts';
 
 /**
  * Asking: send, edit, regenerate, retry, continue. Each is a small change to the tree followed by
  * one reply run (moving about the tree is tree-commands.ts).
  */
-export interface MessageCommands {
+/** With a compared question's commands (compare-commands.ts, loaded when first used). */
+export interface MessageCommands extends Omit<CompareCommands, 'askAll'> {
   /**
    * Sends the composer's text and files. Resolves true when the message was taken (the composer
    * then clears); false leaves the draft and the files where they are. With the keys locked, the
@@ -52,12 +47,6 @@ export interface MessageCommands {
   continueReply(conversationId: string, replyId: string): Promise<void>;
   /** Stop: the reply streaming stops (without an id, every one); what had arrived is kept. */
   stop(replyId?: string): void;
-  /** A compared question's column asked again of its model, in its place (its Retry). */
-  retryCompared(conversationId: string, replyId: string): Promise<void>;
-  /** 'Continue with this one': the reply is the branch, its columns fold, and its model is the conversation's. */
-  continueWith(conversationId: string, replyId: string): Promise<void>;
-  /** 'Fuse': `model` merges the question's compared replies into one more version of the turn. */
-  fuse(conversationId: string, questionId: string, model: ModelPin): Promise<void>;
   /** A picked, pasted or dropped file made ready to attach; rejects with a message for the user. */
   prepareFile(file: File): Promise<PreparedFile>;
   /** A file's bytes, to show: undefined when they are gone. */
@@ -92,6 +81,13 @@ export function createMessageCommands({
       await firstReply
     )(conversationId, target);
   };
+
+  // Loaded with the first compared message or column command: comparing is no part of the first load.
+  let compareCommands: Promise<CompareCommands> | undefined;
+  const compare = () =>
+    (compareCommands ??= import('./compare-commands.ts').then(({ createCompareCommands }) =>
+      createCompareCommands({ ctx, open, replies, readyTarget, filesFit }),
+    ));
 
   /**
    * What a reply in this conversation is asked with, when one may be asked for now; otherwise
@@ -182,83 +178,8 @@ export function createMessageCommands({
       await replyTo(conversationId, question.id, first);
       return;
     }
-    // Each reply's first commit happens before the next one starts: the columns keep this order.
-    await Promise.all(targets.map((target) => askColumn(conversationId, question.id, target)));
+    await (await compare()).askAll(conversationId, question.id, targets);
     void afterFirstReply(conversationId, targetFor(conversationId));
-  }
-
-  /**
-   * Streams one column of a compared question: the reply of `target`'s model or, `fusing` these
-   * replies, their fusion; in the place of `replacing` when it is asked again. The failure toast's
-   * Retry asks that column again.
-   */
-  function askColumn(
-    conversationId: string,
-    questionId: string,
-    target: ReplyTarget,
-    { replacing, fusing }: { replacing?: string; fusing?: readonly Message[] } = {},
-  ): Promise<void> {
-    return replies.run(conversationId, questionId, target, {
-      onRetry: (replyId) => void retryCompared(conversationId, replyId),
-      compared: replacing ? { replacing } : {},
-      ...(fusing && {
-        requestTurn: fuseRequest(
-          fusing.map((reply) => ({
-            label: reply.model ?? reply.provider ?? 'a model',
-            text: messageText(reply),
-          })),
-        ),
-        fusedFrom: fusing.map((reply) => reply.id),
-      }),
-    });
-  }
-
-  /** The replies a fusion merges: those named (or every column), fused ones and empty ones left out. */
-  function fuseSources(conversationId: string, questionId: string, ids?: readonly string[]): Message[] {
-    const conversation = ctx.get().loaded[conversationId];
-    const question = conversation && findMessage(conversation, questionId);
-    if (!conversation || !question) return [];
-    return comparedReplies(conversation, question).filter(
-      (reply) =>
-        (ids === undefined || ids.includes(reply.id)) && !reply.fusedFrom && messageText(reply).trim() !== '',
-    );
-  }
-
-  async function retryCompared(conversationId: string, replyId: string): Promise<void> {
-    const conversation = await open.ensureLoaded(conversationId);
-    const reply = conversation && findMessage(conversation, replyId);
-    const pin = conversation && reply && pinOfReply(conversation, reply);
-    // Only a failed column that has ended (a toast's Retry may come after the column's own).
-    if (!pin || !reply?.parentId || reply.status !== 'interrupted') return;
-    if (streamingIdsIn(ctx.get(), conversationId).includes(replyId)) return;
-    const questionId = reply.parentId;
-    const fusing = reply.fusedFrom && fuseSources(conversationId, questionId, reply.fusedFrom);
-    if (fusing && fusing.length < 2) return;
-    const target = readyTarget(conversationId, pin, true);
-    if (!target || !filesFit(conversationId, questionId, [], target)) return;
-    await askColumn(conversationId, questionId, target, { replacing: replyId, ...(fusing && { fusing }) });
-  }
-
-  async function continueWith(conversationId: string, replyId: string): Promise<void> {
-    const conversation = ctx.get().loaded[conversationId];
-    const reply = conversation && findMessage(conversation, replyId);
-    const question = conversation && reply?.parentId ? findMessage(conversation, reply.parentId) : undefined;
-    const pin = conversation && reply && pinOfReply(conversation, reply);
-    if (!reply || !question?.compared || isStreamingIn(ctx.get(), conversationId)) return;
-    await open.change(conversationId, (latest) => {
-      const chosen = chooseCompared(latest, replyId, ctx.now());
-      // The model that wrote it (the fusing one for a fused reply) is the conversation's from now on.
-      return pin ? setModelPin(chosen, pin, ctx.now()) : setCompare(chosen, null, ctx.now());
-    });
-  }
-
-  async function fuse(conversationId: string, questionId: string, model: ModelPin): Promise<void> {
-    await open.ensureLoaded(conversationId);
-    const fusing = fuseSources(conversationId, questionId);
-    if (fusing.length < 2) return;
-    const target = readyTarget(conversationId, model);
-    if (!target || !filesFit(conversationId, questionId, [], target)) return;
-    await askColumn(conversationId, questionId, target, { fusing });
   }
 
   /**
@@ -360,7 +281,7 @@ export function createMessageCommands({
       question &&
       openComparison(conversation, question)
     )
-      await retryCompared(conversationId, last.id);
+      await (await compare()).retryCompared(conversationId, last.id);
     else if (last.role === 'assistant' && last.status === 'interrupted' && last.parentId !== null)
       await askAgain(conversationId, last.parentId);
     else if (last.role === 'user') await askAgain(conversationId, last.id);
@@ -391,9 +312,11 @@ export function createMessageCommands({
     switchModelAndRetry,
     continueReply,
     stop: replies.stop,
-    retryCompared,
-    continueWith,
-    fuse,
+    retryCompared: async (conversationId, replyId) =>
+      (await compare()).retryCompared(conversationId, replyId),
+    continueWith: async (conversationId, replyId) => (await compare()).continueWith(conversationId, replyId),
+    fuse: async (conversationId, questionId, model) =>
+      (await compare()).fuse(conversationId, questionId, model),
     prepareFile: (file) => prepareFile(file, ctx.newId()),
     readAttachment: (id) => ctx.db().readAttachment(id),
   };

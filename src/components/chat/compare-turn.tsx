@@ -1,5 +1,5 @@
 import { Check, Combine, Copy, RotateCcw, Square } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useState } from 'react';
 import { messageText, type Message } from '../../domain/conversation.ts';
 import { providerCatalog } from '../../domain/provider-catalog.ts';
 import { liveStatsPhrases, statsPhrases } from '../../domain/reply-stats.ts';
@@ -55,21 +55,22 @@ export default function CompareTurn({
 }: CompareTurnProps) {
   const isPhone = useIsPhone();
   const base = useId();
-  const columnId = (reply: Message) => `${base}-${reply.id}`;
   const [tab, setTab] = useState(activeId);
   const shownTab = replies.some((reply) => reply.id === tab) ? tab : (replies[0]?.id ?? '');
   const busy = streamingIds.length > 0;
   // A fused reply names its sources: a click shows that column.
-  const show = (id: string) => {
-    setTab(id);
-    const column = replies.find((reply) => reply.id === id);
-    if (column && !isPhone) document.getElementById(columnId(column))?.focus();
-  };
+  const show = useCallback(
+    (id: string) => {
+      setTab(id);
+      if (!isPhone) document.getElementById(`${base}-${id}`)?.focus();
+    },
+    [base, isPhone],
+  );
   const columns = replies.map((reply) => ({
     reply,
     content: (
       <CompareColumn
-        id={columnId(reply)}
+        id={`${base}-${reply.id}`}
         conversationId={conversationId}
         reply={reply}
         replies={replies}
@@ -141,7 +142,23 @@ export default function CompareTurn({
   );
 }
 
-function CompareColumn({
+/**
+ * One model's column. Rendered again only when its own reply changes (every frame while it streams,
+ * not when another column's does), or, for a fused one, when the columns it names might have.
+ */
+const CompareColumn = memo(
+  CompareColumnView,
+  (before, after) =>
+    before.id === after.id &&
+    before.conversationId === after.conversationId &&
+    before.reply === after.reply &&
+    before.streaming === after.streaming &&
+    before.busy === after.busy &&
+    before.onShow === after.onShow &&
+    (!after.reply.fusedFrom || before.replies === after.replies),
+);
+
+function CompareColumnView({
   id,
   conversationId,
   reply,
