@@ -5,7 +5,7 @@
  *   npm run bench                      3 runs per case: median, min and max
  *   npm run bench -- --quick           1 run, a ~1500-token reply, 50 prior messages
  *   npm run bench -- --runs=5          another number of runs
- *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects
+ *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects,compare
  *                                      some cases only
  *
  * It builds the app with vite into a temporary folder, serves it with `vite preview`, starts the
@@ -37,6 +37,9 @@
  *                           render in the frame, long tasks; a second open in the same page
  *  12. cases/projects.mjs   50 projects and 5,000 conversations in the sidebar: cold start against
  *                           10 conversations, a switch to a conversation in a project, unfolding one
+ *  13. cases/compare.mjs    four replies streaming at once (Compare: OpenAI, Claude, Gemini, Groq side
+ *                           by side) against one reply, the same run: main-thread busy, four / one,
+ *                           long tasks, frames
  * Shared: serve.mjs (servers), browser.mjs (Chromium, CDP), seed.mjs (IndexedDB records),
  * artifact-source.mjs (React artifacts),
  * probes.mjs (in-page instrumentation), reference-page.mjs, report.mjs, stats.mjs.
@@ -56,6 +59,7 @@ import { artifactCase } from './cases/artifact.mjs';
 import { attachCase } from './cases/attach.mjs';
 import { backupCase } from './cases/backup.mjs';
 import { bundleCase } from './cases/bundle.mjs';
+import { compareCase } from './cases/compare.mjs';
 import { coldStartCase } from './cases/cold-start.mjs';
 import { hostileTextCase } from './cases/hostile-text.mjs';
 import { importCase } from './cases/import.mjs';
@@ -75,7 +79,7 @@ const runs = runsArg ? Math.max(1, Number(runsArg.slice(7)) || 1) : quick ? 1 : 
 const cases = new Set(
   (onlyArg
     ? onlyArg.slice(7)
-    : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects'
+    : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects,compare'
   ).split(','),
 );
 
@@ -176,6 +180,7 @@ async function main() {
     ['tools', 'Case 10 (tool calls)', () => toolsCase(ctx, settings)],
     ['artifact', 'Case 11 (open a React artifact)', () => artifactCase(ctx)],
     ['projects', 'Case 12 (projects in the sidebar)', () => projectsCase(ctx)],
+    ['compare', 'Case 13 (four replies at once)', () => compareCase(ctx, settings)],
   ];
   for (const [name, title, step] of steps) {
     if (!cases.has(name)) continue;

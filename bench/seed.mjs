@@ -38,6 +38,8 @@ export const finalSentence = 'That is all.';
  * @property {Record<string, boolean>} [toolSwitches] The conversation's switches
  *   (Conversation.toolSwitches, e.g. `{ 'web-search': true, 'create-images': true }`), stamped
  *   with its creation time (toolSwitchesAt).
+ * @property {{ provider: string, model: string }[]} [compare] Its compare set (Conversation.compare,
+ *   2 to 4 models asked at once, src/domain/compare.ts), chosen at its creation time (pinnedAt).
  *
  * @typedef {object} SeedSpec
  * @property {Record<string, string>} localStorage
@@ -175,6 +177,7 @@ async function writeSeed({ spec, sections, questions, baseTime }) {
         record = { ...common, formatVersion: 2, messages: path, otherMessages };
       }
       if (plan.toolSwitches) Object.assign(record, { toolSwitches: plan.toolSwitches, toolSwitchesAt: at });
+      if (plan.compare) Object.assign(record, { compare: plan.compare, pinnedAt: at });
       messageTotal += messages.length;
       tx.objectStore('conversations').put(record);
       tx.objectStore('summaries').put({ ...common, messageCount: messages.length });
