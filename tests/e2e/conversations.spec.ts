@@ -116,6 +116,8 @@ test('copy, clear, and everything persists across a reload', async ({ page }) =>
 });
 
 test('message and code copy buttons copy and reset after 2 seconds', async ({ page }) => {
+  // The page's clock runs in real time; the test moves it on by the 2 seconds instead of waiting.
+  await page.clock.install();
   const chat = new ChatPage(page);
   await chat.open();
   await importConversation(
@@ -128,6 +130,7 @@ test('message and code copy buttons copy and reset after 2 seconds', async ({ pa
   await reply.getByRole('button', { name: 'Copy message' }).click();
   await expect(chat.toast('Message copied to clipboard')).toBeVisible();
   await expect(reply.getByRole('button', { name: 'Message copied' })).toBeVisible();
+  await page.clock.fastForward(2_000);
   await expect(reply.getByRole('button', { name: 'Copy message' })).toBeVisible();
 
   const codeCopy = reply.getByRole('button', { name: 'Copy code' }).first();

@@ -72,6 +72,9 @@ test('storage full: a warning with Export, nothing in memory dropped, and saving
 });
 
 test('storage full: what failed to save is written by itself once space frees up', async ({ page }) => {
+  // The page's clock runs in real time; the test moves it on to the app's first retry (5 s after
+  // the failed write) instead of waiting for it.
+  await page.clock.install();
   await simulateFullStorage(page);
   const chat = new ChatPage(page);
   await chat.open(mockConfig('openai', mockKey('ok')));
@@ -82,6 +85,7 @@ test('storage full: what failed to save is written by itself once space frees up
 
   await setStorageFull(page, false);
   // No user action: the app retries on its own.
+  await page.clock.fastForward(5_000);
   await expect.poll(() => storedTexts(page)).toHaveProperty(['Conversation 1']);
   await page.reload();
   await expect(chat.rows).toHaveCount(1);

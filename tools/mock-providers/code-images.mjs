@@ -20,7 +20,8 @@
  *   with `generationConfig.responseModalities` holding `IMAGE`; a Responses `image_generation`
  *   tool); otherwise the plain Echo. The picture is `squaresPng(width, height)`, the text
  *   `imageAnswer`, OpenAI's revised prompt `revisedPrompt`.
- * - `image-slow`: as `image`, at 300 ms per streamed chunk, so OpenAI's previews can be watched.
+ * - `image-slow`: as `image`, the key's first reply at 300 ms per streamed chunk, so OpenAI's
+ *   previews can be watched; its later replies (an edit of the picture) at the usual pace.
  */
 
 import { quadrantsPng } from '../png.mjs';

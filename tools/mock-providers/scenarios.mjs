@@ -77,7 +77,7 @@ export const scenarioHelp = {
   'code-unavailable':
     "Claude: the code execution tool itself fails (bash_code_execution_tool_result_error, or code_execution_tool_result_error on code_execution_20250522, error_code unavailable; a 200), answer 'Code execution is unavailable right now, so I could not run the program.'. Others as code",
   'image-slow':
-    'as image, at 300 ms per streamed chunk, so the previews of a picture being drawn can be watched',
+    "as image, the key's first reply at 300 ms per streamed chunk, so the previews of a picture being drawn can be watched; its later replies at the usual pace",
   image:
     "image generation (code-images.mjs), when the request asks for it (a Gemini *-image model with responseModalities IMAGE, a Responses image_generation tool): 'Here is the picture: four coloured squares.' and a PNG of four coloured squares. Otherwise Echo",
 };

@@ -176,7 +176,7 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   }
   const frames = provider.streamFrames(plan);
   await writeStream(res, frames, {
-    delayMs: scenarioDelayMs[scenario] ?? tokenDelayMs,
+    delayMs: slowDelayMs(scenario, callNumber) ?? tokenDelayMs,
     headers: cors,
     splitUtf8: scenario === 'utf8',
     ...(scenario === 'drop' && { dropAfter: Math.max(2, Math.floor(frames.length / 2)) }),
@@ -185,6 +185,17 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
 
 /** Scenarios streamed slower than the rest, to watch them (ms between chunks). @type {Record<string, number>} */
 const scenarioDelayMs = { slow: 200, 'slow-thinking': 150, 'image-slow': 300 };
+/** Scenarios slow only in a key's first reply: its later ones (an edit asked after it) stream at the usual pace. */
+const slowFirstReplyOnly = new Set(['image-slow']);
+
+/**
+ * The pause between a slow scenario's chunks, undefined for the usual pace.
+ * @param {string} scenario @param {number} callNumber this key's chat calls, this one included
+ */
+function slowDelayMs(scenario, callNumber) {
+  if (slowFirstReplyOnly.has(scenario) && callNumber > 1) return undefined;
+  return scenarioDelayMs[scenario];
+}
 
 /**
  * Starts the mock on a loopback address.
