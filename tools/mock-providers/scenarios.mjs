@@ -2,7 +2,8 @@
 /**
  * Scenarios, chosen by the API key: the part before the first '.', e.g. `ok.test42` → `ok`. The
  * tool scenarios are written in tools.mjs, the web search ones in web-search.mjs, code execution
- * and images in code-images.mjs, the bench's long answer with both in openai-researched.mjs.
+ * and images in code-images.mjs, the bench's long answer with both in openai-researched.mjs; what
+ * the voice endpoints hear and say in voice.mjs.
  */
 
 import { attachmentsReply } from './attachments.mjs';
@@ -11,9 +12,11 @@ import { tokenize } from './tokens.mjs';
 
 /** @type {Readonly<Record<string, string>>} */
 export const scenarioHelp = {
-  ok: 'Echo: <last user message> (<n> messages received)',
+  ok: "Echo: <last user message> (<n> messages received); a transcription of any valid audio: 'What is the capital of France?' (voice.mjs; so in every scenario but silent)",
   numbered: 'Reply <n> to: <last user message>, n counting the calls made with this key (regenerate, edit)',
-  slow: 'a long reply at 200 ms per token',
+  slow: 'a long reply at 200 ms per token; speech audio (voice.mjs) in pieces 200 ms apart',
+  silent:
+    'a transcription hears no speech: an empty transcript "" (voice.mjs), as for a recording of silence; otherwise as ok',
   markdown: 'a ~1500-token markdown reply (headings, lists, table, code blocks)',
   long: 'a ~6000-token markdown reply',
   utf8: 'emoji, CJK and accented text; a multi-byte character split across two socket writes',

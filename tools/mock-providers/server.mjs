@@ -7,7 +7,9 @@
  * anthropic-search.mjs and gemini-search.mjs; code execution and images (scenarios code,
  * code-failed, code-unavailable, image): code-images.mjs, gemini-code.mjs, openai-code.mjs and
  * anthropic-code.mjs, with the downloads of the files a run wrote (OpenAI's container files;
- * Anthropic's Files API bytes and metadata).
+ * Anthropic's Files API bytes and metadata). Voice (voice.mjs): OpenAI's and Groq's transcriptions
+ * (multipart uploads, read as raw bytes), OpenAI's speech, and Gemini TTS on its generateContent
+ * routes (responseModalities AUDIO); scenario silent hears nothing.
  */
 
 import { createServer } from 'node:http';
@@ -21,11 +23,19 @@ import { azureResponsesMock, openaiResponsesMock } from './openai-responses.mjs'
 import { httpStatusOf, reasoningText, replyPieces, replyText, scenarioOf } from './scenarios.mjs';
 import { tokenize } from './tokens.mjs';
 import { callsTools, toolTurnOf } from './tools.mjs';
+import {
+  answerGeminiSpeech,
+  answerVoice,
+  geminiSpeechOf,
+  recordedVoiceBody,
+  voiceRouteOf,
+} from './voice.mjs';
 import { anyOriginCors, dropJson, isRecord, parseJson, sendReply, writeStream } from './wire.mjs';
 
 export { markdownReply } from './markdown.mjs';
 export { hostileReply, scenarioHelp, scenarioNames, utf8Reply } from './scenarios.mjs';
 export { tokenize } from './tokens.mjs';
+export { spokenQuestion } from './voice.mjs';
 
 /**
  * @typedef {import('./wire.mjs').MockProvider} MockProvider
@@ -37,7 +47,8 @@ export { tokenize } from './tokens.mjs';
  * @property {string} path
  * @property {Record<string, string>} query
  * @property {Record<string, string>} headers Lowercased names.
- * @property {unknown} body Parsed JSON; the raw text when it is not JSON; null when empty.
+ * @property {unknown} body Parsed JSON; the raw text when it is not JSON; null when empty; for a
+ *   transcription upload, the form's fields with the file as { name, type, size } (voice.mjs).
  * @property {string} key
  * @property {string} time ISO timestamp.
  *
@@ -91,15 +102,16 @@ function routeOf(method, path, headers) {
 }
 
 /**
- * The whole body. Nothing caps its size (Node's http server sets no limit and neither does the
- * mock), so the providers' own limits, up to OpenAI's 50 MB of images in a 60+ MB body, can be
- * reached; V8's string limit (~512 MB) is the only ceiling.
+ * The whole body, as bytes: uploads (voice.mjs) are binary, and decoding them as UTF-8 would
+ * corrupt them; the JSON routes decode it. Nothing caps its size (Node's http server sets no limit
+ * and neither does the mock), so the providers' own limits, up to OpenAI's 50 MB of images in a
+ * 60+ MB body, can be reached; V8's string limit (~512 MB) is the only ceiling.
  * @param {import('node:http').IncomingMessage} req
  */
 async function readBody(req) {
   const chunks = [];
   for await (const chunk of req) chunks.push(/** @type {Buffer} */ (chunk));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** @param {import('node:http').IncomingHttpHeaders} raw */
@@ -142,8 +154,12 @@ async function answer(route, request, res, tokenDelayMs, callNumber, memory) {
   if (!isRecord(body)) return sendReply(res, provider.invalidJson(), cors);
   const invalid = provider.validate(body, request, scenario);
   if (invalid) return sendReply(res, invalid, cors);
+  // Gemini TTS (voice.mjs): checked as the other fields are, answered after the status scenarios.
+  const speech = provider.id === 'gemini' ? geminiSpeechOf(body, request.params.model ?? '') : undefined;
+  if (speech && 'refused' in speech) return sendReply(res, speech.refused, cors);
   const conversation = provider.conversation(body, request);
   if (status) return sendReply(res, provider.httpError(status, conversation.model), cors);
+  if (speech) return answerGeminiSpeech(speech.speech, provider.isStream(body, request), res, cors, scenario);
   const retired = scenario === 'retired' ? provider.retired?.(conversation.model) : undefined;
   if (retired) return sendReply(res, retired, cors);
   // Under a tool scenario the prompt is the user's last text, not the tool results after it.
@@ -223,8 +239,25 @@ export async function startMockProviders({ port = 0, host = '127.0.0.1', tokenDe
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const method = req.method ?? 'GET';
     const headers = flatHeaders(req.headers);
-    const bodyText = await readBody(req);
+    const bodyBytes = await readBody(req);
     if (url.pathname === '/__mock/requests') return answerRecording(method, url, res);
+    const voice = voiceRouteOf(url.pathname);
+    if (voice) {
+      /** @type {import('./voice.mjs').VoiceRequest} */
+      const request = { method, url, headers, bodyText: '', bodyBytes, params: {} };
+      requests.push({
+        provider: voice.provider.id,
+        method,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers,
+        body: recordedVoiceBody(voice, request),
+        key: voice.provider.keyOf(request),
+        time: new Date().toISOString(),
+      });
+      return answerVoice(voice, request, res);
+    }
+    const bodyText = bodyBytes.toString('utf8');
     const file = containerFileOf(url.pathname);
     if (file) return answerContainerFile(method, url, headers, file, res);
     const claudeFile = anthropicFileOf(url.pathname) ?? anthropicFileMetadataOf(url.pathname);
