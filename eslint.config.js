@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The one-way import flow of the architecture:
- * lib <- domain <- {providers, storage, tools} <- {state, search} <- hooks <- components <- app.
+ * lib <- domain <- {providers, storage, tools} <- {state, search} <- voice <- hooks <- components <- app.
  * search/ is the full-text index, run in a worker that reads storage itself. tools/ is where
  * tools come from (MCP servers); the UI reads only its types and sentences.
  * UI regions (chat, sidebar, settings, palette, artifacts, projects) never import each other (but
@@ -34,12 +34,14 @@ const layers = [
   { type: 'tools', pattern: 'src/tools', allow: ['lib', 'domain'] },
   { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage', 'tools'] },
   { type: 'search', pattern: 'src/search', allow: ['lib', 'domain', 'storage'] },
+  // Speech in and out (docs/voice.md): the microphone, the players and the speech requests, over the chat.
+  { type: 'voice', pattern: 'src/voice', allow: ['lib', 'domain', 'providers', 'storage', 'state'] },
   { type: 'hooks', pattern: 'src/hooks', allow: ['lib', 'domain', 'state', 'search'] },
   { type: 'ui', pattern: 'src/components/ui', allow: ['lib'] },
   ...['chat', 'sidebar', 'settings', 'palette', 'artifacts', 'projects'].map((region) => ({
     type: region,
     pattern: `src/components/${region}`,
-    allow: ['lib', 'domain', 'state', 'hooks', 'ui', 'tools', ...(featureUses[region] ?? [])],
+    allow: ['lib', 'domain', 'state', 'hooks', 'ui', 'tools', 'voice', ...(featureUses[region] ?? [])],
   })),
   {
     type: 'app',
@@ -52,6 +54,7 @@ const layers = [
       'tools',
       'state',
       'search',
+      'voice',
       'hooks',
       'ui',
       'chat',

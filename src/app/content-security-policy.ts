@@ -9,6 +9,8 @@
  *   (diagram.html), each with its own policy. A source cannot name a path without naming the
  *   host, unknown until deployed, so the rest of this origin is allowed too: nothing else here is
  *   ever framed, and no other origin can be.
+ * - media-src blob: only the speech the app itself made (read aloud) plays; no media from any
+ *   address, whatever a reply links to.
  */
 export const contentSecurityPolicy = [
   "default-src 'self'",
@@ -22,7 +24,7 @@ export const contentSecurityPolicy = [
   "child-src 'none'",
   "worker-src 'self'",
   "manifest-src 'self'",
-  "media-src 'none'",
+  'media-src blob:',
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');

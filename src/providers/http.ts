@@ -68,7 +68,11 @@ export function readFailure(request: HttpRequest, error: unknown): ProviderError
     : connectionLostError(request.provider, host, error);
 }
 
-async function send(request: HttpRequest, method: 'GET' | 'POST', body?: string): Promise<Response> {
+async function send(
+  request: HttpRequest,
+  method: 'GET' | 'POST',
+  body?: string | FormData,
+): Promise<Response> {
   try {
     new URL(request.url);
   } catch {
@@ -112,6 +116,11 @@ export async function readJson(response: Response, request: HttpRequest): Promis
 /** POSTs JSON and returns the 2xx response unread (so it can be streamed); throws ProviderError otherwise. */
 export function postJson(request: HttpRequest, body: unknown): Promise<Response> {
   return send(request, 'POST', JSON.stringify(body));
+}
+
+/** POSTs a form (multipart: the browser sets its Content-Type), as postJson does JSON. */
+export function postForm(request: HttpRequest, form: FormData): Promise<Response> {
+  return send(request, 'POST', form);
 }
 
 export async function getJson(request: HttpRequest): Promise<unknown> {

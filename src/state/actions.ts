@@ -55,6 +55,8 @@ export type ActionId =
   | 'regenerate'
   | 'stop'
   | 'focus-composer'
+  | 'dictate'
+  | 'hands-free'
   | 'shortcuts';
 
 const always = () => true;
@@ -281,6 +283,23 @@ export function createActions(chat: ChatController, screen: ActionScreen): reado
       run: () => chat.focus('composer'),
     },
     {
+      id: 'dictate',
+      title: 'Dictate',
+      keywords: 'voice microphone speech speak transcribe',
+      shortcut: { code: 'Space', mod: true, shift: true },
+      // A second press ends the dictation: what was said is transcribed into the message box.
+      available: (current) =>
+        hasConversation(current) && !streamingHere(current) && view().voice !== 'hands-free',
+      run: () => chat.setVoice(view().voice === 'dictation' ? 'dictation-ending' : 'dictation'),
+    },
+    {
+      id: 'hands-free',
+      title: 'Talk hands-free',
+      keywords: 'voice conversation call speak listen',
+      available: (current) => hasConversation(current) && !streamingHere(current),
+      run: () => chat.setVoice('hands-free'),
+    },
+    {
       id: 'shortcuts',
       title: 'Keyboard shortcuts',
       keywords: 'help keys',
@@ -312,6 +331,7 @@ const keyNames: Readonly<Record<string, string>> = {
   Escape: 'Esc',
   Slash: '/',
   Semicolon: ';',
+  Space: 'Space',
 };
 
 /** How a shortcut is written: 'Ctrl+Shift+O', or '⌘⇧O' on macOS. */

@@ -72,6 +72,8 @@ export interface ViewCommands {
   setSheet(sheet: ViewState['sheet']): void;
   /** Opens one overlay (closing any other), or closes it with null. */
   setOverlay(overlay: Overlay | null): void;
+  /** Starts or ends dictation or the hands-free talk (docs/voice.md). */
+  setVoice(voice: ViewState['voice']): void;
   setSettingsCollapsed(collapsed: boolean): void;
   /** Asks the composer or the sidebar's search to take the focus. */
   focus(target: FocusTarget): void;
@@ -467,6 +469,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
     setImportExportOpen: (importExportOpen) => view.setState({ importExportOpen }),
     setSheet: (sheet) => view.setState({ sheet }),
     setOverlay: (overlay) => view.setState({ overlay }),
+    setVoice: (voice) => view.setState({ voice }),
     setSettingsCollapsed: (settingsCollapsed) => view.setState({ settingsCollapsed }),
     focus: (target) => focusRequests.request(target),
     revealDone: () => view.setState({ revealed: null }),

@@ -35,6 +35,13 @@ export interface ViewState {
    * the composer takes it, through the variables' form when it has variables, and clears it.
    */
   promptToInsert: string | null;
+  /**
+   * Voice (docs/voice.md): dictating into the message box (and asked to end it: the recording is
+   * then transcribed), or talking hands-free.
+   */
+  voice: 'dictation' | 'dictation-ending' | 'hands-free' | null;
+  /** The reply being read aloud, and how far. */
+  reading: { messageId: string; status: 'loading' | 'playing' | 'paused' } | null;
 }
 
 export type Overlay =
@@ -60,6 +67,8 @@ export function createViewStore(): ViewStore {
     projectSettings: null,
     moving: null,
     promptToInsert: null,
+    voice: null,
+    reading: null,
   }));
 }
 

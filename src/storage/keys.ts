@@ -17,6 +17,8 @@ export const storageKeys = {
   autoTitle: 'ai-chat-auto-title',
   /** localStorage: the tool settings as JSON (`ToolSettings`): tools always allowed, the step limit. */
   tools: 'ai-chat-tools',
+  /** localStorage: the voice settings as JSON (`VoiceSettings`, domain/voice-settings.ts). */
+  voice: 'ai-chat-voice',
   /** localStorage: the MCP servers the user connected, as JSON (`McpServer[]`), without secrets. */
   mcpServers: 'ai-chat-mcp-servers',
   /**

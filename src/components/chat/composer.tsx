@@ -1,5 +1,5 @@
 import { Paperclip, SendHorizontal, Square } from 'lucide-react';
-import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import {
   attachmentAccept,
   attachmentDelivery,
@@ -21,11 +21,18 @@ import { CompareControl } from './compare-control.tsx';
 import { ProviderToolToggles } from './provider-tool-toggles.tsx';
 import { lazyPart } from '../ui/lazy-part.tsx';
 import type { PromptMenuProps } from './prompt-menu.tsx';
+import { VoiceButtons } from './voice-buttons.tsx';
+import type { DictationBarProps } from './dictation-bar.tsx';
+import type { HandsFreePanelProps } from './hands-free-panel.tsx';
 
 const { readDraft, writeDraft, send, stop } = chat;
 
 // The '/' menu of saved prompts: loaded when a '/' starts the text, or the palette asks for one.
 const PromptMenu = lazyPart<PromptMenuProps>(() => import('./prompt-menu.tsx'));
+// Dictation's recorder and transcription: loaded when it first starts.
+const DictationBar = lazyPart<DictationBarProps>(() => import('./dictation-bar.tsx'));
+// The hands-free talk, in the message box's place while it lasts.
+const HandsFreePanel = lazyPart<HandsFreePanelProps>(() => import('./hands-free-panel.tsx'));
 
 /** What the model will do differently with a file, said on its chip before sending. */
 function deliveryNote(
@@ -85,6 +92,8 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
   const streamingHere = useChatState((state) => isStreamingIn(state, conversationId));
   const [text, setText] = useState(() => readDraft(conversationId));
   const promptAsked = useViewState((state) => state.promptToInsert) !== null;
+  const voice = useViewState((state) => state.voice);
+  const dictating = voice === 'dictation' || voice === 'dictation-ending';
   // Grows with the text up to max-h-48 (12rem), then scrolls.
   const textarea = useAutoGrow(text);
 
@@ -132,6 +141,15 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
     files.add(pasted);
   };
 
+  // Dictated text joins what is typed, for the user to read and fix before sending.
+  const addDictated = useCallback(
+    (dictated: string) => {
+      setText((current) => (current.trim() === '' ? dictated : `${current.trimEnd()} ${dictated}`));
+      textarea.current?.focus();
+    },
+    [textarea],
+  );
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -139,6 +157,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
     }
   };
 
+  if (voice === 'hands-free') return <HandsFreePanel conversationId={conversationId} />;
   return (
     <form
       className="border-t border-gray-200 p-3 dark:border-gray-800"
@@ -154,6 +173,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
         </p>
       )}
       {files.list.length > 0 && <FilesToSend files={files} />}
+      {dictating && <DictationBar onText={addDictated} />}
       {(text[0] === '/' || promptAsked) && <PromptMenu textarea={textarea} text={text} setText={setText} />}
       {/* Narrow (a phone, the chat beside a panel), the message box wraps below the buttons. */}
       <div className="mx-auto flex max-w-3xl flex-wrap items-end gap-2">
@@ -195,6 +215,7 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
           placeholder={`Type a message... (Using ${provider})`}
           className="max-h-48 min-h-10 min-w-48 flex-1 resize-none rounded-md border border-gray-300 bg-white px-3 py-2 text-sm outline-none placeholder:text-gray-400 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900"
         />
+        <VoiceButtons disabled={isLoading} />
         {streamingHere ? (
           <Button
             size="icon"

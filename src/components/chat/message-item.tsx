@@ -16,6 +16,11 @@ const MessageEditForm = lazyPart<MessageEditFormProps>(() =>
   import('./message-edit-form.tsx').then((module) => ({ default: module.MessageEditForm })),
 );
 import { ReplyBody } from './reply-body.tsx';
+import { ReadAloudButton, useReading } from './read-aloud-controls.tsx';
+import type { ReadingControlsProps } from './reading-controls.tsx';
+
+// Pause, Resume and Stop of a reading: loaded with the first one.
+const ReadingControls = lazyPart<ReadingControlsProps>(() => import('./reading-controls.tsx'));
 import { ReplyFooter } from './reply-footer.tsx';
 import { RegenerateWith } from './regenerate-with.tsx';
 
@@ -78,6 +83,7 @@ export const MessageItem = memo(function MessageItem({
   // A reply's pictures are shown where they came, with its steps.
   const files = isReply ? [] : attachmentParts(message);
   const showRetry = isLast && !busy && message.role === 'assistant' && message.status === 'interrupted';
+  const reading = useReading(message.id);
 
   return (
     <article
@@ -99,6 +105,7 @@ export const MessageItem = memo(function MessageItem({
           )}
         </span>
         <div className="flex items-center gap-1">
+          {reading && <ReadingControls status={reading} className={actionButton} />}
           {versionCount > 1 && (
             <MessageVersions
               version={version}
@@ -118,6 +125,9 @@ export const MessageItem = memo(function MessageItem({
               </Action>
             ) : (
               <>
+                {!streaming && !reading && text.trim() !== '' && (
+                  <ReadAloudButton messageId={message.id} text={text} className={actionButton} />
+                )}
                 <Action
                   label="Regenerate"
                   disabled={busy}

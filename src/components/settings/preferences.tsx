@@ -5,6 +5,7 @@ import { lazyPart } from '../ui/lazy-part.tsx';
 import { ToolSettings } from './tool-settings.tsx';
 
 const StorageFigures = lazyPart(() => import('./storage-figures.tsx'));
+const VoiceSettings = lazyPart(() => import('./voice-settings.tsx'));
 // Loaded with the preferences' first paint, apart from them.
 const PromptSettings = lazyPart<object>(() =>
   import('./prompt-settings.tsx').then((module) => ({ default: module.PromptSettings })),
@@ -52,6 +53,7 @@ export function Preferences() {
       <KeyProtection />
       <StorageDetails />
       <ToolSettings />
+      <VoiceSettings />
       <PromptSettings />
     </div>
   );
