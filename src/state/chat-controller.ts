@@ -15,6 +15,7 @@ import { createConfigCommands, type SettingsCommands } from './config-commands.t
 import { createKeyLock } from './key-lock.ts';
 import { createConversationCommands, type ConversationCommands } from './conversation-commands.ts';
 import { createConversationSync } from './conversation-sync.ts';
+import { createClosingRescue } from './closing-rescue.ts';
 import { createMessageCommands, type MessageCommands } from './message-commands.ts';
 import { createOpenConversations } from './open-conversations.ts';
 import type { ProjectCommands } from './project-commands.ts';
@@ -196,6 +197,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
     answer: (decision) => void loadToolRunner().then((runner) => runner.answer(decision)),
   };
   const replies = createReplyRunner({ ctx, sync, tools: toolRunner });
+  const rescue = createClosingRescue({ ctx, sync, replies });
   const open = createOpenConversations({ ctx, sync });
   const conversations = createConversationCommands({ ctx, sync, open, replies });
   // Loaded when first used: the sidebar shows projects from the state alone.
@@ -294,6 +296,12 @@ export function createChatController(deps: ChatDependencies): ChatController {
         );
       }
     }
+
+    // What a tab closed mid-reply had on screen, in its conversation before the list is read.
+    if (db.persistent)
+      await rescue
+        .fold()
+        .catch((error: unknown) => console.error('Could not fold in rescued replies', error));
 
     // Few and small: read with the list, so the sidebar shows them from the first paint.
     const storedProjects = db.listProjects().catch((error: unknown) => {
@@ -396,8 +404,11 @@ export function createChatController(deps: ChatDependencies): ChatController {
       void keyLock.load();
     });
     // Closing the tab mid-reply keeps what has arrived, and what is still to be written: plain
-    // writes issued at once, which land as the page goes. A tab merely hidden saves as usual.
+    // writes issued at once. Those may not commit before the page is gone, so the replies are
+    // first kept in localStorage, whose write is synchronous (closing-rescue.ts). A tab merely
+    // hidden saves as usual.
     deps.page.onClose(() => {
+      rescue.keep();
       replies.saveNow();
       sync.flushNow();
     });

@@ -1,4 +1,4 @@
-import { hasContent, type Conversation } from '../domain/conversation.ts';
+import { hasContent, type Conversation, type Message } from '../domain/conversation.ts';
 import { findMessage, mergeConversations, replaceMessage } from '../domain/message-tree.ts';
 import { whenIdle } from '../lib/when-idle.ts';
 import type { StorageResult } from '../storage/result.ts';
@@ -163,7 +163,33 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     });
   }
 
-  /** The page is going away: one plain write issued at once (no read first), so it lands. */
+  /** A message as a save now would store it (a reply streaming: interrupted; with nothing yet: none). */
+  function storedCopy(conversationId: string, messageId: string): Message | undefined {
+    const local = ctx.get().loaded[conversationId];
+    return local && findMessage(storable(local), messageId);
+  }
+
+  /**
+   * A change made to the stored copy rather than in memory (a reply rescued as a page closed,
+   * folded in at start): read, changed and written in one transaction, as `save` does, and the
+   * other tabs told. False only when the write failed.
+   */
+  async function saveStored(
+    id: string,
+    change: (stored: Conversation | undefined) => Conversation | undefined,
+  ): Promise<boolean> {
+    const { result, value, changed } = await ctx.db().update(id, change);
+    if (!changed) return true;
+    if (!reportWrite(result)) return false;
+    ctx.tabSync.post({ type: 'conversation-saved', id });
+    if (value) absorb(id, value);
+    return true;
+  }
+
+  /**
+   * The page is going away: one plain write issued at once (no read first), its best chance to
+   * land; a page closing may still end it uncommitted (closing-rescue.ts keeps its replies).
+   */
   function saveNow(id: string): void {
     const local = ctx.get().loaded[id];
     if (local) void ctx.db().put(storable(local));
@@ -253,6 +279,8 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     reportWrite,
     save,
     saveSoon,
+    storedCopy,
+    saveStored,
     saveNow,
     flushNow,
     remove,

@@ -92,6 +92,8 @@ export interface ReplyRunner {
   stop(replyId?: string): void;
   /** The page is being hidden or closed: save the reply as it stands, at once. */
   saveNow(): void;
+  /** The replies not yet safely stored: streaming, or ended with their final save still to land. */
+  unsaved(): { conversationId: string; replyId: string }[];
 }
 
 export function createReplyRunner({
@@ -393,5 +395,6 @@ export function createReplyRunner({
       for (const conversationId of new Set([...active.values()].map((run) => run.conversationId)))
         sync.saveNow(conversationId);
     },
+    unsaved: () => [...active].map(([replyId, { conversationId }]) => ({ conversationId, replyId })),
   };
 }

@@ -62,6 +62,12 @@ export const storageKeys = {
   },
   /** Web Lock held (shared) by every tab holding the unlocked key: none held, the records are stale. */
   keySessionLock: 'ai-chat-key-held',
+  /**
+   * localStorage, only between a page closed mid-reply and the next start: the replies not yet
+   * safely stored as the page went, as JSON (state/closing-rescue.ts), folded into their
+   * conversations at start and then removed.
+   */
+  closingRescue: 'ai-chat-closing-rescue',
   /** localStorage: the unsent text of a conversation, under this prefix plus its id. */
   draftPrefix: 'ai-chat-draft:',
   /** IndexedDB database holding one record per conversation. */

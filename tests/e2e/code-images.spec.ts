@@ -109,14 +109,32 @@ test('OpenAI: a drawn picture shows while it is drawn, opens full size, stays, a
 }) => {
   const key = await ask(chat, 'openai', 'image-slow');
   await switchOn(page, 'Create images');
+  // A preview first, marked as still being drawn. It shows for two chunks only (600 ms), which a
+  // poll from the test can miss on a busy machine: the page notes it, as the DOM changes.
+  await page.evaluate(() => {
+    const preview = '[data-testid="drawn-picture"][aria-busy="true"]';
+    const record = window as unknown as { previewSeen?: boolean };
+    const observer = new MutationObserver(() => {
+      const replies = document.querySelectorAll('[data-testid="message"][data-role="assistant"]');
+      for (const picture of replies[replies.length - 1]?.querySelectorAll(preview) ?? []) {
+        const shown = picture.checkVisibility() && picture.querySelector('img')?.checkVisibility();
+        if (shown && picture.textContent?.includes('Drawing…')) {
+          record.previewSeen = true;
+          observer.disconnect();
+        }
+      }
+    });
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+  });
   await chat.send('Draw four coloured squares');
   const reply = chat.messages('assistant').last();
-  // A preview first, marked as still being drawn.
-  // One condition: the preview lasts two chunks (600 ms), two checks in turn could straddle its end.
-  await expect(
-    reply.locator('[data-testid="drawn-picture"][aria-busy="true"]:has(img):has-text("Drawing…")'),
-  ).toBeVisible();
   await chat.waitForReplyDone();
+  expect(await page.evaluate(() => (window as unknown as { previewSeen?: boolean }).previewSeen)).toBe(true);
   await expect(reply).toContainText('Here is the picture: four coloured squares.');
   const picture = reply.getByTestId('drawn-picture');
   await expect(picture).toHaveCount(1);
