@@ -175,70 +175,76 @@ export function Composer({ conversationId, files }: { conversationId: string; fi
       {files.list.length > 0 && <FilesToSend files={files} />}
       {dictating && <DictationBar onText={addDictated} />}
       {(text[0] === '/' || promptAsked) && <PromptMenu textarea={textarea} text={text} setText={setText} />}
-      {/* Narrow (a phone, the chat beside a panel), the message box wraps below the buttons. */}
-      <div className="mx-auto flex max-w-3xl flex-wrap items-end gap-2">
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          accept={attachmentAccept}
-          hidden
-          onChange={(event) => {
-            files.add(event.target.files ?? []);
-            // The same file may be picked again after it was removed.
-            event.target.value = '';
-          }}
-        />
-        <Button
-          size="icon"
-          variant="ghost"
-          aria-label="Attach files"
-          title="Attach files"
-          disabled={isLoading}
-          onClick={() => picker.current?.click()}
-          className="size-10"
-        >
-          <Paperclip />
-        </Button>
-        <ToolsControl conversationId={conversationId} />
-        <CompareControl conversationId={conversationId} />
-        <ProviderToolToggles conversationId={conversationId} />
-        <textarea
-          ref={textarea}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-          disabled={isLoading}
-          rows={1}
-          aria-label="Message"
-          placeholder={`Type a message... (Using ${provider})`}
-          className="max-h-48 min-h-10 min-w-48 flex-1 resize-none rounded-md border border-gray-300 bg-white px-3 py-2 text-sm outline-none placeholder:text-gray-400 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900"
-        />
-        <VoiceButtons disabled={isLoading} />
-        {streamingHere ? (
+      {/* The message box and Send on top; the buttons that shape the message below, voice at the end. */}
+      <div className="mx-auto flex max-w-3xl flex-col gap-1.5">
+        <div className="flex items-end gap-2">
+          <textarea
+            ref={textarea}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            disabled={isLoading}
+            rows={1}
+            aria-label="Message"
+            placeholder={`Type a message... (Using ${provider})`}
+            className="max-h-48 min-h-10 min-w-0 flex-1 resize-none rounded-md border border-gray-300 bg-white px-3 py-2 text-sm outline-none placeholder:text-gray-400 focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900"
+          />
+          {streamingHere ? (
+            <Button
+              size="icon"
+              variant="danger"
+              aria-label="Stop"
+              title="Stop"
+              onClick={() => stop()}
+              className="size-10"
+            >
+              <Square />
+            </Button>
+          ) : (
+            <Button
+              type="submit"
+              size="icon"
+              aria-label="Send"
+              title="Send"
+              disabled={!canSend}
+              className="size-10"
+            >
+              <SendHorizontal />
+            </Button>
+          )}
+        </div>
+        <div className="flex flex-wrap items-center gap-1">
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            accept={attachmentAccept}
+            hidden
+            onChange={(event) => {
+              files.add(event.target.files ?? []);
+              // The same file may be picked again after it was removed.
+              event.target.value = '';
+            }}
+          />
           <Button
             size="icon"
-            variant="danger"
-            aria-label="Stop"
-            title="Stop"
-            onClick={() => stop()}
+            variant="ghost"
+            aria-label="Attach files"
+            title="Attach files"
+            disabled={isLoading}
+            onClick={() => picker.current?.click()}
             className="size-10"
           >
-            <Square />
+            <Paperclip />
           </Button>
-        ) : (
-          <Button
-            type="submit"
-            size="icon"
-            aria-label="Send"
-            title="Send"
-            disabled={!canSend}
-            className="size-10"
-          >
-            <SendHorizontal />
-          </Button>
-        )}
+          <ToolsControl conversationId={conversationId} />
+          <CompareControl conversationId={conversationId} />
+          <ProviderToolToggles conversationId={conversationId} />
+          <div className="ml-auto flex gap-1">
+            <VoiceButtons disabled={isLoading} />
+          </div>
+        </div>
       </div>
     </form>
   );

@@ -81,12 +81,19 @@ export default function DictationBar({ onText }: DictationBarProps) {
         </>
       ) : (
         <>
-          <Mic aria-hidden className="size-4 text-red-600 motion-safe:animate-pulse" />
+          <Mic
+            aria-hidden
+            className="size-4 shrink-0 text-red-600 motion-safe:animate-pulse dark:text-red-400"
+          />
           <p role="status" className="flex min-w-0 flex-1 items-center gap-2">
             {phase.kind === 'recording' ? (
               <>
-                <span>Recording</span>
-                <Elapsed since={phase.since} />
+                <span className="shrink-0 whitespace-nowrap">
+                  Recording <Elapsed since={phase.since} />
+                </span>
+                {phase.heard === null && (
+                  <LevelMeter level={() => dictation.current?.level() ?? 0} className="shrink-0" />
+                )}
                 {phase.heard !== null && (
                   <span className="truncate text-muted-foreground">{phase.heard || 'Listening…'}</span>
                 )}
@@ -97,20 +104,19 @@ export default function DictationBar({ onText }: DictationBarProps) {
               'Starting the microphone…'
             )}
           </p>
-          {phase.kind === 'recording' && phase.heard === null && (
-            <LevelMeter level={() => dictation.current?.level() ?? 0} />
-          )}
-          <Button
-            ref={stopButton}
-            size="sm"
-            disabled={phase.kind !== 'recording'}
-            onClick={() => dictation.current?.finish()}
-          >
-            <Square /> Stop dictation
-          </Button>
-          <Button size="sm" variant="ghost" onClick={end}>
-            <X /> Cancel dictation
-          </Button>
+          <div className="ml-auto flex gap-2">
+            <Button
+              ref={stopButton}
+              size="sm"
+              disabled={phase.kind !== 'recording'}
+              onClick={() => dictation.current?.finish()}
+            >
+              <Square /> Stop dictation
+            </Button>
+            <Button size="sm" variant="ghost" onClick={end}>
+              <X /> Cancel dictation
+            </Button>
+          </div>
         </>
       )}
     </div>

@@ -59,7 +59,7 @@ export default function HandsFreePanel({ conversationId }: HandsFreePanelProps) 
   return (
     <section
       aria-label="Hands-free conversation"
-      className="border-t border-gray-200 p-4 dark:border-gray-800"
+      className="border-t border-gray-200 p-4 pb-[max(1rem,env(safe-area-inset-bottom))] dark:border-gray-800"
       onKeyDown={(event) => {
         if (event.key === 'Escape') end();
       }}
@@ -75,7 +75,7 @@ export default function HandsFreePanel({ conversationId }: HandsFreePanelProps) 
                   ? 'bg-emerald-600'
                   : phase === 'thinking'
                     ? 'bg-amber-600'
-                    : 'bg-gray-500',
+                    : 'bg-sky-600',
             )}
           >
             <Icon
@@ -87,17 +87,23 @@ export default function HandsFreePanel({ conversationId }: HandsFreePanelProps) 
             />
           </div>
         )}
-        <p role="status" className="text-base font-medium">
+        <p role="status" className="text-xl font-semibold">
           {fatal ? 'Hands-free talk stopped' : phaseText[phase]}
         </p>
-        {!fatal && (phase === 'listening' || phase === 'hearing' || phase === 'speaking') && (
-          <LevelMeter level={() => talk.current?.level() ?? 0} className="w-40" />
-        )}
-        {heard && !fatal && (
-          <p className="max-w-full truncate text-sm text-muted-foreground">
-            <span className="sr-only">Heard: </span>“{heard}”
-          </p>
-        )}
+        {/* Always in place (hidden when it does not apply), so the Stop below never moves. */}
+        <LevelMeter
+          level={() => talk.current?.level() ?? 0}
+          className={cn('w-40', (fatal || phase === 'starting' || phase === 'thinking') && 'invisible')}
+        />
+        <p className="min-h-5 max-w-full truncate text-sm text-muted-foreground">
+          {phase === 'speaking' && !fatal ? (
+            'Speak to interrupt'
+          ) : heard && !fatal ? (
+            <>
+              <span className="sr-only">Heard: </span>“{heard}”
+            </>
+          ) : null}
+        </p>
         {problem && (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
             {problem.text}
@@ -107,7 +113,7 @@ export default function HandsFreePanel({ conversationId }: HandsFreePanelProps) 
           ref={stopButton}
           variant="danger"
           onClick={end}
-          className="h-12 min-w-40 rounded-full px-6 text-base"
+          className="h-12 min-w-40 rounded-full! px-6 text-base"
         >
           <Square /> Stop
         </Button>

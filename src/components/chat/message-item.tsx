@@ -105,7 +105,6 @@ export const MessageItem = memo(function MessageItem({
           )}
         </span>
         <div className="flex items-center gap-1">
-          {reading && <ReadingControls status={reading} className={actionButton} />}
           {versionCount > 1 && (
             <MessageVersions
               version={version}
@@ -158,6 +157,7 @@ export const MessageItem = memo(function MessageItem({
               {deleteIcon}
             </Action>
           </div>
+          {reading && <ReadingControls status={reading} className={actionButton} />}
         </div>
       </div>
       {isReply ? (

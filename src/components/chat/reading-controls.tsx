@@ -1,4 +1,4 @@
-import { Pause, Play, Square, Volume2 } from 'lucide-react';
+import { LoaderCircle, Pause, Play, Square } from 'lucide-react';
 import { reader } from './read-aloud-controls.tsx';
 
 export interface ReadingControlsProps {
@@ -10,7 +10,11 @@ export interface ReadingControlsProps {
 export default function ReadingControls({ status, className }: ReadingControlsProps) {
   const paused = status === 'paused';
   return (
-    <span role="group" aria-label="Reading aloud" className="flex items-center">
+    <span
+      role="group"
+      aria-label="Reading aloud"
+      className="flex items-center rounded-full bg-indigo-50 px-1 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+    >
       <span role="status" className="sr-only">
         {status === 'loading' ? 'Preparing to read aloud' : paused ? 'Reading paused' : 'Reading aloud'}
       </span>
@@ -40,5 +44,5 @@ export default function ReadingControls({ status, className }: ReadingControlsPr
 
 const playIcon = <Play className="size-3.5" />;
 const pauseIcon = <Pause className="size-3.5" />;
-const loadingIcon = <Volume2 className="size-3.5 motion-safe:animate-pulse" />;
+const loadingIcon = <LoaderCircle className="size-3.5 motion-safe:animate-spin" />;
 const stopIcon = <Square className="size-3.5" />;

@@ -26,7 +26,7 @@ for (let speed = speedBounds.min; speed <= speedBounds.max; speed += speedBounds
 function Field({ label, children }: { label: string; children(id: string): ReactNode }) {
   const id = useId();
   return (
-    <div className="flex items-center justify-between gap-3">
+    <div className="flex flex-col gap-1">
       <Label htmlFor={id}>{label}</Label>
       {children(id)}
     </div>
