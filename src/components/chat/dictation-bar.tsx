@@ -85,7 +85,7 @@ export default function DictationBar({ onText }: DictationBarProps) {
             aria-hidden
             className="size-4 shrink-0 text-red-600 motion-safe:animate-pulse dark:text-red-400"
           />
-          <p role="status" className="flex min-w-0 flex-1 items-center gap-2">
+          <p role="status" className="flex flex-1 flex-wrap items-center gap-2">
             {phase.kind === 'recording' ? (
               <>
                 <span className="shrink-0 whitespace-nowrap">
@@ -95,7 +95,7 @@ export default function DictationBar({ onText }: DictationBarProps) {
                   <LevelMeter level={() => dictation.current?.level() ?? 0} className="shrink-0" />
                 )}
                 {phase.heard !== null && (
-                  <span className="truncate text-muted-foreground">{phase.heard || 'Listening…'}</span>
+                  <span className="max-w-full truncate text-muted-foreground">{phase.heard || 'Listening…'}</span>
                 )}
               </>
             ) : phase.kind === 'transcribing' ? (
