@@ -1,8 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { fakeMicrophoneArgs } from '../../tools/fake-microphone.mjs';
 import { spokenQuestion } from '../../tools/mock-providers/voice.mjs';
 import { violations } from './axe.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
@@ -12,6 +9,7 @@ import {
   mockKey,
   recordedRequests,
   seedStorage,
+  settingsPanel,
   test,
   type ChatPage,
 } from './fixtures.ts';
@@ -19,37 +17,11 @@ import {
 /**
  * Voice with real audio: the browser's microphone is a fake device playing a WAV that espeak-ng
  * speaks the mock's `spokenQuestion` into (half a second of silence, the question, six seconds of
- * silence, looped), so the recorder, the level meter and the hands-free talk's voice detection
- * hear real speech. The mock transcribes any real audio as that question.
+ * silence, looped; tools/fake-microphone.mjs), so the recorder, the level meter and the hands-free
+ * talk's voice detection hear real speech. The mock transcribes any real audio as that question.
  */
-function questionWav(): string {
-  const folder = join(tmpdir(), 'byok-chat-voice');
-  mkdirSync(folder, { recursive: true });
-  const path = join(folder, 'question.wav');
-  const spoken = join(folder, `spoken-${process.pid}.wav`);
-  execFileSync('espeak-ng', ['-w', spoken, spokenQuestion]);
-  const wav = readFileSync(spoken);
-  // espeak-ng writes 16-bit mono PCM with a 44-byte header; the rate is at byte 24.
-  const rate = wav.readUInt32LE(24);
-  const silence = (seconds: number) => Buffer.alloc(Math.round(rate * seconds) * 2);
-  const samples = Buffer.concat([silence(0.5), wav.subarray(44), silence(6)]);
-  const header = Buffer.from(wav.subarray(0, 44));
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.writeUInt32LE(samples.length, 40);
-  // Written beside and renamed: workers starting together never read half a file.
-  const partial = join(folder, `question-${process.pid}.wav`);
-  writeFileSync(partial, Buffer.concat([header, samples]));
-  renameSync(partial, path);
-  return path;
-}
-
 const launch = chromiumLaunchOptions();
-const microphone = [
-  '--use-fake-device-for-media-stream',
-  '--use-fake-ui-for-media-stream',
-  `--use-file-for-fake-audio-capture=${questionWav()}`,
-  '--autoplay-policy=no-user-gesture-required',
-];
+const microphone = fakeMicrophoneArgs();
 
 /** The audio the page plays (read aloud), event by event: media events reach a capturing listener. */
 async function recordAudio(page: Page): Promise<void> {
@@ -240,9 +212,10 @@ test('read aloud: the answer without its code, in pieces, with pause, resume and
   expect(said).not.toContain('**');
 
   // Gemini's voice: PCM made playable.
-  await page.evaluate(() =>
-    localStorage.setItem('ai-chat-voice', JSON.stringify({ speaker: 'gemini', voice: { gemini: 'Puck' } })),
-  );
+  // Chosen in Settings → Voice.
+  const voice = settingsPanel(page).getByRole('region', { name: 'Voice' });
+  await voice.getByLabel('Read aloud with').selectOption('Google Gemini');
+  await voice.getByLabel('Voice').selectOption('Puck');
   const before = (await audioEvents(page)).length;
   await reply.hover();
   await reply.getByRole('button', { name: 'Read aloud' }).click();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState } from 'react';
 import {
   availableSpeakers,
   availableTranscribers,
@@ -12,6 +12,8 @@ import {
   transcriberOf,
   transcriptionModels,
   withSpeakableVoice,
+  type SpeakerId,
+  type TranscriberId,
   type VoiceSettings as Settings,
 } from '../../domain/voice-settings.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
@@ -23,15 +25,35 @@ import { Label, NativeSelect } from '../ui/input.tsx';
 const speeds: number[] = [];
 for (let speed = speedBounds.min; speed <= speedBounds.max; speed += speedBounds.step) speeds.push(speed);
 
-function Field({ label, children }: { label: string; children(id: string): ReactNode }) {
+/** A labelled choice among `options` ([value, text] pairs). */
+function Choice({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange(value: string): void;
+}) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1">
       <Label htmlFor={id}>{label}</Label>
-      {children(id)}
+      <NativeSelect id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </NativeSelect>
     </div>
   );
 }
+
+/** Each value as its own text. */
+const plain = (values: readonly string[]) => values.map((value) => [value, value] as const);
 
 /** The system's voices, listed once the browser has them. */
 function useBrowserVoices(wanted: boolean): SpeechSynthesisVoice[] {
@@ -76,45 +98,24 @@ export default function VoiceSettings() {
         </p>
       ) : (
         <>
-          <Field label="Speech to text">
-            {(id) => (
-              <NativeSelect
-                id={id}
-                value={transcriber}
-                onChange={(event) =>
-                  change({ ...settings, transcriber: event.target.value as Settings['transcriber'] })
-                }
-              >
-                {transcribers.map((id) => (
-                  <option key={id} value={id}>
-                    {transcriberLabels[id]}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <Choice
+            label="Speech to text"
+            value={transcriber}
+            options={transcribers.map((id) => [id, transcriberLabels[id]] as const)}
+            onChange={(id) => change({ ...settings, transcriber: id as TranscriberId })}
+          />
           {transcriber !== 'browser' && (
-            <Field label="Transcription model">
-              {(id) => (
-                <NativeSelect
-                  id={id}
-                  value={settings.transcriptionModel[transcriber]}
-                  onChange={(event) =>
-                    change({
-                      ...settings,
-                      transcriptionModel: {
-                        ...settings.transcriptionModel,
-                        [transcriber]: event.target.value,
-                      },
-                    })
-                  }
-                >
-                  {transcriptionModels[transcriber].map((model) => (
-                    <option key={model}>{model}</option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
+            <Choice
+              label="Transcription model"
+              value={settings.transcriptionModel[transcriber]}
+              options={plain(transcriptionModels[transcriber])}
+              onChange={(model) =>
+                change({
+                  ...settings,
+                  transcriptionModel: { ...settings.transcriptionModel, [transcriber]: model },
+                })
+              }
+            />
           )}
         </>
       )}
@@ -124,84 +125,41 @@ export default function VoiceSettings() {
         </p>
       ) : (
         <>
-          <Field label="Read aloud with">
-            {(id) => (
-              <NativeSelect
-                id={id}
-                value={speaker}
-                onChange={(event) =>
-                  change({ ...settings, speaker: event.target.value as Settings['speaker'] })
-                }
-              >
-                {speakers.map((id) => (
-                  <option key={id} value={id}>
-                    {speakerLabels[id]}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <Choice
+            label="Read aloud with"
+            value={speaker}
+            options={speakers.map((id) => [id, speakerLabels[id]] as const)}
+            onChange={(id) => change({ ...settings, speaker: id as SpeakerId })}
+          />
           {speaker !== 'browser' && (
-            <Field label="Speech model">
-              {(id) => (
-                <NativeSelect
-                  id={id}
-                  value={settings.speechModel[speaker]}
-                  onChange={(event) =>
-                    change({
-                      ...settings,
-                      speechModel: { ...settings.speechModel, [speaker]: event.target.value },
-                    })
-                  }
-                >
-                  {speechModels[speaker].map((model) => (
-                    <option key={model}>{model}</option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
+            <Choice
+              label="Speech model"
+              value={settings.speechModel[speaker]}
+              options={plain(speechModels[speaker])}
+              onChange={(model) =>
+                change({ ...settings, speechModel: { ...settings.speechModel, [speaker]: model } })
+              }
+            />
           )}
-          <Field label="Voice">
-            {(id) => (
-              <NativeSelect
-                id={id}
-                value={settings.voice[speaker]}
-                onChange={(event) =>
-                  change({ ...settings, voice: { ...settings.voice, [speaker]: event.target.value } })
-                }
-              >
-                {speaker === 'browser' ? (
-                  <>
-                    <option value="">The browser’s default</option>
-                    {voices.map((voice) => (
-                      <option key={voice.voiceURI} value={voice.voiceURI}>
-                        {voice.name} ({voice.lang})
-                      </option>
-                    ))}
-                  </>
-                ) : (
-                  (speaker === 'openai' ? openaiVoicesFor(settings.speechModel.openai) : geminiVoices).map(
-                    (voice) => <option key={voice}>{voice}</option>,
-                  )
-                )}
-              </NativeSelect>
-            )}
-          </Field>
-          <Field label="Speed">
-            {(id) => (
-              <NativeSelect
-                id={id}
-                value={String(settings.speed)}
-                onChange={(event) => change({ ...settings, speed: Number(event.target.value) })}
-              >
-                {speeds.map((speed) => (
-                  <option key={speed} value={String(speed)}>
-                    {speed}×
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
+          <Choice
+            label="Voice"
+            value={settings.voice[speaker]}
+            options={
+              speaker === 'browser'
+                ? [
+                    ['', 'The browser’s default'],
+                    ...voices.map((voice) => [voice.voiceURI, `${voice.name} (${voice.lang})`] as const),
+                  ]
+                : plain(speaker === 'openai' ? openaiVoicesFor(settings.speechModel.openai) : geminiVoices)
+            }
+            onChange={(voice) => change({ ...settings, voice: { ...settings.voice, [speaker]: voice } })}
+          />
+          <Choice
+            label="Speed"
+            value={String(settings.speed)}
+            options={speeds.map((speed) => [String(speed), `${speed}×`] as const)}
+            onChange={(speed) => change({ ...settings, speed: Number(speed) })}
+          />
           <Button
             size="sm"
             variant="outline"
