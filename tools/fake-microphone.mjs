@@ -28,6 +28,7 @@ export function questionWav() {
     if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT')
       throw new Error(
         'espeak-ng is not installed; it speaks into the fake microphone. Install it with `sudo apt-get install espeak-ng`.',
+        { cause: error },
       );
     throw error;
   }

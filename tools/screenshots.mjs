@@ -7,6 +7,7 @@
  *   npm run screenshots                  (node tools/screenshots.mjs)
  *   node tools/screenshots.mjs --build   rebuild dist/ first even if it looks current
  *   node tools/screenshots.mjs --only=light,models --out=/tmp/shots
+ *   node tools/screenshots.mjs --only=voice    just the one shot (any names from the list below)
  *
  * It builds the app (`npx vite build`) when dist/ is missing or older than the sources, serves it
  * with `npx vite preview` and starts the mock provider APIs (tools/mock-providers/cli.mjs), both on
@@ -21,7 +22,14 @@
  *   models       the model picker open over the conversation, its model ticked
  *   reasoning    a reply with its thinking opened, and its figures
  *   attachments  a message with an image, a PDF and a text file, and the mock's list of what it got
- * and stops everything it started, also on error or Ctrl+C.
+ *   code-run     a reply that ran a program: its code, output, chart and file (dark theme)
+ *   artifact     a React artifact running in the panel beside the chat
+ *   projects     a project's settings with its files, over the sidebar's projects
+ *   voice        a hands-free talk while it reads the reply aloud ('Speaking…'), in a new
+ *                conversation with the mock's OpenAI (key scenario `ok`) at half speed
+ * and stops everything it started, also on error or Ctrl+C. The voice shot has a browser of its
+ * own whose fake microphone (tools/fake-microphone.mjs) plays espeak-ng speaking the mock's
+ * `spokenQuestion`: it needs espeak-ng (`sudo apt-get install espeak-ng`).
  */
 
 import { spawn } from 'node:child_process';
@@ -32,6 +40,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { fakeMicrophoneArgs } from './fake-microphone.mjs';
+import { spokenQuestion } from './mock-providers/voice.mjs';
 import { encodePng } from './png.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -46,6 +56,7 @@ const shots = [
   'code-run',
   'artifact',
   'projects',
+  'voice',
 ];
 
 const usage = `Usage: node tools/screenshots.mjs [--build] [--only=${shots.join(',')}] [--out=docs]`;
@@ -836,6 +847,17 @@ function lastReply(page) {
   return page.getByTestId('message').and(page.locator('[data-role="assistant"]')).last();
 }
 
+/** Renames the open conversation from its row. @param {import('@playwright/test').Page} page @param {string} name */
+async function renameActive(page, name) {
+  const row = page.locator('[data-testid=conversation-row][data-active=true]');
+  await row.hover();
+  await row.getByRole('button', { name: 'Rename conversation' }).click();
+  const nameBox = page.getByRole('textbox', { name: 'Conversation name' });
+  await nameBox.fill(name);
+  await nameBox.press('Enter');
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
 /** @param {import('@playwright/test').Page} page */
 async function closeToasts(page) {
   const toasts = page.locator('[data-sonner-toast]');
@@ -845,9 +867,12 @@ async function closeToasts(page) {
 }
 
 /**
+ * A page of the app at 1280×800 in the light theme, its storage pointed at the mock (`storage`
+ * adds to or replaces the entries), with the written conversations imported.
  * @param {import('@playwright/test').Browser} browser @param {string} appUrl @param {string} mockUrl
+ * @param {Record<string, string>} [storage]
  */
-async function takeAll(browser, appUrl, mockUrl) {
+async function openApp(browser, appUrl, mockUrl, storage = {}) {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     deviceScaleFactor: 1,
@@ -872,9 +897,11 @@ async function takeAll(browser, appUrl, mockUrl) {
       // A title request would get the mock's reply as a name: the one conversation sent live is renamed.
       'ai-chat-auto-title': 'off',
       theme: 'system',
+      ...storage,
     },
   );
-  const { page, shoot, problems } = await appPage(context, mockUrl);
+  const app = await appPage(context, mockUrl);
+  const { page } = app;
   await page.goto(appUrl);
   await page.getByRole('heading', { name: 'Conversations' }).waitFor();
 
@@ -885,6 +912,20 @@ async function takeAll(browser, appUrl, mockUrl) {
   await page.getByRole('button', { name: 'Import Data' }).click();
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   await closeToasts(page);
+  return app;
+}
+
+/** @param {string[]} problems */
+function reportProblems(problems) {
+  if (problems.length > 0) progress(`the page reported:\n  ${[...new Set(problems)].join('\n  ')}`);
+}
+
+/**
+ * Every shot but the voice one, in one page.
+ * @param {import('@playwright/test').Browser} browser @param {string} appUrl @param {string} mockUrl
+ */
+async function takeAll(browser, appUrl, mockUrl) {
+  const { page, shoot, problems } = await openApp(browser, appUrl, mockUrl);
 
   if (wanted.has('light') || wanted.has('dark')) {
     await openConversation(page, 'Debounce hook');
@@ -950,13 +991,7 @@ async function takeAll(browser, appUrl, mockUrl) {
     await composer.press('Enter');
     await lastReply(page).getByText('message:').waitFor({ timeout: 30_000 });
     await page.getByTestId('streaming-cursor').waitFor({ state: 'detached' });
-    const row = page.locator('[data-testid=conversation-row][data-active=true]');
-    await row.hover();
-    await row.getByRole('button', { name: 'Rename conversation' }).click();
-    const nameBox = page.getByRole('textbox', { name: 'Conversation name' });
-    await nameBox.fill('Trip checklist');
-    await nameBox.press('Enter');
-    await page.getByRole('heading', { level: 1, name: 'Trip checklist' }).waitFor();
+    await renameActive(page, 'Trip checklist');
     await shoot('attachments');
   }
 
@@ -1000,10 +1035,43 @@ async function takeAll(browser, appUrl, mockUrl) {
     await settings.getByRole('button', { name: 'Done' }).click();
   }
 
-  if (problems.length > 0) progress(`the page reported:\n  ${[...new Set(problems)].join('\n  ')}`);
+  reportProblems(problems);
+}
+
+/**
+ * The hands-free talk while it reads the reply aloud, in a browser with the fake microphone: it
+ * hears the question, sends it to the mock's OpenAI, and reads the echo at half speed (~4 s).
+ * @param {import('@playwright/test').Browser} browser @param {string} appUrl @param {string} mockUrl
+ */
+async function takeVoice(browser, appUrl, mockUrl) {
+  const all = connections(mockUrl);
+  const openai = { ...all.openai, apiKey: 'ok.readme' };
+  const { page, shoot, problems } = await openApp(browser, appUrl, mockUrl, {
+    'ai-chat-config': JSON.stringify(openai),
+    'ai-chat-connections': JSON.stringify({ ...all, openai }),
+    'ai-chat-voice': JSON.stringify({ speed: 0.5 }),
+  });
+  progress('talking hands-free');
+  await page.getByRole('button', { name: 'New', exact: true }).click();
+  await renameActive(page, 'Capital of France');
+  await page.getByRole('button', { name: 'Talk hands-free' }).click();
+  const talk = page.getByRole('region', { name: 'Hands-free conversation' });
+  const status = talk.getByRole('status');
+  await status.filter({ hasText: 'Speaking…' }).waitFor({ timeout: 30_000 });
+  await lastReply(page).getByText(`Echo: ${spokenQuestion}`).waitFor();
+  await shoot('voice');
+  // Still reading after the shot, so it was while the shot was taken.
+  const after = await status.innerText();
+  if (!after.includes('Speaking…'))
+    throw new Error(`the reply was read out before the voice shot was taken: the status says '${after}'`);
+  await talk.getByRole('button', { name: 'Stop' }).click();
+  await talk.waitFor({ state: 'detached' });
+  reportProblems(problems);
 }
 
 async function main() {
+  // First, so a missing espeak-ng fails before the build and the servers.
+  const microphone = wanted.has('voice') ? fakeMicrophoneArgs() : undefined;
   if (values.build || !buildIsCurrent()) {
     progress('building the app (npx vite build)');
     await run('npx', ['vite', 'build', '--logLevel', 'warn']);
@@ -1028,9 +1096,21 @@ async function main() {
   ]);
   progress(`app ${appUrl}, mock ${mockUrl}`);
 
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  await mkdir(values.out, { recursive: true });
+  if (shots.some((name) => name !== 'voice' && wanted.has(name)))
+    await withChromium([], (browser) => takeAll(browser, appUrl, mockUrl));
+  if (microphone) await withChromium(microphone, (browser) => takeVoice(browser, appUrl, mockUrl));
+}
+
+/**
+ * Launches headless Debian Chromium with `extraArgs`, runs `steps` with it, then closes it and
+ * whatever was opened in it (on error the final cleanup does).
+ * @param {string[]} extraArgs @param {(browser: import('@playwright/test').Browser) => Promise<void>} steps
+ */
+async function withChromium(extraArgs, steps) {
+  const depth = cleanups.length;
   const browser = await chromium.launch({
-    executablePath,
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: [
       '--no-sandbox',
@@ -1039,11 +1119,12 @@ async function main() {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
   cleanups.push(() => browser.close());
-  await mkdir(values.out, { recursive: true });
-  await takeAll(browser, appUrl, mockUrl);
+  await steps(browser);
+  while (cleanups.length > depth) await cleanups.pop()?.();
 }
 
 try {
