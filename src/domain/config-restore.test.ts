@@ -93,7 +93,10 @@ describe('validateConfigShape', () => {
   });
 
   it.each([
-    [{ provider: 'mistral' }, 'config.provider must be one of azure, openai, claude, gemini, groq, custom'],
+    [
+      { provider: 'mistral' },
+      'config.provider must be one of azure, openai, claude, gemini, groq, device, custom',
+    ],
     [{ provider: 'openai', temperature: '0.7' }, 'config.temperature must be a number (found a string)'],
     [{ provider: 'openai', model: 5 }, 'config.model must be a string (found a number)'],
     [{ provider: 'groq', stop: 'END' }, 'config.stop must be a list of strings'],

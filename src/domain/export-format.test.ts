@@ -323,7 +323,7 @@ describe('parseImport', () => {
     [{ conversations: [{ ...legacy, updatedAt: 5 }] }, 'conversations[0].updatedAt must be an ISO timestamp'],
     [
       { conversations: [{ ...legacy, provider: 'mistral' }] },
-      'conversations[0].provider must be one of azure, openai, claude, gemini, groq, custom',
+      'conversations[0].provider must be one of azure, openai, claude, gemini, groq, device, custom',
     ],
     [
       { config: { provider: 'openai', maxTokens: '800' } },

@@ -5,6 +5,7 @@ import {
   configProblem,
   connectionLabel,
   foreignKeyWarning,
+  isOffered,
   keyOwner,
   modelOf,
   newEndpoint,
@@ -140,6 +141,7 @@ describe('configProblem', () => {
       baseUrl: 'http://localhost:11434/v1',
       model: 'llama3.2',
     },
+    device: switchProvider(defaultConfig, 'device'),
   };
 
   it.each(providerIds.filter((id) => !providerCatalog[id].keyOptional))(
@@ -235,5 +237,40 @@ describe('newEndpoint', () => {
     expect(connectionIdOf(endpoint)).toBe('custom:e1');
     expect(connectionLabel({ ...endpoint, name: ' LM Studio ' })).toBe('LM Studio');
     expect(connectionLabel(endpoint)).toBe('OpenAI-compatible');
+  });
+});
+
+describe("the browser's own model ('On this device')", () => {
+  it('is offered only where the browser has LanguageModel', () => {
+    expect(isOffered('device', {})).toBe(false);
+    expect(isOffered('device', { LanguageModel: { availability() {}, create() {} } })).toBe(true);
+    // Every other provider is offered everywhere.
+    expect(providerIds.filter((id) => !isOffered(id, {}))).toEqual(['device']);
+  });
+
+  it('needs nothing set, and never keeps a key from another provider', () => {
+    const fresh = switchProvider({ ...defaultConfig, apiKey: 'sk-openai' }, 'device');
+    expect(fresh).toMatchObject({ provider: 'device', apiKey: '', model: 'built-in' });
+    // A remembered connection that somehow holds a key brings it back neither.
+    const device = switchProvider({ ...defaultConfig, apiKey: 'sk-openai' }, 'device', {
+      ...fresh,
+      apiKey: 'stray',
+    });
+    expect(device).toMatchObject({ provider: 'device', apiKey: '', model: 'built-in' });
+    expect(configProblem(device)).toBeNull();
+    expect(saveProblem(device)).toBeNull();
+    expect(foreignKeyWarning(device)).toBeNull();
+    expect(providerCatalog.device.fields).toEqual([]);
+  });
+
+  it('takes no sampling settings or tools; images only where its own list says so', () => {
+    expect(capabilitiesOf({ ...defaultConfig, provider: 'device', model: 'built-in' })).toMatchObject({
+      images: false,
+      tools: false,
+      rejects: ['temperature', 'topP', 'topK', 'frequencyPenalty', 'presencePenalty'],
+    });
+    expect(
+      capabilitiesOf({ ...defaultConfig, provider: 'device', model: 'built-in' }, { images: true }).images,
+    ).toBe(true);
   });
 });

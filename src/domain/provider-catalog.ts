@@ -2,6 +2,7 @@ import type { Config, ProviderId } from './config.ts';
 import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
 import { custom } from './provider-definitions/custom.ts';
+import { device } from './provider-definitions/device.ts';
 import type { ModelCapabilities } from './provider-definitions/capabilities.ts';
 import type { ProviderDefinition, RequiredKey, SettingField } from './provider-definitions/definition.ts';
 import { gemini } from './provider-definitions/gemini.ts';
@@ -15,12 +16,26 @@ export type { SettingField };
  * its definition file (provider-definitions/<id>.ts) and its line here; its id (`ProviderId`,
  * `providerIds` in config.ts), label and catalog entry come from that.
  */
-export const providerDefinitions = [azure, openai, claude, gemini, groq, custom] as const;
+export const providerDefinitions = [azure, openai, claude, gemini, groq, device, custom] as const;
 
 /** Every provider, by id. */
 export const providerCatalog = Object.fromEntries(
   providerDefinitions.map((definition) => [definition.id, definition]),
 ) as Readonly<Record<ProviderId, ProviderDefinition>>;
+
+/**
+ * Whether this browser can offer the provider: one that runs on a browser global (the built-in
+ * model) only where that global exists. A stored configuration naming it loads all the same.
+ */
+export function isOffered(provider: ProviderId, scope: object = globalThis): boolean {
+  const needed = providerCatalog[provider].browserGlobal;
+  return needed === undefined || needed in scope;
+}
+
+/** Whether the provider's panel has a key field: not for a model that runs in the browser. */
+export function takesKey(provider: ProviderId): boolean {
+  return providerCatalog[provider].browserGlobal === undefined;
+}
 
 function providerLabel(id: ProviderId): string {
   return providerCatalog[id].label;
@@ -31,12 +46,16 @@ export function connectionLabel(config: Pick<Config, 'provider' | 'name'>): stri
   return config.name?.trim() || providerLabel(config.provider);
 }
 
-/** A provider's defaults, keeping the given key, temperature and max tokens unless its defaults set them. */
+/**
+ * A provider's defaults, keeping the given key, temperature and max tokens unless its defaults set
+ * them. A provider without a key keeps none: another provider's key must not be stored with it.
+ */
 export function providerDefaults(
   provider: ProviderId,
   kept: Pick<Config, 'apiKey' | 'temperature' | 'maxTokens'>,
 ): Config {
-  return { provider, ...kept, ...providerCatalog[provider].defaults };
+  const apiKey = takesKey(provider) ? kept.apiKey : '';
+  return { provider, ...kept, apiKey, ...providerCatalog[provider].defaults };
 }
 
 /** What a remembered connection brings back when the panel switches to its provider. */
@@ -51,6 +70,7 @@ export function switchProvider(config: Config, provider: ProviderId, remembered?
   const next = providerDefaults(provider, { apiKey, temperature, maxTokens });
   if (remembered?.provider !== provider) return next;
   for (const field of rememberedFields) {
+    if (field === 'apiKey' && !takesKey(provider)) continue;
     const value = remembered[field];
     if (value !== undefined && value !== '') Object.assign(next, { [field]: value });
   }

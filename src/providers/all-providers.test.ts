@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { providerIds, type ProviderId } from '../domain/config.ts';
-import { conversation, testConfigs } from './__fixtures__/configs.ts';
+import { conversation, httpProviderIds, testConfigs, type HttpProviderId } from './__fixtures__/configs.ts';
 import { drain, failingStream, fakeFetch, hangingStream, jsonResponse } from './__fixtures__/fake-fetch.ts';
 import { describeProviderError, isProviderError, ProviderError } from './provider-error.ts';
 import { errorCases, openaiCases } from './__fixtures__/error-cases.ts';
 import { createChatProvider } from './registry.ts';
 
 /** One event carrying the text "Part", in each provider's stream format. */
-const partEvent: Record<ProviderId, string> = {
+const partEvent: Record<HttpProviderId, string> = {
   openai: 'data: {"choices":[{"index":0,"delta":{"content":"Part"},"finish_reason":null}]}\n\n',
   azure:
     'data: {"choices":[{"content_filter_results":{},"delta":{"content":"Part"},"finish_reason":null,"index":0}]}\n\n',
@@ -24,7 +23,8 @@ function expectProviderError(error: unknown): ProviderError {
   return error as ProviderError;
 }
 
-describe.each(providerIds)('%s', (id) => {
+// Over a fake fetch: the browser's own model makes no request (browser-model.test.ts).
+describe.each(httpProviderIds)('%s', (id) => {
   const config = testConfigs[id];
 
   it('stops reading at once when aborted mid-stream, keeps the text and throws kind aborted', async () => {
@@ -114,7 +114,7 @@ describe.each(providerIds)('%s', (id) => {
   });
 });
 
-describe.each(providerIds)('%s HTTP errors', (id) => {
+describe.each(httpProviderIds)('%s HTTP errors', (id) => {
   it.each(errorCases[id])(
     'maps $status to $kind',
     async ({ status, body, headers, kind, message, retryAfter }) => {

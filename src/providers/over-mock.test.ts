@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { providerIds, type Config, type ProviderId } from '../domain/config.ts';
+import type { Config } from '../domain/config.ts';
 import { utf8Reply } from '../../tools/mock-providers/server.mjs';
-import { conversation, testConfigs } from './__fixtures__/configs.ts';
+import { conversation, testConfigs, httpProviderIds, type HttpProviderId } from './__fixtures__/configs.ts';
 import { drain } from './__fixtures__/fake-fetch.ts';
 import { mockProvidersForThisFile } from '../../tools/mock-providers/use-mock.ts';
 import { isProviderError, type ProviderError } from './provider-error.ts';
@@ -14,7 +14,7 @@ const mock = mockProvidersForThisFile();
 let unique = 0;
 
 function configFor(
-  id: Exclude<ProviderId, 'custom'>,
+  id: Exclude<HttpProviderId, 'custom'>,
   scenario: string,
   overrides: Partial<Config> = {},
 ): Config {
@@ -33,8 +33,11 @@ function providerError(error: unknown): ProviderError {
 
 const echo = 'Echo: Tell me a joke (4 messages received)';
 
-/** The five hosted providers; an OpenAI-compatible endpoint (a local server) has its own block below. */
-const hosted = providerIds.filter((id): id is Exclude<ProviderId, 'custom'> => id !== 'custom');
+/**
+ * The five hosted providers; an OpenAI-compatible endpoint (a local server) has its own block
+ * below, and the browser's own model makes no HTTP request (browser-model.test.ts).
+ */
+const hosted = httpProviderIds.filter((id): id is Exclude<HttpProviderId, 'custom'> => id !== 'custom');
 
 describe.each(hosted)('%s over HTTP', (id) => {
   it.each([true, false])(

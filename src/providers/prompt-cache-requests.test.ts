@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Config, ProviderId } from '../domain/config.ts';
-import { conversation, testConfigs } from './__fixtures__/configs.ts';
+import type { Config } from '../domain/config.ts';
+import { conversation, testConfigs, type HttpProviderId } from './__fixtures__/configs.ts';
 import { drain, fakeFetch, streamResponse } from './__fixtures__/fake-fetch.ts';
 import { openaiResponsesStream } from './__fixtures__/reasoning-streams.ts';
 import {
@@ -37,7 +37,8 @@ function unmarked(messages: readonly ChatMessage[]): ChatMessage[] {
   });
 }
 
-const streams: Record<ProviderId, string> = {
+// The browser's own model sends no body: nothing to cache.
+const streams: Record<HttpProviderId, string> = {
   openai: openaiStream,
   azure: azureStream,
   claude: anthropicStream,
@@ -46,7 +47,11 @@ const streams: Record<ProviderId, string> = {
   custom: openaiStream,
 };
 
-async function bodyOf(config: Config, request: ChatRequest, stream = streams[config.provider]) {
+async function bodyOf(
+  config: Config,
+  request: ChatRequest,
+  stream = streams[config.provider as HttpProviderId],
+) {
   const { fetch, requests } = fakeFetch(() => streamResponse(stream));
   await drain(createChatProvider(config, { fetch }).chat(request));
   expect(requests).toHaveLength(1);
@@ -57,7 +62,7 @@ const reasoningModel = { ...testConfigs.openai, model: 'gpt-5.4' };
 
 describe('prompt caching: a request without a shared prefix or a key is unchanged', () => {
   const plain = conversation.map(({ role, content }) => ({ role, content }));
-  it.each(Object.keys(streams) as ProviderId[])('%s', async (id) => {
+  it.each(Object.keys(streams) as HttpProviderId[])('%s', async (id) => {
     const withFields = await bodyOf(testConfigs[id], {
       messages: conversation.map((message, index) =>
         // sharedPrefix on a message the provider ignores, and no key: as if neither were there.

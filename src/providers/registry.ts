@@ -22,6 +22,7 @@ const clients: Record<ProviderApi['kind'], () => Promise<Factory>> = {
     import('./openai-compatible.ts').then((module) => module.createChatCompletionsProvider),
   'anthropic-messages': () => import('./anthropic.ts').then((module) => module.createAnthropicProvider),
   gemini: () => import('./gemini.ts').then((module) => module.createGeminiProvider),
+  'browser-model': () => import('./browser-model.ts').then((module) => module.createBrowserModelProvider),
 };
 
 /** The chat provider for a configuration. Throws `Unsupported provider: X` for an unknown provider. */

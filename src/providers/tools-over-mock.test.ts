@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { providerIds, type Config, type ProviderId } from '../domain/config.ts';
+import type { Config } from '../domain/config.ts';
 import type { ReasoningPart } from '../domain/conversation.ts';
 import type { ToolDefinition } from '../domain/tools.ts';
 import { mockProvidersForThisFile } from '../../tools/mock-providers/use-mock.ts';
-import { mockConfigs } from './__fixtures__/configs.ts';
+import { mockConfigs, httpProviderIds, type HttpProviderId } from './__fixtures__/configs.ts';
 import { drain } from './__fixtures__/fake-fetch.ts';
 import { createChatProvider } from './registry.ts';
 import type { ChatMessage, ChatRequest, ChatToolCall, StreamPart } from './types.ts';
@@ -79,7 +79,8 @@ async function roundTrip(config: Config, question: string, request: Partial<Chat
   return { first, turn, second };
 }
 
-const hosted = providerIds.filter((id): id is Exclude<ProviderId, 'custom'> => id !== 'custom');
+// The browser's own model takes no tools and makes no HTTP request.
+const hosted = httpProviderIds.filter((id): id is Exclude<HttpProviderId, 'custom'> => id !== 'custom');
 const recipe = (...cities: string[]) =>
   JSON.stringify({ call: cities.map((city) => ({ name: 'weather', arguments: { city } })) });
 

@@ -18,6 +18,7 @@ import { createConversationSync } from './conversation-sync.ts';
 import { createClosingRescue } from './closing-rescue.ts';
 import { createMessageCommands, type MessageCommands } from './message-commands.ts';
 import { createOpenConversations } from './open-conversations.ts';
+import type { LocalServerCommands } from './local-servers.ts';
 import type { ProjectCommands } from './project-commands.ts';
 import type { PromptCommands, PromptLibrary } from './prompt-commands.ts';
 import { createReplyRunner } from './reply-runner.ts';
@@ -109,6 +110,7 @@ export interface ChatController
     ToolCommands,
     McpCommands,
     SettingsCommands,
+    Loaded<LocalServerCommands>,
     DataCommands,
     KeyCommands,
     ViewCommands {
@@ -180,6 +182,17 @@ export function createChatController(deps: ChatDependencies): ChatController {
   const keyLock = createKeyLock(ctx);
   const configs = createConfigCommands({ ctx, sync, keyLock });
   const mcp = createMcpServers({ ctx, keyLock });
+  // 'Find local models' loads on its click: the first screen has no use for it.
+  let localServerModule: Promise<LocalServerCommands> | null = null;
+  const localServers = () =>
+    (localServerModule ??= import('./local-servers.ts').then(
+      ({ createLocalServerCommands }) => createLocalServerCommands({ ctx, configs }),
+      (error: unknown) => {
+        // Offline without the chunk: the next click tries again.
+        localServerModule = null;
+        throw error;
+      },
+    ));
   const toolSources = () => deps.toolSources ?? [builtinTools, ...mcp.sources()];
   const isOn: SourceSwitch = (conversation, source) =>
     conversation.toolSwitches?.[source.id] ?? source.id !== builtinServer;
@@ -448,6 +461,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
     ...toolCommands,
     ...mcp.commands,
     ...configs.commands,
+    ...loadedOnUse(localServers, ['findLocalModels']),
     exportText: async (includeApiKey, includeAttachments) =>
       (await data()).exportText(includeApiKey, includeAttachments),
     downloadExport: async (text) => (await data()).downloadExport(text),

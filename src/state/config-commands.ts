@@ -46,8 +46,8 @@ export interface SettingsCommands {
   newEndpointDraft(draft: Config): Config;
   /**
    * Fetches a provider's own model list with its connection (the saved configuration's provider by
-   * default), once per connection. Only a provider whose panel offers a model list needs one
-   * (Azure's model is its deployment).
+   * default), once per connection. Only a provider that names its model needs one (Azure's model
+   * is its deployment).
    */
   refreshModelList(connectionId?: string): Promise<void>;
   setTheme(theme: Theme): void;
@@ -197,8 +197,9 @@ export function createConfigCommands({
 
   async function refreshModelList(connectionId = connectionIdOf(ctx.get().config)): Promise<void> {
     const connection = connectionOf(ctx.get(), connectionId);
-    const offersModels =
-      connection && providerCatalog[connection.provider].fields.some(({ kind }) => kind === 'model');
+    // Azure's model is its deployment; the browser's model has no field but lists its one model
+    // with its context window and whether it takes images.
+    const offersModels = connection && providerCatalog[connection.provider].modelKey === 'model';
     if (!connection || !offersModels || configProblem(connection)) return;
     const key = modelListKey(connection);
     const current = serviceFor(connection);

@@ -2,7 +2,7 @@ import { createImportRunner, type FoundExport, type ImportWorker } from './impor
 import type { ReadExport } from './import-reading.ts';
 import { downloadText } from '../lib/download.ts';
 import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
-import { connectionUrl, providerCatalog } from '../domain/provider-catalog.ts';
+import { connectionUrl, providerCatalog, takesKey } from '../domain/provider-catalog.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { pickActiveId } from '../domain/conversation-rules.ts';
 import { buildExport, conversationFileIds, exportFileName, projectFileIds } from '../domain/export-format.ts';
@@ -31,6 +31,8 @@ interface Snapshot {
  * an endpoint) other than the current one: a file could otherwise send the user's key to its host.
  */
 function withKnownKey(imported: Config, current: Config, connections: Connections): Config {
+  // The browser's own model takes no key: none goes with it.
+  if (!takesKey(imported.provider)) return { ...imported, apiKey: '' };
   const address = connectionUrl(imported);
   const remembered = connections[connectionIdOf(imported)];
   if (remembered && connectionUrl(remembered) === address) return { ...imported, apiKey: remembered.apiKey };

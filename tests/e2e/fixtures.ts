@@ -6,8 +6,11 @@ import { mockUrl } from './ports.ts';
 
 export { expect };
 
-/** The built-in providers the mock serves (an OpenAI-compatible endpoint is set up in the panel). */
-export type ProviderId = Exclude<AnyProviderId, 'custom'>;
+/**
+ * The built-in providers the mock serves (an OpenAI-compatible endpoint is set up in the panel;
+ * the browser's own model is scripted in the page, scripted-language-model.ts).
+ */
+export type ProviderId = Exclude<AnyProviderId, 'custom' | 'device'>;
 
 /** A provider's name as the app shows it (badge, error toasts, the provider list). */
 export function providerLabel(provider: AnyProviderId): string {

@@ -95,7 +95,9 @@ export default function DictationBar({ onText }: DictationBarProps) {
                   <LevelMeter level={() => dictation.current?.level() ?? 0} className="shrink-0" />
                 )}
                 {phase.heard !== null && (
-                  <span className="max-w-full truncate text-muted-foreground">{phase.heard || 'Listening…'}</span>
+                  <span className="max-w-full truncate text-muted-foreground">
+                    {phase.heard || 'Listening…'}
+                  </span>
                 )}
               </>
             ) : phase.kind === 'transcribing' ? (

@@ -6,6 +6,7 @@ import {
   capabilitiesOf,
   configProblem,
   connectionLabel,
+  isOffered,
   modelOf,
   withModel,
 } from '../../domain/provider-catalog.ts';
@@ -26,8 +27,9 @@ interface ModelGroup {
 }
 
 /**
- * Every connection that can be asked (a key, an endpoint where one is needed), in the providers'
- * order, and its models: the built-in list, its live list and its saved model.
+ * Every connection that can be asked (a key, an endpoint where one is needed, a browser that has
+ * the model), in the providers' order, and its models: the built-in list, its live list and its
+ * saved model.
  */
 function modelGroups(
   state: ConnectionState,
@@ -36,31 +38,35 @@ function modelGroups(
 ): ModelGroup[] {
   // The saved configuration last: it is newer than its remembered copy.
   const order = (connection: Config) => providerIds.indexOf(connection.provider);
-  return connectionsOf(state)
-    .filter((connection) => configProblem(withModel(connection, 'any')) === null)
-    .sort((a, b) => order(a) - order(b) || connectionLabel(a).localeCompare(connectionLabel(b)))
-    .map((connection) => {
-      const connectionId = connectionIdOf(connection);
-      const live = liveModelsOf(state, connectionId) ?? [];
-      const reported = new Map(live.map((model) => [model.id, model.capabilities]));
-      const saved = modelOf(connection);
-      // Current models first, the recommended on top; retired ones last, marked.
-      const entries = modelEntries(connection.provider, today, live, saved ? [saved] : []);
-      const models = entries.map((entry) => ({
-        id: entry.id,
-        retired: entry.retired,
-        summary: [
-          retirementLabel(entry),
-          describeCapabilities(capabilitiesOf(withModel(connection, entry.id), reported.get(entry.id))),
-        ]
-          .filter(Boolean)
-          .join(' · '),
-      }));
-      const pin = connection.endpointId
-        ? { provider: connection.provider, endpointId: connection.endpointId }
-        : { provider: connection.provider };
-      return { connectionId, pin, label: connectionLabel(connection), models };
-    });
+  return (
+    connectionsOf(state)
+      .filter((connection) => configProblem(withModel(connection, 'any')) === null)
+      // The browser's own model only where this browser has one (a connection saved elsewhere stays hidden).
+      .filter((connection) => isOffered(connection.provider))
+      .sort((a, b) => order(a) - order(b) || connectionLabel(a).localeCompare(connectionLabel(b)))
+      .map((connection) => {
+        const connectionId = connectionIdOf(connection);
+        const live = liveModelsOf(state, connectionId) ?? [];
+        const reported = new Map(live.map((model) => [model.id, model.capabilities]));
+        const saved = modelOf(connection);
+        // Current models first, the recommended on top; retired ones last, marked.
+        const entries = modelEntries(connection.provider, today, live, saved ? [saved] : []);
+        const models = entries.map((entry) => ({
+          id: entry.id,
+          retired: entry.retired,
+          summary: [
+            retirementLabel(entry),
+            describeCapabilities(capabilitiesOf(withModel(connection, entry.id), reported.get(entry.id))),
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        }));
+        const pin = connection.endpointId
+          ? { provider: connection.provider, endpointId: connection.endpointId }
+          : { provider: connection.provider };
+        return { connectionId, pin, label: connectionLabel(connection), models };
+      })
+  );
 }
 
 export interface ModelListProps {

@@ -15,6 +15,7 @@ import { cn } from '../../lib/cn.ts';
 import { Button } from '../ui/button.tsx';
 import { Input, Label } from '../ui/input.tsx';
 import { LockedKeysHint } from '../ui/locked-keys-hint.tsx';
+import { lazyPart } from '../ui/lazy-part.tsx';
 import { SliderField } from '../ui/slider.tsx';
 import { ModelField } from './model-field.tsx';
 
@@ -158,6 +159,12 @@ export function SettingControl({
       );
   }
 }
+
+/**
+ * In place of the key and 'Test connection' for the browser's own model: where it stands, and its
+ * Download. Loaded only when that provider is chosen.
+ */
+export const DeviceModelStatus = lazyPart<object>(() => import('./device-model-status.tsx'));
 
 /** The model to preselect from a live list: the provider's recommended one it serves, else its first. */
 export function useModelFromList(): (draft: Config, models: ListedModels) => string | undefined {

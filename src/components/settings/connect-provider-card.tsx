@@ -1,12 +1,13 @@
 import { PlugZap } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { isProviderId, providerIds, type Config, type ProviderId } from '../../domain/config.ts';
-import { providerCatalog, switchProvider, withModel } from '../../domain/provider-catalog.ts';
+import { providerCatalog, switchProvider, takesKey, withModel } from '../../domain/provider-catalog.ts';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { ApiKeyField, ConnectionTest, SettingControl, useModelFromList } from './config-fields.tsx';
 import { Button } from '../ui/button.tsx';
 import { Label, NativeSelect } from '../ui/input.tsx';
+import { WaysToStart } from './ways-to-start.tsx';
 
 /** The select's choice for a new OpenAI-compatible endpoint. */
 const endpointChoice = '__endpoint';
@@ -38,6 +39,7 @@ export default function ConnectProviderCard() {
   const providerId = useId();
   const definition = providerCatalog[draft.provider];
   const update = (patch: Partial<Config>) => setDraft((current) => ({ ...current, ...patch }));
+  const form = useRef<HTMLFormElement>(null);
 
   return (
     <section
@@ -50,8 +52,15 @@ export default function ConnectProviderCard() {
       <p className="mt-1 text-sm text-muted-foreground">
         Your key stays in this browser; messages go straight to the provider.
       </p>
+      <WaysToStart
+        onAddKey={() => {
+          form.current?.scrollIntoView({ block: 'nearest' });
+          form.current?.querySelector<HTMLInputElement>('input[type=password]')?.focus();
+        }}
+      />
       <form
-        className="mt-4 flex flex-col gap-4"
+        ref={form}
+        className="mt-4 flex flex-col gap-4 border-t border-gray-200 pt-4 dark:border-gray-800"
         onSubmit={(event) => {
           event.preventDefault();
           const reason = chat.saveConfiguration(draft);
@@ -71,7 +80,8 @@ export default function ConnectProviderCard() {
             }}
           >
             {providerIds
-              .filter((id) => !providerCatalog[id].multipleConnections)
+              // The browser's own model is a way of its own, above: this form is for keys.
+              .filter((id) => !providerCatalog[id].multipleConnections && takesKey(id))
               .map((id) => (
                 <option key={id} value={id}>
                   {providerCatalog[id].label}

@@ -1,7 +1,12 @@
 import { ChevronRight, Settings } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { connectionIdOf, isProviderId, providerIds, type Config } from '../../domain/config.ts';
-import { connectionLabel, providerCatalog, switchProvider } from '../../domain/provider-catalog.ts';
+import {
+  connectionLabel,
+  isOffered,
+  providerCatalog,
+  switchProvider,
+} from '../../domain/provider-catalog.ts';
 import { useChatState, useViewState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { connectionsOf } from '../../state/chat-store.ts';
@@ -10,6 +15,7 @@ import { Label, NativeSelect } from '../ui/input.tsx';
 import {
   ApiKeyField,
   ConnectionTest,
+  DeviceModelStatus,
   SettingControl,
   TextField,
   useModelFromList,
@@ -17,6 +23,10 @@ import {
 import { lazyPart } from '../ui/lazy-part.tsx';
 
 // Below the configuration, out of view at first: loaded after the chat screen.
+// 'Find local models', with its hint: beside the provider, loaded with the panel's first paint.
+const FindLocalModels = lazyPart<object>(() =>
+  import('./find-local-models.tsx').then((module) => ({ default: module.FindLocalModels })),
+);
 const Preferences = lazyPart<object>(() =>
   import('./preferences.tsx').then((module) => ({ default: module.Preferences })),
 );
@@ -49,6 +59,8 @@ function ConfigForm() {
   }, [saved, connections]);
   // An endpoint's base URL is its own field, not an advanced override.
   const ownBaseUrl = definition.fields.some((field) => field.key === 'baseUrl');
+  // The browser's own model: no key, no address, nothing to test over the network.
+  const inBrowser = definition.browserGlobal !== undefined;
 
   return (
     <form
@@ -73,9 +85,12 @@ function ConfigForm() {
         >
           {providerIds
             .filter((id) => !providerCatalog[id].multipleConnections)
+            // One this browser cannot run is listed only while it is the drafted one (saved elsewhere).
+            .filter((id) => isOffered(id) || id === draft.provider)
             .map((id) => (
               <option key={id} value={id}>
                 {providerCatalog[id].label}
+                {!isOffered(id) && ' (not available in this browser)'}
               </option>
             ))}
           {endpoints.map((endpoint) => (
@@ -104,11 +119,12 @@ function ConfigForm() {
           </Button>
         )}
       </div>
-      <ApiKeyField draft={draft} update={update} />
+      <FindLocalModels />
+      {inBrowser ? <DeviceModelStatus /> : <ApiKeyField draft={draft} update={update} />}
       {definition.fields.map((field) => (
         <SettingControl key={field.key} field={field} draft={draft} update={update} />
       ))}
-      {!ownBaseUrl && (
+      {!ownBaseUrl && !inBrowser && (
         <details className="rounded-md border border-gray-200 p-2 dark:border-gray-800">
           <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
           <div className="mt-3">
@@ -122,15 +138,17 @@ function ConfigForm() {
           </div>
         </details>
       )}
-      <ConnectionTest
-        draft={draft}
-        onListed={(models) =>
-          // An endpoint's first test fills in a model; a model already chosen is never changed.
-          setDraft((current) =>
-            current.model ? current : { ...current, model: modelFromList(current, models) },
-          )
-        }
-      />
+      {!inBrowser && (
+        <ConnectionTest
+          draft={draft}
+          onListed={(models) =>
+            // An endpoint's first test fills in a model; a model already chosen is never changed.
+            setDraft((current) =>
+              current.model ? current : { ...current, model: modelFromList(current, models) },
+            )
+          }
+        />
+      )}
       <Button type="submit">Save Configuration</Button>
       {refused?.for === draft && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-400">

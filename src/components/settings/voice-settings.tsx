@@ -106,7 +106,7 @@ export default function VoiceSettings() {
           />
           {transcriber !== 'browser' && (
             <Choice
-              label="Transcription model"
+              label="Transcriber"
               value={settings.transcriptionModel[transcriber]}
               options={plain(transcriptionModels[transcriber])}
               onChange={(model) =>
@@ -133,7 +133,7 @@ export default function VoiceSettings() {
           />
           {speaker !== 'browser' && (
             <Choice
-              label="Speech model"
+              label="Text to speech"
               value={settings.speechModel[speaker]}
               options={plain(speechModels[speaker])}
               onChange={(model) =>

@@ -3,8 +3,8 @@ import { providerCatalog } from '../provider-catalog.ts';
 import { describeCapabilities, supportsTools, unknownModel, type ModelCapabilities } from './capabilities.ts';
 
 describe('tool support', () => {
-  /** Built-in models known to take no tools. */
-  const without = new Set(['claude-2.1', 'claude-2.0', 'gemini-pro-vision', 'llama2-70b-4096']);
+  /** Built-in models known to take no tools; the browser's own model is offered none on the web. */
+  const without = new Set(['claude-2.1', 'claude-2.0', 'gemini-pro-vision', 'llama2-70b-4096', 'built-in']);
 
   it('is claimed for every built-in model but the few that never took tools', () => {
     for (const definition of Object.values(providerCatalog))

@@ -43,7 +43,9 @@ export type ProviderApi =
       hiddenModels?: RegExp;
     }
   | { kind: 'anthropic-messages'; host: string }
-  | { kind: 'gemini'; host: string };
+  | { kind: 'gemini'; host: string }
+  /** The browser's own model (the Prompt API): no host, no HTTP. */
+  | { kind: 'browser-model'; host?: undefined };
 
 /** An error response, by its status and the fields given (the error body's type, code, message). */
 export interface ModelGoneError {
@@ -77,6 +79,11 @@ export interface ProviderDefinition<Id extends string = ProviderId> {
   keyShape?: RegExp;
   /** The key may be left empty (a local server); requests then carry no Authorization header. */
   keyOptional?: boolean;
+  /**
+   * The browser global the provider runs on (the Prompt API's `LanguageModel`): offered only where
+   * the browser has it, and with no key, address or connection test to set.
+   */
+  browserGlobal?: string;
   /** The user may add any number of these, each named and with its own address (endpoints). */
   multipleConnections?: boolean;
   /**

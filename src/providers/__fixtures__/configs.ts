@@ -1,5 +1,13 @@
-import type { Config, ProviderId } from '../../domain/config.ts';
+import { providerIds, type Config, type ProviderId } from '../../domain/config.ts';
 import type { ChatMessage } from '../types.ts';
+
+/**
+ * The providers whose clients speak HTTP, which the fake fetch and the mock serve. The browser's
+ * own model makes no request at all: browser-model.test.ts drives its client with a scripted
+ * `LanguageModel` instead.
+ */
+export type HttpProviderId = Exclude<ProviderId, 'device'>;
+export const httpProviderIds = providerIds.filter((id): id is HttpProviderId => id !== 'device');
 
 export const testConfigs: Record<ProviderId, Config> = {
   openai: {
@@ -59,6 +67,13 @@ export const testConfigs: Record<ProviderId, Config> = {
     maxTokens: 800,
     topP: 0.95,
   },
+  device: {
+    provider: 'device',
+    apiKey: '',
+    model: 'built-in',
+    temperature: 0.7,
+    maxTokens: 800,
+  },
 };
 
 export const conversation: ChatMessage[] = [
@@ -74,7 +89,11 @@ export const conversation: ChatMessage[] = [
  */
 export function mockConfigs(url: () => string) {
   let unique = 0;
-  return (id: Exclude<ProviderId, 'custom'>, scenario: string, overrides: Partial<Config> = {}): Config => {
+  return (
+    id: Exclude<HttpProviderId, 'custom'>,
+    scenario: string,
+    overrides: Partial<Config> = {},
+  ): Config => {
     unique += 1;
     return { ...testConfigs[id], apiKey: `${scenario}.test${unique}`, baseUrl: url(), ...overrides };
   };

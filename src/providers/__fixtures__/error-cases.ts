@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../domain/config.ts';
+import type { HttpProviderId } from './configs.ts';
 import type { ProviderErrorKind } from '../types.ts';
 
 /** Error responses as each provider sends them (docs/providers.md#error-shapes-and-kinds), and what they must map to. */
@@ -478,7 +478,7 @@ const geminiCases: ErrorCase[] = [
   },
 ];
 
-export const errorCases: Record<ProviderId, ErrorCase[]> = {
+export const errorCases: Record<HttpProviderId, ErrorCase[]> = {
   openai: openaiCases,
   azure: azureCases,
   groq: groqCases,
