@@ -5,8 +5,11 @@ import { AppErrorBoundary } from './app-error-boundary.tsx';
 import { ChatScreen } from './chat-screen.tsx';
 import { lazyPart } from '../components/ui/lazy-part.tsx';
 
-/** Height kept free under the toasts: the message box (Send) and the panel's Save button. */
-const toastClearance = 96;
+/**
+ * Height kept free under the toasts: the message box with Send (its top 98 px above the bottom:
+ * the row of buttons under it, then the box and Send) and the panel's Save button.
+ */
+const toastClearance = 112;
 
 // Any path but '/': the first load is the chat screen's.
 const NotFoundPage = lazyPart<{ path: string }>(() =>
