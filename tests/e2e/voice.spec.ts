@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { fakeMicrophoneArgs } from '../../tools/fake-microphone.mjs';
+import { markdownReply } from '../../tools/mock-providers/server.mjs';
 import { spokenQuestion } from '../../tools/mock-providers/voice.mjs';
 import { violations } from './axe.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
@@ -8,6 +9,7 @@ import {
   mockConfig,
   mockKey,
   recordedRequests,
+  importConversation,
   seedStorage,
   settingsPanel,
   test,
@@ -178,13 +180,13 @@ test('read aloud: the answer without its code, in pieces, with pause, resume and
   chat,
   page,
 }) => {
-  const key = mockKey('markdown');
+  const key = mockKey('ok');
   const geminiKey = mockKey('ok');
   await recordAudio(page);
   await openWith(chat, key, {
     'ai-chat-connections': JSON.stringify({ gemini: mockConfig('gemini', geminiKey) }),
   });
-  await chat.ask('Show me some markdown');
+  await importConversation(page, markdownReply(600));
   const reply = chat.messages('assistant');
   await reply.hover();
   await reply.getByRole('button', { name: 'Read aloud' }).click();
