@@ -9,7 +9,7 @@ import {
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startMcpServers } from './start.mjs';
 import { toolNames } from './tools.mjs';
 
@@ -372,7 +372,11 @@ describe('OAuth', () => {
     ).toBe('authorized');
     await client.close();
 
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The server (in this process) reads the clock: moved past the token's one second rather than
+    // waited out, and held there, so the renewed one-second token is checked within its life
+    // however slow a busy machine is.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1100 });
+    onTestFinished(() => void vi.useRealTimers());
     const expired = await rawPost(resource, initializeMessage, {
       Authorization: `Bearer ${issued.access_token}`,
     });
