@@ -42,6 +42,17 @@ export function useStickToBottom<T extends HTMLElement>(resetKey: unknown) {
     const noteUserInput = () => {
       lastUserInput = performance.now();
     };
+    // A click on a button in the list ('Open in panel') or typing in a field is no scrolling: only
+    // a press on the scrollbar (the container itself) and the keys that scroll count.
+    const scrollKeys = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+    const notePointer = (event: Event) => {
+      if (event.target === element) noteUserInput();
+    };
+    const noteKey = (event: KeyboardEvent) => {
+      const typing =
+        event.target instanceof HTMLElement && event.target.matches('input, textarea, [contenteditable]');
+      if (scrollKeys.has(event.key) && !typing) noteUserInput();
+    };
     const onScroll = () => {
       const bottom = element.scrollHeight - element.scrollTop - element.clientHeight <= threshold;
       if (!bottom && performance.now() - lastUserInput > userInputWindowMs) return;
@@ -54,12 +65,16 @@ export function useStickToBottom<T extends HTMLElement>(resetKey: unknown) {
     });
     const content = element.firstElementChild;
     if (content) observer.observe(content);
-    const inputs = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const;
+    const inputs = ['wheel', 'touchmove'] as const;
     for (const type of inputs) element.addEventListener(type, noteUserInput, { passive: true });
+    element.addEventListener('pointerdown', notePointer, { passive: true });
+    element.addEventListener('keydown', noteKey, { passive: true });
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       observer.disconnect();
       for (const type of inputs) element.removeEventListener(type, noteUserInput);
+      element.removeEventListener('pointerdown', notePointer);
+      element.removeEventListener('keydown', noteKey);
       element.removeEventListener('scroll', onScroll);
     };
   }, []);

@@ -93,6 +93,12 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   });
 
   const last = shown.at(-1);
+  // A question sent pins the list to its end again: it and its reply are what the user looks at
+  // (a click in the list, 'Open in panel', may have let go of the bottom as the layout moved).
+  const questionAtEnd = last?.role === 'user' ? last.id : null;
+  useEffect(() => {
+    if (questionAtEnd !== null) scrollToBottom();
+  }, [questionAtEnd, scrollToBottom]);
   const unanswered = !isLoading && last?.role === 'user';
   // Why the last request failed, kept beside its question rather than only in a fading toast.
   // This session's failure knows whether the model is gone; after a reload the question keeps the reason.
