@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The one-way import flow of the architecture:
- * lib <- domain <- {providers, storage, tools} <- {state, search} <- voice <- hooks <- components <- app.
+ * lib <- domain <- {providers, storage, tools, sync} <- {state, search} <- voice <- hooks <- components <- app.
  * search/ is the full-text index, run in a worker that reads storage itself. tools/ is where
  * tools come from (MCP servers); the UI reads only its types and sentences.
  * UI regions (chat, sidebar, settings, palette, artifacts, projects) never import each other (but
@@ -32,7 +32,9 @@ const layers = [
   { type: 'providers', pattern: 'src/providers', allow: ['lib', 'domain'] },
   { type: 'storage', pattern: 'src/storage', allow: ['lib', 'domain'] },
   { type: 'tools', pattern: 'src/tools', allow: ['lib', 'domain'] },
-  { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage', 'tools'] },
+  // Replication with a CouchDB the user owns (docs/sync.md): the protocol over fetch, no storage.
+  { type: 'sync', pattern: 'src/sync', allow: ['lib', 'domain'] },
+  { type: 'state', pattern: 'src/state', allow: ['lib', 'domain', 'providers', 'storage', 'tools', 'sync'] },
   { type: 'search', pattern: 'src/search', allow: ['lib', 'domain', 'storage'] },
   // Speech in and out (docs/voice.md): the microphone, the players and the speech requests, over the chat.
   { type: 'voice', pattern: 'src/voice', allow: ['lib', 'domain', 'providers', 'storage', 'state'] },
@@ -52,6 +54,7 @@ const layers = [
       'providers',
       'storage',
       'tools',
+      'sync',
       'state',
       'search',
       'voice',

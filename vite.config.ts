@@ -47,7 +47,7 @@ const appModules = /\/src\/(app|domain|hooks|lib|providers\/registry|state|stora
 const dialogPrimitives =
   /\/node_modules\/(@radix-ui\/(primitive|react-(compose-refs|slot|primitive|context|use-layout-effect|use-effect-event|use-controllable-state|presence|id|use-callback-ref|dismissable-layer|focus-scope|portal|focus-guards))|react-remove-scroll(-bar)?|use-callback-ref|use-sidecar|react-style-singleton|get-nonce|aria-hidden|tslib)\/|\/node_modules\/lucide-react\/dist\/esm\/(createLucideIcon|Icon|defaultAttributes|context|shared\/src\/utils\/[^/]+)\.mjs$/;
 const lazyShared =
-  /\/src\/(domain\/(export-format|citation-markers|artifacts|line-diff|project-rules|project-validation|prompts|voice-settings|voice-activity|spoken-text|local-servers)|lib\/(fuzzy-match|bounded-text|code-fences|wav)|hooks\/use-throttled-value|storage\/(project-writes|voice-settings-store)|state\/(import-limits|project-commands|project-history|prompt-commands|local-servers))\.ts$/;
+  /\/src\/(domain\/(export-format|citation-markers|artifacts|line-diff|project-rules|project-validation|prompts|voice-settings|voice-activity|spoken-text|sync-settings|local-servers)|lib\/(fuzzy-match|bounded-text|code-fences|wav)|hooks\/use-throttled-value|storage\/(project-writes|voice-settings-store|sync-store)|state\/(import-limits|kept-secrets|project-commands|project-history|prompt-commands|local-servers))\.ts$/;
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), cspMetaTag(), diagramFrame(), artifactFrame(), serviceWorker()],

@@ -19,6 +19,7 @@ import { createClosingRescue } from './closing-rescue.ts';
 import { createMessageCommands, type MessageCommands } from './message-commands.ts';
 import { createOpenConversations } from './open-conversations.ts';
 import type { LocalServerCommands } from './local-servers.ts';
+import type { SyncCommands } from './sync-commands.ts';
 import type { ProjectCommands } from './project-commands.ts';
 import type { PromptCommands, PromptLibrary } from './prompt-commands.ts';
 import { createReplyRunner } from './reply-runner.ts';
@@ -111,6 +112,7 @@ export interface ChatController
     McpCommands,
     SettingsCommands,
     Loaded<LocalServerCommands>,
+    Loaded<SyncCommands>,
     DataCommands,
     KeyCommands,
     ViewCommands {
@@ -183,6 +185,15 @@ export function createChatController(deps: ChatDependencies): ChatController {
   const configs = createConfigCommands({ ctx, sync, keyLock });
   const mcp = createMcpServers({ ctx, keyLock });
   // 'Find local models' loads on its click: the first screen has no use for it.
+  // Sync with the user's CouchDB: loaded when it is set up, or at start when it is on.
+  let syncModule: ReturnType<typeof loadSync> | null = null;
+  const loadSync = () =>
+    import('./sync-commands.ts').then(({ createSyncCommands }) => createSyncCommands({ ctx, sync, keyLock }));
+  const syncCommands = () =>
+    (syncModule ??= loadSync().catch((error: unknown) => {
+      syncModule = null;
+      throw error;
+    }));
   let localServerModule: Promise<LocalServerCommands> | null = null;
   const localServers = () =>
     (localServerModule ??= import('./local-servers.ts').then(
@@ -344,6 +355,10 @@ export function createChatController(deps: ChatDependencies): ChatController {
     store.setState({ ready: true });
     whenIdle(() => void loadToolRunner().catch(() => undefined));
     deps.tabSync.subscribe((message) => void applyOtherTabChange(message));
+    if (db.persistent && settings.hasSyncSetUp())
+      syncCommands()
+        .then((commands) => commands.start())
+        .catch((error: unknown) => console.warn('Sync could not start', error));
     if (deps.runBackup && db.persistent)
       backups()
         .then((service) => service.schedule(list.length > 0))
@@ -462,6 +477,14 @@ export function createChatController(deps: ChatDependencies): ChatController {
     ...mcp.commands,
     ...configs.commands,
     ...loadedOnUse(localServers, ['findLocalModels']),
+    ...loadedOnUse(syncCommands, [
+      'testSync',
+      'turnOnSync',
+      'turnOffSync',
+      'syncNow',
+      'pauseSync',
+      'resumeSync',
+    ]),
     exportText: async (includeApiKey, includeAttachments) =>
       (await data()).exportText(includeApiKey, includeAttachments),
     downloadExport: async (text) => (await data()).downloadExport(text),

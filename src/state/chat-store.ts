@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { connectionIdOf, defaultConfig, type Config, type Connections } from '../domain/config.ts';
 import type { Conversation, ConversationPlace, ModelPin } from '../domain/conversation.ts';
+import type { SyncStatus } from '../domain/sync-settings.ts';
 import type { McpServer } from '../domain/mcp-servers.ts';
 import type { Project } from '../domain/projects.ts';
 import type { Prompt } from '../domain/prompts.ts';
@@ -84,6 +85,8 @@ export interface ChatState {
   mcpSecrets: Record<string, string>;
   /** Each server's state in this tab, by server id. */
   mcpStatus: Record<string, McpStatus>;
+  /** Sync with the user's CouchDB (docs/sync.md): where it stands; null while it is off. */
+  syncStatus: SyncStatus | null;
 }
 
 /** A tool call waiting for the user's answer, with what its server says of the tool (hints, never trusted). */
@@ -130,6 +133,7 @@ export function createChatStore(): ChatStore {
     toolSettings: defaultToolSettings,
     mcpServers: [],
     mcpSecrets: {},
+    syncStatus: null,
     mcpStatus: {},
   }));
 }

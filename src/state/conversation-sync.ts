@@ -10,6 +10,12 @@ const maxRetryMs = 60_000;
 
 export type ConversationSync = ReturnType<typeof createConversationSync>;
 
+/** What a save observer hears: a conversation written to storage, or deleted from it. */
+export interface SaveObserver {
+  saved(id: string): void;
+  removed(id: string): void;
+}
+
 /**
  * Keeps storage, memory and the other tabs in step. Every change is made in memory first and then
  * saved by merging it with the stored copy (mergeConversations: a union by message id), so no tab
@@ -42,6 +48,11 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let flushing = false;
   let savedOnce = false;
+  /** Told of each save that reached storage and each deletion (sync sends them to the server). */
+  const observers = new Set<SaveObserver>();
+  const tell = (event: keyof SaveObserver, id: string) => {
+    for (const observer of observers) observer[event](id);
+  };
 
   /**
    * Reports a write's outcome. A failed write keeps everything in memory and warns once, with an
@@ -149,6 +160,7 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     const ok = reportWrite(result);
     settle(id, ok);
     if (ok && value) absorb(id, value);
+    if (ok) tell('saved', id);
     return ok;
   }
 
@@ -183,6 +195,7 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     if (!reportWrite(result)) return false;
     ctx.tabSync.post({ type: 'conversation-saved', id });
     if (value) absorb(id, value);
+    tell('saved', id);
     return true;
   }
 
@@ -224,8 +237,10 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
         .delete(id)
         .finally(() => deleting.remove(id)),
     );
-    if (ok) ctx.tabSync.post({ type: 'conversation-deleted', id });
-    else {
+    if (ok) {
+      ctx.tabSync.post({ type: 'conversation-deleted', id });
+      tell('removed', id);
+    } else {
       undeleted.add(id);
       scheduleRetry();
     }
@@ -276,6 +291,11 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
   }
 
   return {
+    /** Watches saves and deletions; returns the unsubscribe. */
+    observe(observer: SaveObserver): () => void {
+      observers.add(observer);
+      return () => void observers.delete(observer);
+    },
     reportWrite,
     save,
     saveSoon,

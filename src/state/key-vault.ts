@@ -1,5 +1,5 @@
 import { connectionsWithKeys, keysOf, withKeyFrom } from '../domain/config.ts';
-import { isMcpSecretKey } from '../domain/mcp-servers.ts';
+import { isKeptSecretKey } from '../domain/kept-secrets.ts';
 import { base64OfBytes, bytesOfBase64 } from '../lib/base64.ts';
 import {
   decryptText,
@@ -83,7 +83,7 @@ export function createKeyVault(ctx: ChatContext) {
   function applyKeys(keys: Keys): void {
     store.setState((state) => {
       const merged = { ...keysOf(state.config, state.connections), ...keys };
-      const sealed = Object.fromEntries(Object.entries(keys).filter(([key]) => isMcpSecretKey(key)));
+      const sealed = Object.fromEntries(Object.entries(keys).filter(([key]) => isKeptSecretKey(key)));
       return {
         config: withKeyFrom(state.config, merged),
         connections: connectionsWithKeys(state.connections, merged),

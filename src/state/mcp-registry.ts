@@ -3,6 +3,7 @@ import { mcpOAuthPrefix, mcpSecretKey, type McpServer } from '../domain/mcp-serv
 import { createMcpSource, type McpSource, type McpStatus } from '../tools/mcp/index.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { KeyLock } from './key-lock.ts';
+import { createKeptSecrets } from './kept-secrets.ts';
 
 /**
  * The MCP servers' clients and commands, loaded when a server is first used or managed (see
@@ -19,28 +20,8 @@ export function createMcpRegistry({ ctx, keyLock }: { ctx: ChatContext; keyLock:
     store.setState((state) => ({ mcpStatus: { ...state.mcpStatus, [id]: status } }));
   }
 
-  /** Secrets changed in memory: stored as the API keys are (in the clear, or resealed in the vault). */
-  function persistSecrets(): void {
-    const { keyLock: lock, mcpSecrets } = store.getState();
-    // Another tab may have just protected the keys: never a copy in the clear beside the vault.
-    if (lock === 'off' && !ctx.settings.loadKeyVault()) {
-      const written = ctx.settings.saveMcpSecrets(mcpSecrets);
-      if (!written.ok) ctx.notify.error('Could not save the server’s secret', written.message);
-    } else if (lock === 'unlocked') void keyLock.reseal();
-    // Locked: kept for this session only; adding a secret asks for the unlock first.
-  }
-
-  /**
-   * Changes the secrets. Applied to what storage holds when they are kept in the clear, so a
-   * change another tab made meanwhile is not written over; sealed ones are this tab's (the vault
-   * keeps every tab's copy in step).
-   */
-  function writeSecrets(change: (secrets: Record<string, string>) => Record<string, string>): void {
-    store.setState((state) => ({
-      mcpSecrets: change(state.keyLock === 'off' ? ctx.settings.loadMcpSecrets() : { ...state.mcpSecrets }),
-    }));
-    persistSecrets();
-  }
+  const secrets = createKeptSecrets({ ctx, keyLock });
+  const writeSecrets = secrets.write;
 
   /** Changes the list of servers as storage holds it (another tab may have changed it meanwhile). */
   function saveServers(change: (servers: McpServer[]) => McpServer[]): void {

@@ -17,6 +17,13 @@ export const storageKeys = {
   autoTitle: 'ai-chat-auto-title',
   /** localStorage: the tool settings as JSON (`ToolSettings`): tools always allowed, the step limit. */
   tools: 'ai-chat-tools',
+  /** localStorage: the sync set-up as JSON (`SyncSettings`, domain/sync-settings.ts), without the password. */
+  sync: 'ai-chat-sync',
+  /**
+   * localStorage: how far sync has come (sync-runner.ts): the server's changes feed position, the
+   * conversations deleted here and not yet on the server, what was last sent of each.
+   */
+  syncProgress: 'ai-chat-sync-progress',
   /** localStorage: the voice settings as JSON (`VoiceSettings`, domain/voice-settings.ts). */
   voice: 'ai-chat-voice',
   /** localStorage: the MCP servers the user connected, as JSON (`McpServer[]`), without secrets. */

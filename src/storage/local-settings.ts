@@ -1,7 +1,8 @@
 import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
 import { restoreConfig } from '../domain/config-restore.ts';
 import { isRecord, ownField } from '../domain/json-guards.ts';
-import { isMcpSecretKey, readMcpServers, type McpServer } from '../domain/mcp-servers.ts';
+import { readMcpServers, type McpServer } from '../domain/mcp-servers.ts';
+import { isKeptSecretKey } from '../domain/kept-secrets.ts';
 import type { Prompt } from '../domain/prompts.ts';
 import { storageKeys } from './keys.ts';
 import { storageFailure, storageOk, unavailable, type StorageResult } from './result.ts';
@@ -18,6 +19,11 @@ export function browserStorage(): StorageLike | null {
   } catch {
     return null;
   }
+}
+
+/** Whether sync was ever set up here: only then does its code load at start (sync-store.ts reads it). */
+export function hasSyncSetUp(storage?: StorageLike): boolean {
+  return read(storageKeys.sync, storage) !== null;
 }
 
 /**
@@ -256,7 +262,7 @@ export function loadMcpSecrets(storage?: StorageLike): Record<string, string> {
     if (!isRecord(value)) return {};
     return Object.fromEntries(
       Object.entries(value).filter(
-        (entry): entry is [string, string] => isMcpSecretKey(entry[0]) && typeof entry[1] === 'string',
+        (entry): entry is [string, string] => isKeptSecretKey(entry[0]) && typeof entry[1] === 'string',
       ),
     );
   } catch {
@@ -365,6 +371,7 @@ export function createLocalSettings(local: StorageLike | null = browserStorage()
     loadAutoTitle: () => loadAutoTitle(storage),
     saveAutoTitle: (on: boolean) => saveAutoTitle(on, storage),
     loadToolSettings: () => loadToolSettings(storage),
+    hasSyncSetUp: () => hasSyncSetUp(storage),
     saveToolSettings: (settings: ToolSettings) => saveToolSettings(settings, storage),
     loadMcpServers: () => loadMcpServers(storage),
     saveMcpServers: (servers: readonly McpServer[]) => saveMcpServers(servers, storage),

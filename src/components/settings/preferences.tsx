@@ -6,6 +6,7 @@ import { ToolSettings } from './tool-settings.tsx';
 
 const StorageFigures = lazyPart(() => import('./storage-figures.tsx'));
 const VoiceSettings = lazyPart(() => import('./voice-settings.tsx'));
+const SyncSettings = lazyPart(() => import('./sync-settings.tsx'));
 // Loaded with the preferences' first paint, apart from them.
 const PromptSettings = lazyPart<object>(() =>
   import('./prompt-settings.tsx').then((module) => ({ default: module.PromptSettings })),
@@ -54,6 +55,7 @@ export function Preferences() {
       <StorageDetails />
       <ToolSettings />
       <VoiceSettings />
+      <SyncSettings />
       <PromptSettings />
     </div>
   );

@@ -12,6 +12,8 @@ import { ConversationRow, conversationRowHeight } from './conversation-row.tsx';
 import { ProjectRow, projectRowHeight } from './project-row.tsx';
 
 const SearchResults = lazyPart(() => import('./search-results.tsx'));
+// Where sync stands: loaded once sync runs.
+const SyncStatusLine = lazyPart(() => import('./sync-status.tsx'));
 
 /**
  * A line of the virtualized list: a project (its conversations under it unless folded), a
@@ -27,6 +29,7 @@ const lineHeight = (line: Line) =>
 const headingHeight = 32;
 
 export function ConversationSidebar() {
+  const syncing = useChatState((state) => state.syncStatus !== null);
   const all = useChatState((state) => state.list);
   const projects = useChatState((state) => state.projects);
   const now = useNow();
@@ -183,6 +186,7 @@ export function ConversationSidebar() {
         </div>
       )}
       <div className="border-t border-gray-200 p-3 dark:border-gray-800">
+        {syncing && <SyncStatusLine />}
         <Button variant="outline" className="w-full" onClick={() => chat.setImportExportOpen(true)}>
           <ArrowDownUp /> Import / Export
         </Button>

@@ -1,0 +1,236 @@
+import { mergeConversations } from '../domain/message-tree.ts';
+import type { SyncSettings, SyncStatus } from '../domain/sync-settings.ts';
+import { loadSyncProgress, saveSyncProgress, type SyncProgress } from '../storage/sync-store.ts';
+import { createCouchClient, CouchError, type CouchLocation } from '../sync/couch-client.ts';
+import { createReplicator, type LocalSide } from '../sync/replicator.ts';
+import type { ChatContext } from './chat-context.ts';
+import { isStreamingIn } from './chat-store.ts';
+import type { ConversationSync } from './conversation-sync.ts';
+
+/**
+ * Sync while it is on (docs/sync.md): every conversation saved here is sent (merged with the
+ * server's copy), every deletion too, and the server's changes are applied as they come (a long
+ * poll of its changes feed). A reply streaming here is sent when it ends, and nothing the server
+ * sends rewrites it meanwhile. A network failure waits and tries again; a refusal (the password)
+ * stops, said in the status.
+ */
+
+/** How long one poll of the changes feed waits for a change. */
+const pollMs = 25_000;
+const firstRetryMs = 2000;
+const maxRetryMs = 60_000;
+/** Saves close together (a reply's last pieces) are sent once. */
+const sendDelayMs = 400;
+
+export interface SyncRunner {
+  /** Sends what is waiting and asks the server for its changes now. */
+  syncNow(): void;
+  pause(): void;
+  resume(): void;
+  stop(): void;
+}
+
+export function startSyncRunner({
+  ctx,
+  sync,
+  settings,
+  password,
+}: {
+  ctx: ChatContext;
+  sync: ConversationSync;
+  settings: SyncSettings;
+  password: string;
+}): SyncRunner {
+  const location: CouchLocation = {
+    url: settings.url,
+    database: settings.database,
+    username: settings.username,
+    password,
+  };
+  const client = createCouchClient(location);
+  let progress: SyncProgress = loadSyncProgress(`${settings.url}|${settings.database}`);
+  const remember = (change: Partial<SyncProgress>) => {
+    progress = { ...progress, ...change };
+    saveSyncProgress(progress);
+  };
+  const waiting = new Set<string>();
+  let paused = settings.paused;
+  let stopped = false;
+  let refused: string | null = null;
+  let offline = false;
+  let working = 0;
+  let poll: AbortController | null = null;
+  let sendTimer: ReturnType<typeof setTimeout> | undefined;
+  let retryMs = firstRetryMs;
+
+  function status(): SyncStatus {
+    if (refused) return { kind: 'error', message: refused };
+    if (paused) return { kind: 'paused' };
+    if (offline) return { kind: 'offline' };
+    const changes = waiting.size + progress.deletions.length;
+    return changes > 0 || working > 0 ? { kind: 'syncing', changes } : { kind: 'synced' };
+  }
+  const show = () => {
+    if (!stopped) ctx.store.setState({ syncStatus: status() });
+  };
+
+  const local: LocalSide = {
+    read: (id) => ctx.db().get(id),
+    async absorb(remote) {
+      if (progress.deletions.includes(remote.id)) return false;
+      const ok = await sync.saveStored(remote.id, (stored) =>
+        stored ? mergeConversations(stored, remote) : remote,
+      );
+      // A conversation new here joins the list (one already open takes the merge as it shows).
+      if (ok) await sync.receive(remote.id);
+      return ok;
+    },
+    async remove(id) {
+      sync.forget(id);
+      await sync.remove(id);
+    },
+    streaming: (id) => isStreamingIn(ctx.get(), id),
+  };
+  const replicator = createReplicator({
+    client,
+    local,
+    memory: { since: progress.since },
+    remember: ({ since }) => remember({ since }),
+  });
+
+  /** A failure: the network (try again later) or a refusal (stop until the set-up changes). */
+  function failed(error: unknown): void {
+    if (error instanceof CouchError && (error.status === 401 || error.status === 403)) {
+      refused =
+        error.status === 401
+          ? 'the server refused the user name or password: change them in Settings → Sync.'
+          : 'this user may not use the database: add them to its members on the server.';
+    } else offline = true;
+    show();
+  }
+
+  async function sendWaiting(): Promise<void> {
+    if (paused || stopped || refused) return;
+    working++;
+    show();
+    try {
+      for (const id of [...progress.deletions]) {
+        await replicator.pushDeletion(id);
+        remember({ deletions: progress.deletions.filter((other) => other !== id) });
+      }
+      for (const id of [...waiting]) {
+        if (paused || stopped) break;
+        if (await replicator.push(id)) {
+          waiting.delete(id);
+          const row = ctx.get().list.find((item) => item.id === id);
+          if (row) remember({ sent: { ...progress.sent, [id]: row.updatedAt } });
+        } else waiting.delete(id); // streaming: its last save, when the reply ends, sends it
+      }
+      offline = false;
+    } catch (error) {
+      failed(error);
+    } finally {
+      working--;
+      show();
+    }
+  }
+
+  const sendSoon = () => {
+    clearTimeout(sendTimer);
+    sendTimer = setTimeout(() => void sendWaiting(), sendDelayMs);
+  };
+
+  /** Reads the changes feed while sync runs; one loop at a time (aborting a poll asks again at once). */
+  let looping = false;
+  async function pullLoop(): Promise<void> {
+    if (looping) return;
+    looping = true;
+    try {
+      while (!stopped && !paused && !refused) {
+        const controller = new AbortController();
+        poll = controller;
+        // Some servers (pouchdb-server) ignore the poll's timeout and hold it until a change:
+        // ended here, it is asked again.
+        const timer = setTimeout(() => controller.abort(), pollMs + 10_000);
+        try {
+          const applied = await replicator.pull({ waitMs: pollMs, signal: controller.signal });
+          if (applied > 0) show();
+          if (offline) {
+            offline = false;
+            sendSoon();
+          }
+          retryMs = firstRetryMs;
+        } catch (error) {
+          if (controller.signal.aborted) continue;
+          failed(error);
+          if (refused) break;
+          await new Promise((resolve) => setTimeout(resolve, retryMs));
+          retryMs = Math.min(retryMs * 2, maxRetryMs);
+        } finally {
+          clearTimeout(timer);
+        }
+        show();
+      }
+    } finally {
+      looping = false;
+      poll = null;
+    }
+  }
+
+  const unobserve = sync.observe({
+    saved(id) {
+      waiting.add(id);
+      show();
+      sendSoon();
+    },
+    removed(id) {
+      waiting.delete(id);
+      if (!progress.deletions.includes(id)) remember({ deletions: [...progress.deletions, id] });
+      show();
+      sendSoon();
+    },
+  });
+  const online = () => {
+    offline = false;
+    runner.syncNow();
+  };
+  window.addEventListener('online', online);
+
+  /** Starts (or starts again): what changed here since the last send goes, and the feed is read. */
+  function begin(): void {
+    for (const row of ctx.get().list) if (progress.sent[row.id] !== row.updatedAt) waiting.add(row.id);
+    show();
+    void sendWaiting();
+    void pullLoop();
+  }
+
+  const runner: SyncRunner = {
+    syncNow() {
+      if (paused || stopped) return;
+      refused = null;
+      poll?.abort();
+      retryMs = firstRetryMs;
+      begin();
+    },
+    pause() {
+      paused = true;
+      poll?.abort();
+      show();
+    },
+    resume() {
+      paused = false;
+      begin();
+    },
+    stop() {
+      stopped = true;
+      unobserve();
+      window.removeEventListener('online', online);
+      clearTimeout(sendTimer);
+      poll?.abort();
+      ctx.store.setState({ syncStatus: null });
+    },
+  };
+  if (paused) show();
+  else begin();
+  return runner;
+}
