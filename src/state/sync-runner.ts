@@ -21,6 +21,8 @@ const firstRetryMs = 2000;
 const maxRetryMs = 60_000;
 /** Saves close together (a reply's last pieces) are sent once. */
 const sendDelayMs = 400;
+/** More conversations than this waiting are sent in bulk. */
+const bulkFrom = 10;
 
 export interface SyncRunner {
   /** Sends what is waiting and asks the server for its changes now. */
@@ -118,13 +120,29 @@ export function startSyncRunner({
         await replicator.pushDeletion(id);
         remember({ deletions: progress.deletions.filter((other) => other !== id) });
       }
-      for (const id of [...waiting]) {
-        if (paused || stopped) break;
-        if (await replicator.push(id)) {
+      const sent = (ids: Iterable<string>) => {
+        const rows = new Map(ctx.get().list.map((row) => [row.id, row.updatedAt]));
+        const next = { ...progress.sent };
+        for (const id of ids) {
           waiting.delete(id);
-          const row = ctx.get().list.find((item) => item.id === id);
-          if (row) remember({ sent: { ...progress.sent, [id]: row.updatedAt } });
-        } else waiting.delete(id); // streaming: its last save, when the reply ends, sends it
+          const at = rows.get(id);
+          if (at) next[id] = at;
+        }
+        remember({ sent: next });
+      };
+      // Many at once (a first sync): in bulk; what that leaves, one by one.
+      let single = [...waiting];
+      if (single.length > bulkFrom) {
+        const left = new Set(await replicator.pushMany(single));
+        sent(single.filter((id) => !left.has(id)));
+        single = [...left];
+        show();
+      }
+      for (const id of single) {
+        if (paused || stopped) break;
+        // Streaming (false): its last save, when the reply ends, sends it.
+        if (await replicator.push(id)) sent([id]);
+        else waiting.delete(id);
       }
       offline = false;
     } catch (error) {

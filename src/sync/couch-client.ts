@@ -55,6 +55,11 @@ export interface CouchClient {
   get(id: string, options?: { conflicts?: boolean; rev?: string }): Promise<CouchDocument | undefined>;
   /** PUT a document (with its `_rev` to change one): its new revision; a CouchError 'conflict' (409) when `_rev` is not the latest. */
   put(document: CouchDocument): Promise<string>;
+  /**
+   * Many documents at once, by id: each one's latest revision (undefined: never written; deleted:
+   * a tombstone). Conflicts are not reported here (`get` with `conflicts` tells them).
+   */
+  getMany(ids: string[]): Promise<Map<string, CouchDocument>>;
   /** Many writes at once: each one's new revision, or why it failed. */
   bulkDocs(
     documents: CouchDocument[],
@@ -143,6 +148,25 @@ export function createCouchClient(
         if (!(error instanceof CouchError && error.status === 404)) throw error;
         return error.deleted || (await deleted(id)) ? { _id: id, _deleted: true } : undefined;
       }
+    },
+    async getMany(ids) {
+      const body = await call('/_all_docs?include_docs=true&conflicts=true', {
+        method: 'POST',
+        body: JSON.stringify({ keys: ids }),
+      });
+      const rows = isRecord(body) ? ownField(body, 'rows') : undefined;
+      const found = new Map<string, CouchDocument>();
+      for (const row of Array.isArray(rows) ? (rows as unknown[]) : []) {
+        if (!isRecord(row)) continue;
+        const id = ownField(row, 'id');
+        const value = ownField(row, 'value');
+        const doc = ownField(row, 'doc');
+        if (typeof id !== 'string') continue;
+        if (isRecord(value) && ownField(value, 'deleted') === true)
+          found.set(id, { _id: id, _deleted: true });
+        else if (isRecord(doc)) found.set(id, doc as CouchDocument);
+      }
+      return found;
     },
     async put(document) {
       const body = await call(docPath(document._id), { method: 'PUT', body: JSON.stringify(document) });

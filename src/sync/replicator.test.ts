@@ -219,6 +219,32 @@ describe('replication with a CouchDB-protocol server', () => {
     );
   });
 
+  it('a long history goes in bulk: merged with what the server has, tombstones respected', async () => {
+    const location = await freshLocation();
+    const laptop = device(location);
+    const phone = device(location);
+    // On the server already: one the phone wrote (the laptop has an older copy), one deleted.
+    phone.save(treeConversation('c0', [...question, ['p1', 'a1', 'user', 'Phone turn']]));
+    phone.save(treeConversation('c1', question));
+    await phone.replicator.push('c0');
+    await phone.replicator.push('c1');
+    await phone.deleteHere('c1');
+    for (let index = 0; index < 150; index++) laptop.save(treeConversation(`c${index}`, question));
+    const left = await laptop.replicator.pushMany([...laptop.stored.keys()]);
+    expect(left).toEqual([]);
+    expect(laptop.stored.has('c1')).toBe(false);
+    expect(laptop.stored.get('c0')?.messages.map((message) => message.id)).toContain('p1');
+    let applied = 0;
+    for (let page = phone.replicator.pull(); ; page = phone.replicator.pull()) {
+      const count = await page;
+      if (count === 0) break;
+      applied += count;
+    }
+    expect(applied).toBeGreaterThanOrEqual(148);
+    expect(phone.stored.size).toBe(149);
+    expect(phone.stored.has('c1')).toBe(false);
+  });
+
   it('a wrong password is refused with the server’s reason', async () => {
     const guarded = await startCouchServer({ admin: { name: 'me', password: 'right' } });
     try {

@@ -68,6 +68,12 @@ function mergeAll(copies: readonly { rev: string; conversation: Conversation }[]
 export interface Replicator {
   /** Sends a conversation's stored copy (merged with the server's); false when it waits (streaming). */
   push(conversationId: string): Promise<boolean>;
+  /**
+   * Sends many conversations in a few requests (the first sync of a long history): the server's
+   * copies read at once, merged, written in batches. What comes back refused (another device wrote
+   * meanwhile) or waits (streaming) is returned, for `push` one by one.
+   */
+  pushMany(conversationIds: string[]): Promise<string[]>;
   /** Deletes a conversation on the server (a tombstone the other devices replicate). */
   pushDeletion(conversationId: string): Promise<void>;
   /** Applies the server's changes since the last pull; `waitMs` waits that long for one. How many were applied. */
@@ -76,6 +82,8 @@ export interface Replicator {
 
 /** How many times a write that lost a race (409) is merged and tried again. */
 const attempts = 5;
+/** Documents read and written per request in a bulk send. */
+const batchSize = 100;
 
 export function createReplicator({
   client,
@@ -147,6 +155,44 @@ export function createReplicator({
     );
   }
 
+  async function pushMany(conversationIds: string[]): Promise<string[]> {
+    const left: string[] = [];
+    for (let start = 0; start < conversationIds.length; start += batchSize) {
+      const batch = conversationIds.slice(start, start + batchSize);
+      const remote = await client.getMany(batch.map(documentIdOf));
+      const documents: CouchDocument[] = [];
+      for (const conversationId of batch) {
+        if (local.streaming(conversationId)) {
+          left.push(conversationId);
+          continue;
+        }
+        const mine = await local.read(conversationId);
+        if (!mine) continue;
+        const theirs = remote.get(documentIdOf(conversationId));
+        if (theirs?._deleted) {
+          await local.remove(conversationId);
+          continue;
+        }
+        // A conflict the server holds is resolved one by one.
+        if (theirs?._conflicts?.length) {
+          left.push(conversationId);
+          continue;
+        }
+        const copy = theirs ? conversationOfDocument(theirs) : null;
+        const merged = copy ? mergeConversations(mine, copy) : mine;
+        if (copy && !(await local.absorb(merged))) continue;
+        documents.push(documentOf(merged, theirs?._rev));
+      }
+      if (documents.length === 0) continue;
+      for (const result of await client.bulkDocs(documents)) {
+        const conversationId = conversationIdOf(result.id);
+        if ('rev' in result) written.set(result.id, result.rev);
+        else if (conversationId !== null) left.push(conversationId);
+      }
+    }
+    return left;
+  }
+
   async function pushDeletion(conversationId: string): Promise<void> {
     const id = documentIdOf(conversationId);
     for (let attempt = 0; attempt < attempts; attempt++) {
@@ -186,5 +232,5 @@ export function createReplicator({
     return applied;
   }
 
-  return { push, pushDeletion, pull };
+  return { push, pushMany, pushDeletion, pull };
 }
