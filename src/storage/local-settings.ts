@@ -218,8 +218,13 @@ export function saveMcpServers(servers: readonly McpServer[], storage?: StorageL
   return write(storageKeys.mcpServers, servers.length === 0 ? null : JSON.stringify(servers), storage);
 }
 
+/** Stores a value as JSON; what went wrong (storage full or blocked) in the result. */
+export function storeJson(key: string, value: unknown, storage?: StorageLike): StorageResult {
+  return write(key, JSON.stringify(value), storage);
+}
+
 /** A stored JSON value, parsed but unchecked; null when absent or not JSON. */
-function parsed(key: string, storage?: StorageLike): unknown {
+export function parsed(key: string, storage?: StorageLike): unknown {
   try {
     return JSON.parse(read(key, storage) ?? 'null');
   } catch {

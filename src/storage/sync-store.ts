@@ -1,26 +1,13 @@
-import { emptySyncSettings, readSyncSettings, type SyncSettings } from '../domain/sync-settings.ts';
+import { readSyncSettings, type SyncSettings } from '../domain/sync-settings.ts';
 import { isRecord, ownField } from '../domain/json-guards.ts';
 import { storageKeys } from './keys.ts';
-import { browserStorage } from './local-settings.ts';
+import { parsed, storeJson } from './local-settings.ts';
 
 /** Sync's set-up and progress in localStorage (docs/sync.md); a failed write lasts this visit. */
 
-export function loadSyncSettings(): SyncSettings {
-  try {
-    return readSyncSettings(JSON.parse(browserStorage()?.getItem(storageKeys.sync) ?? 'null'));
-  } catch {
-    return emptySyncSettings;
-  }
-}
+export const loadSyncSettings = (): SyncSettings => readSyncSettings(parsed(storageKeys.sync));
 
-export function saveSyncSettings(settings: SyncSettings): boolean {
-  try {
-    browserStorage()?.setItem(storageKeys.sync, JSON.stringify(settings));
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const saveSyncSettings = (settings: SyncSettings): boolean => storeJson(storageKeys.sync, settings).ok;
 
 export interface SyncProgress {
   /** The server's changes feed position (its database and address with it: a new server starts over). */
@@ -34,34 +21,24 @@ export interface SyncProgress {
 
 export function loadSyncProgress(server: string): SyncProgress {
   const fresh: SyncProgress = { server, since: '0', deletions: [], sent: {} };
-  try {
-    const value: unknown = JSON.parse(browserStorage()?.getItem(storageKeys.syncProgress) ?? 'null');
-    if (!isRecord(value) || ownField(value, 'server') !== server) return fresh;
-    const since = ownField(value, 'since');
-    const deletions = ownField(value, 'deletions');
-    const sent = ownField(value, 'sent');
-    return {
-      server,
-      since: typeof since === 'string' && since.length <= 1000 ? since : '0',
-      deletions: Array.isArray(deletions)
-        ? deletions.filter((id): id is string => typeof id === 'string').slice(0, 100_000)
-        : [],
-      sent: isRecord(sent)
-        ? Object.fromEntries(
-            Object.entries(sent).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-          )
-        : {},
-    };
-  } catch {
-    return fresh;
-  }
+  const value = parsed(storageKeys.syncProgress);
+  if (!isRecord(value) || ownField(value, 'server') !== server) return fresh;
+  const since = ownField(value, 'since');
+  const deletions = ownField(value, 'deletions');
+  const sent = ownField(value, 'sent');
+  return {
+    server,
+    since: typeof since === 'string' && since.length <= 1000 ? since : '0',
+    deletions: Array.isArray(deletions)
+      ? deletions.filter((id): id is string => typeof id === 'string').slice(0, 100_000)
+      : [],
+    sent: isRecord(sent)
+      ? Object.fromEntries(
+          Object.entries(sent).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        )
+      : {},
+  };
 }
 
-export function saveSyncProgress(progress: SyncProgress): boolean {
-  try {
-    browserStorage()?.setItem(storageKeys.syncProgress, JSON.stringify(progress));
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const saveSyncProgress = (progress: SyncProgress): boolean =>
+  storeJson(storageKeys.syncProgress, progress).ok;
