@@ -139,6 +139,24 @@ describe('replication with a CouchDB-protocol server', () => {
     expect(remote.messages.length + (remote.otherMessages?.length ?? 0)).toBe(all.length);
   });
 
+  it('devices on different branches settle: a copy the server already holds is not written again', async () => {
+    const location = await freshLocation();
+    const client = createCouchClient(location);
+    const laptop = device(location);
+    const phone = device(location);
+    const rows: Row[] = [...question, ['a1b', 'q1', 'assistant', 'Another hello']];
+    laptop.save(treeConversation('c1', rows, { activeLeafId: 'a1' }));
+    await laptop.replicator.push('c1');
+    await phone.replicator.pull();
+    // The phone looks at the other version: its view differs, its content does not.
+    phone.save({ ...(phone.stored.get('c1') as Conversation), activeLeafId: 'a1b' });
+    const before = (await client.get(documentIdOf('c1')))?._rev;
+    await phone.replicator.push('c1');
+    await laptop.replicator.push('c1');
+    expect((await client.get(documentIdOf('c1')))?._rev).toBe(before);
+    expect(phone.stored.get('c1')?.activeLeafId).toBe('a1b');
+  });
+
   it('a conflict the server holds (another client replicated) is resolved by the merge, the losers removed', async () => {
     const location = await freshLocation();
     const client = createCouchClient(location);

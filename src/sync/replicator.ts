@@ -2,7 +2,7 @@ import type { Conversation } from '../domain/conversation.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
 import { validateConversation } from '../domain/conversation-validation.ts';
 import { defaultConfig } from '../domain/config.ts';
-import { mergeConversations } from '../domain/message-tree.ts';
+import { findMessage, mergeConversations } from '../domain/message-tree.ts';
 import { CouchError, type CouchClient, type CouchDocument } from './couch-client.ts';
 
 /**
@@ -54,6 +54,19 @@ function documentOf(conversation: Conversation, rev: string | undefined): CouchD
     type: 'conversation',
     conversation: conversationRecord(conversation),
   };
+}
+
+/**
+ * Whether the server's copy already holds everything of `merged`. Each device keeps its own view
+ * (its active branch), so the two are compared as seen from the server's branch: writing a copy
+ * that differs only in view would have two devices answer each other's writes without end.
+ */
+function holdsAll(document: CouchDocument, copy: Conversation, merged: Conversation): boolean {
+  if (!findMessage(merged, copy.activeLeafId)) return false;
+  const asServerSees: Conversation = { ...merged, activeLeafId: copy.activeLeafId };
+  if (copy.activeAt === undefined) delete asServerSees.activeAt;
+  else asServerSees.activeAt = copy.activeAt;
+  return JSON.stringify(conversationRecord(asServerSees)) === JSON.stringify(document['conversation']);
 }
 
 /** The copies in a fixed order (by revision), so every device folds them alike. */
@@ -136,10 +149,12 @@ export function createReplicator({
         await local.remove(conversationId);
         return true;
       }
-      const theirs = remote ? conversationOfDocument(await resolved(remote)) : null;
+      const current = remote && (await resolved(remote));
+      const theirs = current ? conversationOfDocument(current) : null;
       const merged = theirs ? mergeConversations(mine, theirs) : mine;
       // What only the server had (another device's messages) is kept here too.
       if (theirs && !(await local.absorb(merged))) return true;
+      if (current && theirs && holdsAll(current, theirs, merged)) return true;
       try {
         const rev = await client.put(documentOf(merged, remote?._rev));
         written.set(id, rev);
@@ -181,6 +196,7 @@ export function createReplicator({
         const copy = theirs ? conversationOfDocument(theirs) : null;
         const merged = copy ? mergeConversations(mine, copy) : mine;
         if (copy && !(await local.absorb(merged))) continue;
+        if (theirs && copy && holdsAll(theirs, copy, merged)) continue;
         documents.push(documentOf(merged, theirs?._rev));
       }
       if (documents.length === 0) continue;
