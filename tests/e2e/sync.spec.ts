@@ -47,9 +47,9 @@ async function device(
 }
 
 /** Settings → Sync, filled in; 'Test' or 'Turn on sync' is the caller's. */
-async function fillSync(page: Page, database: string, password = admin.password) {
+async function fillSync(page: Page, database: string, password = admin.password, url = server.url) {
   const sync = settingsPanel(page).getByRole('region', { name: 'Sync' });
-  await sync.getByLabel('Server').fill(server.url);
+  await sync.getByLabel('Server').fill(url);
   await sync.getByLabel('Database').fill(database);
   await sync.getByLabel('User').fill(admin.name);
   await sync.getByLabel('Password').fill(password);
@@ -148,5 +148,35 @@ test('Test says which part fails: a wrong password, and a server that does not l
     await expect(status(page)).toHaveCount(0);
   } finally {
     await closed.stop();
+  }
+});
+
+test('the server stopped mid-sync: Offline, the turn kept here, and sent once it is back', async ({
+  page,
+}, testInfo) => {
+  const durable = await startCouchServer({ admin, inMemory: false });
+  try {
+    const chat = new ChatPage(page);
+    await chat.open(mockConfig('openai', mockKey('ok')));
+    const database = `chats-${testInfo.workerIndex}-${Date.now()}`;
+    const sync = await fillSync(page, database, admin.password, durable.url);
+    await sync.getByRole('button', { name: 'Turn on sync' }).click();
+    await expect(status(page)).toHaveText('Synced');
+    await chat.newConversation();
+    await chat.ask('Before the server stopped');
+    await expect(status(page)).toHaveText('Synced');
+
+    await durable.pause();
+    await chat.ask('While it was down');
+    await expect(status(page)).toContainText('Offline');
+    await durable.resume();
+    // Tried again by itself (no 'Sync now'): the turn made meanwhile reaches the server.
+    await expect(status(page)).toHaveText('Synced', { timeout: 30_000 });
+    const response = await fetch(`${durable.url}/${database}/_all_docs?include_docs=true`, {
+      headers: { authorization: `Basic ${btoa(`${admin.name}:${admin.password}`)}` },
+    });
+    expect(JSON.stringify(await response.json())).toContain('While it was down');
+  } finally {
+    await durable.stop();
   }
 });

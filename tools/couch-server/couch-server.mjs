@@ -34,6 +34,9 @@ const stopTimeoutMs = 5_000;
  * @property {() => Promise<void>} stop ends the child (by its pid) and frees the port; idempotent
  * @property {() => Promise<void>} restart stop, then start again on the same port (same config.json,
  *   so the same server uuid and admin)
+ * @property {() => Promise<void>} pause the server goes down (its port refuses connections) until
+ *   resume(); on disk, its data waits for it
+ * @property {() => Promise<void>} resume starts it again on the same port, as restart() does
  */
 
 /**
@@ -156,6 +159,14 @@ export async function startCouchServer({
     async restart() {
       if (stopped) throw new Error('The CouchDB test server was stopped');
       await end();
+      await launch(boundPort);
+    },
+    async pause() {
+      if (stopped) throw new Error('The CouchDB test server was stopped');
+      await end();
+    },
+    async resume() {
+      if (stopped) throw new Error('The CouchDB test server was stopped');
       await launch(boundPort);
     },
   };
