@@ -481,6 +481,7 @@ export function createChatController(deps: ChatDependencies): ChatController {
       'testSync',
       'turnOnSync',
       'turnOffSync',
+      'syncTarget',
       'syncNow',
       'pauseSync',
       'resumeSync',

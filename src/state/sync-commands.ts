@@ -17,6 +17,8 @@ export interface SyncCommands {
   /** Tests, and when all is well keeps the set-up (the password with the keys) and starts. */
   turnOnSync(setUp: SyncSetUp, password: string): Promise<CouchCheck>;
   turnOffSync(): void;
+  /** Where sync goes, in words: 'byok-chat on couch.example.com as ada'; '' while it is off. */
+  syncTarget(): string;
   syncNow(): void;
   pauseSync(): void;
   resumeSync(): void;
@@ -92,6 +94,17 @@ export function createSyncCommands({
         Object.fromEntries(Object.entries(kept).filter(([key]) => key !== syncPasswordKey)),
       );
       ctx.store.setState({ syncStatus: null });
+    },
+    syncTarget() {
+      const { on, url, database, username } = loadSyncSettings();
+      if (!on) return '';
+      let host = url;
+      try {
+        host = new URL(url).host;
+      } catch {
+        // Checked when saved: kept as typed.
+      }
+      return `${database} on ${host} as ${username}`;
     },
     syncNow: () => runner?.syncNow(),
     pauseSync() {

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { syncStatusText } from '../../domain/sync-settings.ts';
@@ -30,6 +30,11 @@ export default function SyncSettings() {
   const [setUp, setSetUp] = useState({ url: '', database: 'byok-chat', username: '', password: '' });
   const [check, setCheck] = useState<{ ok: boolean; lines: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [target, setTarget] = useState('');
+  const on = status !== null;
+  useEffect(() => {
+    if (on) void chat.syncTarget().then(setTarget);
+  }, [on]);
   const headingId = useId();
   const idBase = useId();
 
@@ -58,6 +63,7 @@ export default function SyncSettings() {
       </h3>
       {status ? (
         <>
+          {target && <p className="text-xs text-faint-foreground">To {target}.</p>}
           <p role="status" className="text-sm">
             {syncStatusText(status)}
           </p>
