@@ -17,8 +17,8 @@ import type { ConversationSync } from './conversation-sync.ts';
 
 /** How long one poll of the changes feed waits for a change. */
 const pollMs = 25_000;
-const firstRetryMs = 2000;
-const maxRetryMs = 60_000;
+const firstRetryMs = 1000;
+const maxRetryMs = 15_000;
 /** Saves close together (a reply's last pieces) are sent once. */
 const sendDelayMs = 400;
 /** More conversations than this waiting are sent in bulk. */
@@ -171,7 +171,8 @@ export function startSyncRunner({
         // ended here, it is asked again.
         const timer = setTimeout(() => controller.abort(), pollMs + 10_000);
         try {
-          const applied = await replicator.pull({ waitMs: pollMs, signal: controller.signal });
+          // Offline, the server is asked at once (no long poll): an answer means it is back.
+          const applied = await replicator.pull({ waitMs: offline ? 0 : pollMs, signal: controller.signal });
           if (applied > 0) show();
           if (offline) {
             offline = false;
