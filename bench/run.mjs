@@ -5,7 +5,7 @@
  *   npm run bench                      3 runs per case: median, min and max
  *   npm run bench -- --quick           1 run, a ~1500-token reply, 50 prior messages
  *   npm run bench -- --runs=5          another number of runs
- *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects,compare
+ *   npm run bench -- --only=stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects,compare,sync
  *                                      some cases only
  *
  * It builds the app with vite into a temporary folder, serves it with `vite preview`, starts the
@@ -40,6 +40,10 @@
  *  13. cases/compare.mjs    four replies streaming at once (Compare: OpenAI, Claude, Gemini, Groq side
  *                           by side) against one reply, the same run: main-thread busy, four / one,
  *                           long tasks, frames
+ *  14. cases/sync.mjs       sync with a CouchDB server (pouchdb-server in memory): the first sync of
+ *                           the 1000 conversations (time to 'Synced' and to all on the server, bytes,
+ *                           requests, long tasks), then a reply a second (reply end to its revision on
+ *                           the server, bytes and requests per reply, long tasks)
  * Shared: serve.mjs (servers), browser.mjs (Chromium, CDP), seed.mjs (IndexedDB records),
  * artifact-source.mjs (React artifacts),
  * probes.mjs (in-page instrumentation), reference-page.mjs, report.mjs, stats.mjs.
@@ -67,6 +71,7 @@ import { projectsCase } from './cases/projects.mjs';
 import { searchCase } from './cases/search.mjs';
 import { streamingCase } from './cases/streaming-case.mjs';
 import { switchCase } from './cases/switch.mjs';
+import { syncCase } from './cases/sync.mjs';
 import { toolsCase } from './cases/tools.mjs';
 import { Report } from './report.mjs';
 import { buildApp, serveApp, serveMock, serveReference } from './serve.mjs';
@@ -79,7 +84,7 @@ const runs = runsArg ? Math.max(1, Number(runsArg.slice(7)) || 1) : quick ? 1 : 
 const cases = new Set(
   (onlyArg
     ? onlyArg.slice(7)
-    : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects,compare'
+    : 'stream,switch,cold,bundle,attach,search,import,backup,text,tools,artifact,projects,compare,sync'
   ).split(','),
 );
 
@@ -181,6 +186,7 @@ async function main() {
     ['artifact', 'Case 11 (open a React artifact)', () => artifactCase(ctx)],
     ['projects', 'Case 12 (projects in the sidebar)', () => projectsCase(ctx)],
     ['compare', 'Case 13 (four replies at once)', () => compareCase(ctx, settings)],
+    ['sync', 'Case 14 (sync with CouchDB)', () => syncCase(ctx, settings)],
   ];
   for (const [name, title, step] of steps) {
     if (!cases.has(name)) continue;
