@@ -4,6 +4,7 @@
  * state/local-servers.ts. Facts and their sources: docs/providers.md#local-model-servers.
  */
 
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.ts';
 import { isRecord, ownField } from './json-guards.ts';
 
 export type LocalServerKind = 'ollama' | 'lmstudio' | 'llamacpp' | 'jan' | 'vllm';
@@ -119,9 +120,6 @@ export function recogniseServer(json: unknown): LocalServerKind | undefined {
 export function firstChatModel(models: readonly string[]): string | undefined {
   return models.find((id) => !/embed|rerank/i.test(id)) ?? models[0];
 }
-
-/** Slashes matched from the first of a run only (the lookbehind): quadratic on a long run otherwise. */
-const withoutTrailingSlashes = (text: string) => text.replace(/(?<!\/)\/+$/, '');
 
 /** An address with loopback hosts made one, so `127.0.0.1` and `localhost` are the same server. */
 function comparableUrl(url: string): string {

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.ts';
 import type { Config, ProviderId } from './config.ts';
 import { azure } from './provider-definitions/azure.ts';
 import { claude } from './provider-definitions/claude.ts';
@@ -100,7 +101,7 @@ export function withModel(config: Config, model: string): Config {
 export function connectionUrl(config: Config): string {
   const { host } = providerCatalog[config.provider].api;
   // Slashes matched from the first of a run only (the lookbehind): quadratic on a long run otherwise.
-  return (config.baseUrl?.trim() || host || config.endpoint?.trim() || '').replace(/(?<!\/)\/+$/, '');
+  return withoutTrailingSlashes(config.baseUrl?.trim() || host || config.endpoint?.trim() || '');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.ts';
 import type { ProviderId } from '../domain/config.ts';
 import { errorFromResponse } from './error-mapping.ts';
 import { parseJson } from './json.ts';
@@ -134,6 +135,5 @@ export function getResponse(request: HttpRequest): Promise<Response> {
 
 /** The base URL without trailing slashes: the user's base URL (a proxy, a compatible server, a mock) or the public one. */
 export function resolveBase(custom: string | undefined, publicBase: string): string {
-  // Slashes matched from the first of a run only (the lookbehind): quadratic on a long run otherwise.
-  return (custom?.trim() || publicBase).replace(/(?<!\/)\/+$/, '');
+  return withoutTrailingSlashes(custom?.trim() || publicBase);
 }

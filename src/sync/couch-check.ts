@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.ts';
 import { isRecord, ownField } from '../domain/json-guards.ts';
 import { basicAuthorization, databaseUrl, type CouchLocation, type Fetch } from './couch-client.ts';
 
@@ -26,7 +27,7 @@ export async function checkCouch(
   origin: string,
   fetcher: Fetch = (...args) => fetch(...args),
 ): Promise<CouchCheck> {
-  const server = location.url.replace(/(?<!\/)\/+$/, '');
+  const server = withoutTrailingSlashes(location.url);
   const host = new URL(server).host;
   const lines: string[] = [];
   const fail = (line: string): CouchCheck => ({ ok: false, lines: [...lines, line] });

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.ts';
 import { isRecord, ownField } from '../domain/json-guards.ts';
 
 /**
@@ -80,7 +81,7 @@ export const basicAuthorization = ({ username, password }: Pick<CouchLocation, '
 
 /** The database's address: its name encoded (CouchDB allows `/` in names, written %2F). */
 export function databaseUrl(location: CouchLocation): string {
-  return `${location.url.replace(/(?<!\/)\/+$/, '')}/${encodeURIComponent(location.database)}`;
+  return `${withoutTrailingSlashes(location.url)}/${encodeURIComponent(location.database)}`;
 }
 
 async function couchError(response: Response): Promise<CouchError> {
