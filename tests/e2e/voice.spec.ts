@@ -160,8 +160,11 @@ test.describe('with a microphone', () => {
     await expect(chat.messages('user')).toHaveCount(2, { timeout: 30_000 });
     const phases = await page.evaluate(() => (window as unknown as { phases: string[] }).phases);
     expect(phases.join(' → ')).toMatch(/Listening….*Hearing you….*Thinking….*Speaking….*Hearing you…/);
-    // It played, and was cut short: it never ended.
-    expect(await audioEvents(page)).toEqual(['playing']);
+    // It played, and was cut short: it never ended. ('playing' comes again after a stall on a
+    // busy machine, so it is counted as present, not once.)
+    const events = await audioEvents(page);
+    expect(events).toContain('playing');
+    expect(events).not.toContain('ended');
     const speech = (await recordedRequests(key)).filter((request) => request.path === '/v1/audio/speech');
     expect(speech[0]?.body).toMatchObject({
       model: 'gpt-4o-mini-tts',
