@@ -87,6 +87,8 @@ export interface ChatState {
   mcpStatus: Record<string, McpStatus>;
   /** Sync with the user's CouchDB (docs/sync.md): where it stands; null while it is off. */
   syncStatus: SyncStatus | null;
+  /** Files sync left out (larger than the server takes), their sizes by id: said on their messages. */
+  syncLeftOut: Readonly<Record<string, number>>;
 }
 
 /** A tool call waiting for the user's answer, with what its server says of the tool (hints, never trusted). */
@@ -134,6 +136,7 @@ export function createChatStore(): ChatStore {
     mcpServers: [],
     mcpSecrets: {},
     syncStatus: null,
+    syncLeftOut: {},
     mcpStatus: {},
   }));
 }

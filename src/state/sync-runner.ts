@@ -1,11 +1,12 @@
-import { mergeConversations } from '../domain/message-tree.ts';
 import type { SyncSettings, SyncStatus } from '../domain/sync-settings.ts';
 import { loadSyncProgress, saveSyncProgress, type SyncProgress } from '../storage/sync-store.ts';
 import { createCouchClient, CouchError, type CouchLocation } from '../sync/couch-client.ts';
-import { createReplicator, type LocalSide } from '../sync/replicator.ts';
+import { createReplicator, type LocalFiles } from '../sync/replicator.ts';
+import type { Sealer } from '../sync/sealing.ts';
+import { conversationKind, documentId, projectKind, promptKind } from '../sync/synced-kinds.ts';
 import type { ChatContext } from './chat-context.ts';
-import { isStreamingIn } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+import { localRecords } from './sync-local.ts';
 
 /**
  * Sync while it is on (docs/sync.md): every conversation saved here is sent (merged with the
@@ -37,11 +38,14 @@ export function startSyncRunner({
   sync,
   settings,
   password,
+  sealer,
 }: {
   ctx: ChatContext;
   sync: ConversationSync;
   settings: SyncSettings;
   password: string;
+  /** Sealed end to end (an encrypted database); absent: in the clear. */
+  sealer?: Sealer;
 }): SyncRunner {
   const location: CouchLocation = {
     url: settings.url,
@@ -55,6 +59,7 @@ export function startSyncRunner({
     progress = { ...progress, ...change };
     saveSyncProgress(progress);
   };
+  /** Documents (`{type}:{id}`) saved here and not sent yet. */
   const waiting = new Set<string>();
   let paused = settings.paused;
   let stopped = false;
@@ -73,29 +78,40 @@ export function startSyncRunner({
     return changes > 0 || working > 0 ? { kind: 'syncing', changes } : { kind: 'synced' };
   }
   const show = () => {
-    if (!stopped) ctx.store.setState({ syncStatus: status() });
+    if (!stopped) ctx.store.setState({ syncStatus: status(), syncLeftOut: progress.leftOut });
   };
 
-  const local: LocalSide = {
-    read: (id) => ctx.db().get(id),
-    async absorb(remote) {
-      if (progress.deletions.includes(remote.id)) return false;
-      const ok = await sync.saveStored(remote.id, (stored) =>
-        stored ? mergeConversations(stored, remote) : remote,
-      );
-      // A conversation new here joins the list (one already open takes the merge as it shows).
-      if (ok) await sync.receive(remote.id);
-      return ok;
+  /** Records changed or removed here because the server said so: nothing to send back. */
+  const fromServer = new Set<string>();
+  const records = localRecords({
+    ctx,
+    sync,
+    declined: (type, id) => progress.deletions.includes(documentId(type, id)),
+    absorbed(type, id, updatedAt) {
+      const document = documentId(type, id);
+      fromServer.add(document);
+      const sent = Object.entries(progress.sent).filter(([key]) => key !== document);
+      remember({ sent: Object.fromEntries(updatedAt === null ? sent : [...sent, [document, updatedAt]]) });
     },
-    async remove(id) {
-      sync.forget(id);
-      await sync.remove(id);
+  });
+  const files: LocalFiles = {
+    read: (id) => ctx.db().readAttachment(id),
+    stage: (id, blob) => ctx.db().stageAttachment(id, blob),
+    onServer: (id) => progress.files.includes(id),
+    markOnServer(id) {
+      if (!progress.files.includes(id)) remember({ files: [...progress.files, id] });
     },
-    streaming: (id) => isStreamingIn(ctx.get(), id),
+    leftOut(id, size) {
+      if (progress.leftOut[id] === size) return;
+      remember({ leftOut: { ...progress.leftOut, [id]: size } });
+      show();
+    },
   };
   const replicator = createReplicator({
     client,
-    local,
+    records,
+    files,
+    ...(sealer && { sealer }),
     memory: { since: progress.since },
     remember: ({ since }) => remember({ since }),
   });
@@ -121,11 +137,13 @@ export function startSyncRunner({
         remember({ deletions: progress.deletions.filter((other) => other !== id) });
       }
       const sent = (ids: Iterable<string>) => {
-        const rows = new Map(ctx.get().list.map((row) => [row.id, row.updatedAt]));
         const next = { ...progress.sent };
+        const changedAt = new Map(
+          everyRecord().map(({ type, id, updatedAt }) => [documentId(type, id), updatedAt]),
+        );
         for (const id of ids) {
           waiting.delete(id);
-          const at = rows.get(id);
+          const at = changedAt.get(id);
           if (at) next[id] = at;
         }
         remember({ sent: next });
@@ -196,18 +214,46 @@ export function startSyncRunner({
     }
   }
 
+  function deleted(document: string): void {
+    waiting.delete(document);
+    if (!progress.deletions.includes(document)) remember({ deletions: [...progress.deletions, document] });
+    show();
+    sendSoon();
+  }
   const unobserve = sync.observe({
     saved(id) {
-      waiting.add(id);
+      waiting.add(documentId(conversationKind.type, id));
       show();
       sendSoon();
     },
-    removed(id) {
-      waiting.delete(id);
-      if (!progress.deletions.includes(id)) remember({ deletions: [...progress.deletions, id] });
+    removed: (id) => deleted(documentId(conversationKind.type, id)),
+  });
+  // Projects and prompts are followed in the state: a change stamps `updatedAt`, a deletion removes one.
+  const unsubscribe = ctx.store.subscribe((state, before) => {
+    let changed = false;
+    for (const [kind, now, then] of [
+      [projectKind, state.projects, before.projects],
+      [promptKind, state.prompts, before.prompts],
+    ] as const) {
+      if (now === then) continue;
+      const here = new Set(now.map((record) => record.id));
+      for (const record of then)
+        if (!here.has(record.id)) {
+          const document = documentId(kind.type, record.id);
+          if (!fromServer.delete(document)) deleted(document);
+        }
+      for (const record of now) {
+        const document = documentId(kind.type, record.id);
+        if (progress.sent[document] === record.updatedAt) continue;
+        if (fromServer.delete(document)) continue;
+        waiting.add(document);
+        changed = true;
+      }
+    }
+    if (changed) {
       show();
       sendSoon();
-    },
+    }
   });
   const online = () => {
     offline = false;
@@ -215,9 +261,20 @@ export function startSyncRunner({
   };
   window.addEventListener('online', online);
 
+  /** Every record here, with when it last changed: what `sent` is compared with. */
+  function everyRecord(): { type: string; id: string; updatedAt: string }[] {
+    const { list, projects, prompts } = ctx.get();
+    return [
+      ...list.map(({ id, updatedAt }) => ({ type: conversationKind.type, id, updatedAt })),
+      ...projects.map(({ id, updatedAt }) => ({ type: projectKind.type, id, updatedAt })),
+      ...prompts.map(({ id, updatedAt }) => ({ type: promptKind.type, id, updatedAt })),
+    ];
+  }
+
   /** Starts (or starts again): what changed here since the last send goes, and the feed is read. */
   function begin(): void {
-    for (const row of ctx.get().list) if (progress.sent[row.id] !== row.updatedAt) waiting.add(row.id);
+    for (const { type, id, updatedAt } of everyRecord())
+      if (progress.sent[documentId(type, id)] !== updatedAt) waiting.add(documentId(type, id));
     show();
     void sendWaiting();
     void pullLoop();
@@ -243,10 +300,11 @@ export function startSyncRunner({
     stop() {
       stopped = true;
       unobserve();
+      unsubscribe();
       window.removeEventListener('online', online);
       clearTimeout(sendTimer);
       poll?.abort();
-      ctx.store.setState({ syncStatus: null });
+      ctx.store.setState({ syncStatus: null, syncLeftOut: {} });
     },
   };
   if (paused) show();

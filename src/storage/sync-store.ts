@@ -13,28 +13,40 @@ export interface SyncProgress {
   /** The server's changes feed position (its database and address with it: a new server starts over). */
   server: string;
   since: string;
-  /** Conversations deleted here whose deletion has not reached the server yet. */
+  /** Records deleted here whose deletion has not reached the server yet, by document id (`{type}:{id}`). */
   deletions: string[];
-  /** Each conversation's `updatedAt` when it was last sent: one saved since is sent at start. */
+  /** Each record's `updatedAt` when it was last sent, by document id: one changed since is sent at start. */
   sent: Record<string, string>;
+  /** The files the server is known to have (their ids). */
+  files: string[];
+  /** Files larger than the server takes, left out of sync: their sizes, by id. */
+  leftOut: Record<string, number>;
 }
 
 export function loadSyncProgress(server: string): SyncProgress {
-  const fresh: SyncProgress = { server, since: '0', deletions: [], sent: {} };
+  const fresh: SyncProgress = { server, since: '0', deletions: [], sent: {}, files: [], leftOut: {} };
   const value = parsed(storageKeys.syncProgress);
   if (!isRecord(value) || ownField(value, 'server') !== server) return fresh;
   const since = ownField(value, 'since');
   const deletions = ownField(value, 'deletions');
   const sent = ownField(value, 'sent');
+  const files = ownField(value, 'files');
+  const leftOut = ownField(value, 'leftOut');
+  const strings = (list: unknown) =>
+    Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string').slice(0, 100_000) : [];
   return {
     server,
     since: typeof since === 'string' && since.length <= 1000 ? since : '0',
-    deletions: Array.isArray(deletions)
-      ? deletions.filter((id): id is string => typeof id === 'string').slice(0, 100_000)
-      : [],
+    deletions: strings(deletions),
     sent: isRecord(sent)
       ? Object.fromEntries(
           Object.entries(sent).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        )
+      : {},
+    files: strings(files),
+    leftOut: isRecord(leftOut)
+      ? Object.fromEntries(
+          Object.entries(leftOut).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
         )
       : {},
   };

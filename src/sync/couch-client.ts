@@ -66,6 +66,13 @@ export interface CouchClient {
     documents: CouchDocument[],
   ): Promise<({ id: string; rev: string } | { id: string; error: string })[]>;
   /**
+   * Stores bytes as a document's attachment, creating the document (a file's own); a CouchError
+   * 'conflict' when the document is there already, 413 when the server takes nothing that large.
+   */
+  putAttachment(id: string, name: string, blob: Blob): Promise<void>;
+  /** A document's attachment; undefined when there is none. */
+  getAttachment(id: string, name: string): Promise<Blob | undefined>;
+  /**
    * The changes after `since`, with their documents; `waitMs` > 0 waits that long for one (long
    * polling) when there are none yet.
    */
@@ -104,15 +111,19 @@ export function createCouchClient(
 ): CouchClient {
   const base = databaseUrl(location);
   const authorization = basicAuthorization(location);
-  async function call(path: string, init: RequestInit = {}): Promise<unknown> {
+  async function answer(
+    path: string,
+    init: RequestInit = {},
+    { contentType = 'application/json', accept = 'application/json' } = {},
+  ): Promise<Response> {
     let response: Response;
     try {
       response = await fetcher(`${base}${path}`, {
         ...init,
         headers: {
-          accept: 'application/json',
+          accept,
           authorization,
-          ...(init.body ? { 'content-type': 'application/json' } : {}),
+          ...(init.body ? { 'content-type': contentType } : {}),
         },
         credentials: 'omit',
       });
@@ -121,8 +132,10 @@ export function createCouchClient(
       throw new CouchError(`No answer from ${new URL(base).host}.`, 0, 'network');
     }
     if (!response.ok) throw await couchError(response);
-    return response.json();
+    return response;
   }
+  const call = async (path: string, init: RequestInit = {}): Promise<unknown> =>
+    (await answer(path, init)).json();
   const docPath = (id: string) => `/${encodeURIComponent(id)}`;
   /**
    * Whether a missing document was deleted (a tombstone) rather than never written: not every
@@ -186,6 +199,25 @@ export function createCouchClient(
           ? { id, error: String(error ?? 'unknown') }
           : { id, rev };
       });
+    },
+    async putAttachment(id, name, blob) {
+      await answer(
+        `${docPath(id)}/${encodeURIComponent(name)}`,
+        { method: 'PUT', body: blob },
+        {
+          contentType: blob.type || 'application/octet-stream',
+        },
+      );
+    },
+    async getAttachment(id, name) {
+      try {
+        return await (
+          await answer(`${docPath(id)}/${encodeURIComponent(name)}`, {}, { accept: '*/*' })
+        ).blob();
+      } catch (error) {
+        if (error instanceof CouchError && error.status === 404) return undefined;
+        throw error;
+      }
     },
     async changes(since, { limit = 100, waitMs = 0, signal } = {}) {
       const query = new URLSearchParams({

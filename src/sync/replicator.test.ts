@@ -1,18 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { treeConversation, type Row } from '../domain/__fixtures__/conversations.ts';
+import type { AttachmentPart } from '../domain/attachments.ts';
 import type { Conversation } from '../domain/conversation.ts';
 import { conversationRecord } from '../domain/conversation-record.ts';
 import { mergeConversations } from '../domain/message-tree.ts';
+import type { Project } from '../domain/projects.ts';
+import type { Prompt } from '../domain/prompts.ts';
 import { startCouchServer } from '../../tools/couch-server/couch-server.mjs';
 import { basicAuthorization, createCouchClient, type CouchLocation } from './couch-client.ts';
-import { createReplicator, documentIdOf, type LocalSide, type ReplicationMemory } from './replicator.ts';
+import { createReplicator, type LocalRecords, type ReplicationMemory } from './replicator.ts';
+import { encryptedSealer, encryptionKeyFor, type Sealer } from './sealing.ts';
+import { conversationKind, documentId, projectKind, promptKind, type SyncedKind } from './synced-kinds.ts';
 
 type CouchServer = Awaited<ReturnType<typeof startCouchServer>>;
 let server: CouchServer;
 
 const admin = { name: 'me', password: 'pw' };
+/** The server's limit on one attachment (CouchDB's `max_attachment_size`), small for the test. */
+const attachmentLimit = 64 * 1024;
 beforeAll(async () => {
-  server = await startCouchServer({ admin });
+  server = await startCouchServer({ admin, maxAttachmentSize: attachmentLimit });
 });
 afterAll(async () => {
   await server?.stop();
@@ -34,18 +41,18 @@ async function freshLocation(): Promise<CouchLocation> {
   return location;
 }
 
-/** A device: its stored conversations (merged as storage merges), its deletions, its replicator. */
-function device(location: CouchLocation) {
-  const stored = new Map<string, Conversation>();
+/** One kind's records on a device, merged as the app's storage merges them. */
+function memoryRecords<T>(kind: SyncedKind<T>, streaming: ReadonlySet<string> = new Set()) {
+  const stored = new Map<string, T>();
   const deleted = new Set<string>();
-  const streaming = new Set<string>();
-  let memory: ReplicationMemory = { since: '0' };
-  const local: LocalSide = {
+  const records: LocalRecords<T> = {
+    kind,
     read: async (id) => stored.get(id),
     async absorb(remote) {
-      if (deleted.has(remote.id)) return false;
-      const mine = stored.get(remote.id);
-      stored.set(remote.id, mine ? mergeConversations(mine, remote) : remote);
+      const id = kind.idOf(remote);
+      if (deleted.has(id)) return false;
+      const mine = stored.get(id);
+      stored.set(id, mine === undefined ? remote : kind.merge(mine, remote));
       return true;
     },
     async remove(id) {
@@ -54,28 +61,64 @@ function device(location: CouchLocation) {
     },
     streaming: (id) => streaming.has(id),
   };
+  return { stored, deleted, records };
+}
+
+/** A device: its stored records and files, its replicator. */
+function device(location: CouchLocation, sealer?: Sealer) {
+  const streaming = new Set<string>();
+  const conversations = memoryRecords(conversationKind, streaming);
+  const projects = memoryRecords(projectKind);
+  const prompts = memoryRecords(promptKind);
+  const files = new Map<string, Blob>();
+  const onServer = new Set<string>();
+  const leftOut = new Map<string, number>();
+  let memory: ReplicationMemory = { since: '0' };
   const replicator = createReplicator({
     client: createCouchClient(location),
-    local,
+    records: [conversations.records, projects.records, prompts.records],
+    files: {
+      read: async (id) => files.get(id),
+      // Held bytes are stored with the write that follows: here at once.
+      stage: (id, blob) => files.set(id, blob),
+      onServer: (id) => onServer.has(id),
+      markOnServer: (id) => onServer.add(id),
+      leftOut: (id, size) => leftOut.set(id, size),
+    },
+    ...(sealer && { sealer }),
     memory,
     remember: (next) => (memory = next),
   });
+  const conversationDocument = (id: string) => documentId('conversation', id);
   return {
-    stored,
+    stored: conversations.stored,
+    projects: projects.stored,
+    prompts: prompts.stored,
+    files,
+    leftOut,
     streaming,
     replicator,
+    push: (id: string) => replicator.push(conversationDocument(id)),
     /** An edit made here and saved (as the app's store saves it: merged). */
     save(conversation: Conversation) {
-      const mine = stored.get(conversation.id);
-      stored.set(conversation.id, mine ? mergeConversations(conversation, mine) : conversation);
+      const mine = conversations.stored.get(conversation.id);
+      conversations.stored.set(conversation.id, mine ? mergeConversations(conversation, mine) : conversation);
     },
     deleteHere(id: string) {
-      deleted.add(id);
-      stored.delete(id);
-      return replicator.pushDeletion(id);
+      conversations.deleted.add(id);
+      conversations.stored.delete(id);
+      return replicator.pushDeletion(conversationDocument(id));
+    },
+    /** Pulls until the feed has nothing more. */
+    async pullAll() {
+      let applied = 0;
+      for (let count = await replicator.pull(); count > 0; count = await replicator.pull()) applied += count;
+      return applied;
     },
   };
 }
+
+const documentIdOf = (id: string) => documentId('conversation', id);
 
 const texts = (conversation: Conversation | undefined) =>
   (conversation?.messages ?? []).map((message) =>
@@ -94,7 +137,7 @@ describe('replication with a CouchDB-protocol server', () => {
     const laptop = device(location);
     const phone = device(location);
     laptop.save(treeConversation('c1', question));
-    expect(await laptop.replicator.push('c1')).toBe(true);
+    expect(await laptop.push('c1')).toBe(true);
     expect(await phone.replicator.pull()).toBe(1);
     expect(texts(phone.stored.get('c1'))).toEqual(['You are a helpful assistant.', 'Hello', 'Hi there']);
     // Its own echo is not applied again.
@@ -106,7 +149,7 @@ describe('replication with a CouchDB-protocol server', () => {
     const laptop = device(location);
     const phone = device(location);
     laptop.save(treeConversation('c1', question));
-    await laptop.replicator.push('c1');
+    await laptop.push('c1');
     await phone.replicator.pull();
     // Apart: each adds a turn of its own (and the phone regenerates the first reply).
     laptop.save(
@@ -123,16 +166,16 @@ describe('replication with a CouchDB-protocol server', () => {
         ['a1b', 'q1', 'assistant', 'Another hello'],
       ]),
     );
-    await laptop.replicator.push('c1');
+    await laptop.push('c1');
     // The phone's write did not see the laptop's: refused (409), merged, sent again.
-    await phone.replicator.push('c1');
+    await phone.push('c1');
     await laptop.replicator.pull();
     const onLaptop = laptop.stored.get('c1');
     const onPhone = phone.stored.get('c1');
     const all = ['s', 'q1', 'a1', 'q2', 'a2', 'q3', 'a1b'];
     expect(onLaptop?.messages.map((message) => message.id).sort()).toEqual([...all].sort());
     expect(onPhone?.messages.map((message) => message.id).sort()).toEqual([...all].sort());
-    const remote = (await createCouchClient(location).get(documentIdOf('c1')))?.['conversation'] as {
+    const remote = (await createCouchClient(location).get(documentIdOf('c1')))?.['data'] as {
       messages: unknown[];
       otherMessages?: unknown[];
     };
@@ -146,13 +189,13 @@ describe('replication with a CouchDB-protocol server', () => {
     const phone = device(location);
     const rows: Row[] = [...question, ['a1b', 'q1', 'assistant', 'Another hello']];
     laptop.save(treeConversation('c1', rows, { activeLeafId: 'a1' }));
-    await laptop.replicator.push('c1');
+    await laptop.push('c1');
     await phone.replicator.pull();
     // The phone looks at the other version: its view differs, its content does not.
     phone.save({ ...(phone.stored.get('c1') as Conversation), activeLeafId: 'a1b' });
     const before = (await client.get(documentIdOf('c1')))?._rev;
-    await phone.replicator.push('c1');
-    await laptop.replicator.push('c1');
+    await phone.push('c1');
+    await laptop.push('c1');
     expect((await client.get(documentIdOf('c1')))?._rev).toBe(before);
     expect(phone.stored.get('c1')?.activeLeafId).toBe('a1b');
   });
@@ -162,14 +205,14 @@ describe('replication with a CouchDB-protocol server', () => {
     const client = createCouchClient(location);
     const laptop = device(location);
     laptop.save(treeConversation('c1', question));
-    await laptop.replicator.push('c1');
+    await laptop.push('c1');
     const base = await client.get(documentIdOf('c1'));
     // Two revisions written apart, as a replicating client leaves them: a conflict.
     const branch = (suffix: string, rows: Row[]) => ({
       ...base,
       _rev: `2-${suffix.repeat(32)}`,
       _revisions: { start: 2, ids: [suffix.repeat(32), (base?._rev ?? '').split('-')[1]] },
-      conversation: conversationRecord(treeConversation('c1', rows)),
+      data: conversationRecord(treeConversation('c1', rows)),
     });
     const response = await fetch(`${server.url}/${location.database}/_bulk_docs`, {
       method: 'POST',
@@ -199,7 +242,7 @@ describe('replication with a CouchDB-protocol server', () => {
     const laptop = device(location);
     const phone = device(location);
     laptop.save(treeConversation('c1', question));
-    await laptop.replicator.push('c1');
+    await laptop.push('c1');
     await phone.replicator.pull();
     await laptop.deleteHere('c1');
     await phone.replicator.pull();
@@ -207,7 +250,7 @@ describe('replication with a CouchDB-protocol server', () => {
     // A device that had not heard of it, sending its copy late, does not bring it back: it forgets it too.
     const tablet = device(location);
     tablet.save(treeConversation('c1', [...question, ['q2', 'a1', 'user', 'Late']]));
-    expect(await tablet.replicator.push('c1')).toBe(true);
+    expect(await tablet.push('c1')).toBe(true);
     expect(tablet.stored.has('c1')).toBe(false);
     expect(await createCouchClient(location).get(documentIdOf('c1'))).toEqual({
       _id: documentIdOf('c1'),
@@ -220,18 +263,18 @@ describe('replication with a CouchDB-protocol server', () => {
     const laptop = device(location);
     const phone = device(location);
     laptop.save(treeConversation('c1', question));
-    await laptop.replicator.push('c1');
+    await laptop.push('c1');
     await phone.replicator.pull();
     phone.streaming.add('c1');
     phone.save(treeConversation('c1', [...question, ['q2', 'a1', 'user', 'Streaming now']]));
-    expect(await phone.replicator.push('c1')).toBe(false);
+    expect(await phone.push('c1')).toBe(false);
     laptop.save(treeConversation('c1', [...question, ['q3', 'a1', 'user', 'Meanwhile']]));
-    await laptop.replicator.push('c1');
+    await laptop.push('c1');
     await phone.replicator.pull();
     expect(phone.stored.get('c1')?.messages.map((message) => message.id)).not.toContain('q3');
     // The reply ends: its conversation is sent, merged with what came meanwhile.
     phone.streaming.delete('c1');
-    expect(await phone.replicator.push('c1')).toBe(true);
+    expect(await phone.push('c1')).toBe(true);
     expect(phone.stored.get('c1')?.messages.map((message) => message.id)).toEqual(
       expect.arrayContaining(['q2', 'q3']),
     );
@@ -244,11 +287,11 @@ describe('replication with a CouchDB-protocol server', () => {
     // On the server already: one the phone wrote (the laptop has an older copy), one deleted.
     phone.save(treeConversation('c0', [...question, ['p1', 'a1', 'user', 'Phone turn']]));
     phone.save(treeConversation('c1', question));
-    await phone.replicator.push('c0');
-    await phone.replicator.push('c1');
+    await phone.push('c0');
+    await phone.push('c1');
     await phone.deleteHere('c1');
     for (let index = 0; index < 150; index++) laptop.save(treeConversation(`c${index}`, question));
-    const left = await laptop.replicator.pushMany([...laptop.stored.keys()]);
+    const left = await laptop.replicator.pushMany([...laptop.stored.keys()].map(documentIdOf));
     expect(left).toEqual([]);
     expect(laptop.stored.has('c1')).toBe(false);
     expect(laptop.stored.get('c0')?.messages.map((message) => message.id)).toContain('p1');
@@ -261,6 +304,92 @@ describe('replication with a CouchDB-protocol server', () => {
     expect(applied).toBeGreaterThanOrEqual(148);
     expect(phone.stored.size).toBe(149);
     expect(phone.stored.has('c1')).toBe(false);
+  });
+
+  it('projects and prompts: the later change wins whole on both devices, deletions reach the other', async () => {
+    const location = await freshLocation();
+    const laptop = device(location);
+    const phone = device(location);
+    laptop.projects.set('p1', project('p1', 'Garden', '2026-01-01T00:00:00.000Z'));
+    laptop.prompts.set('t1', prompt('t1', 'Summarise', '2026-01-01T00:00:00.000Z'));
+    await laptop.replicator.push(documentId('project', 'p1'));
+    await laptop.replicator.push(documentId('prompt', 't1'));
+    expect(await phone.pullAll()).toBe(2);
+    expect(phone.projects.get('p1')?.name).toBe('Garden');
+    expect(phone.prompts.get('t1')?.title).toBe('Summarise');
+    // Renamed on both while apart: the later rename wins, on both.
+    phone.projects.set('p1', project('p1', 'Allotment', '2026-01-03T00:00:00.000Z'));
+    laptop.projects.set('p1', project('p1', 'Vegetables', '2026-01-02T00:00:00.000Z'));
+    await phone.replicator.push(documentId('project', 'p1'));
+    await laptop.replicator.push(documentId('project', 'p1'));
+    await phone.pullAll();
+    expect(laptop.projects.get('p1')?.name).toBe('Allotment');
+    expect(phone.projects.get('p1')?.name).toBe('Allotment');
+    await phone.replicator.pushDeletion(documentId('prompt', 't1'));
+    await laptop.pullAll();
+    expect(laptop.prompts.has('t1')).toBe(false);
+  });
+
+  it('files go as attachments of their own documents; one over the server’s limit is left out, said on both', async () => {
+    const location = await freshLocation();
+    const laptop = device(location);
+    const phone = device(location);
+    const small = new Blob([new Uint8Array(1000).fill(7)], { type: 'image/png' });
+    const large = new Blob([new Uint8Array(attachmentLimit + 1)], { type: 'application/pdf' });
+    laptop.files.set('f-small', small);
+    laptop.files.set('f-large', large);
+    laptop.save(withFiles('c1', [file('f-small', small), file('f-large', large)]));
+    expect(await laptop.push('c1')).toBe(true);
+    expect(laptop.leftOut.get('f-large')).toBe(large.size);
+    await phone.pullAll();
+    const received = phone.files.get('f-small');
+    expect(received?.type).toBe('image/png');
+    expect(new Uint8Array((await received?.arrayBuffer()) ?? new ArrayBuffer(0))).toEqual(
+      new Uint8Array(1000).fill(7),
+    );
+    expect(phone.files.has('f-large')).toBe(false);
+    expect(phone.leftOut.get('f-large')).toBe(large.size);
+    expect(phone.stored.get('c1')?.messages.at(-1)?.parts).toHaveLength(3);
+  });
+
+  it('sealed end to end: the server holds no plaintext; the same passphrase reads it, another does not', async () => {
+    const location = await freshLocation();
+    const client = createCouchClient(location);
+    const made = await encryptionKeyFor(client, 'correct horse');
+    expect(made).toMatchObject({ ok: true, created: true });
+    const again = await encryptionKeyFor(client, 'correct horse');
+    expect(again).toMatchObject({ ok: true, created: false });
+    expect(await encryptionKeyFor(client, 'wrong horse')).toEqual({ ok: false, reason: 'wrong-passphrase' });
+    if (!made.ok || !again.ok) return;
+    const laptop = device(location, encryptedSealer(made.key));
+    const phone = device(location, encryptedSealer(again.key));
+    const plain = device(location);
+    const secret = 'The secret garden is behind the shed';
+    const bytes = new Blob([new TextEncoder().encode(secret)], { type: 'text/plain' });
+    laptop.files.set('f1', bytes);
+    laptop.save(withFiles('c1', [file('f1', bytes)], secret));
+    laptop.prompts.set('t1', prompt('t1', secret, '2026-01-01T00:00:00.000Z'));
+    await laptop.push('c1');
+    await laptop.replicator.push(documentId('prompt', 't1'));
+    const everything = await fetch(
+      `${server.url}/${location.database}/_all_docs?include_docs=true&attachments=true`,
+      { headers: { authorization: basicAuthorization(location) } },
+    ).then((response) => response.text());
+    const attachment = await fetch(`${server.url}/${location.database}/file:f1/data`, {
+      headers: { authorization: basicAuthorization(location) },
+    }).then((response) => response.text());
+    for (const held of [everything, attachment]) {
+      expect(held).not.toContain('secret garden');
+      expect(held).not.toContain('Summarise');
+    }
+    expect(everything).toContain('"_id":"conversation:c1"');
+    await phone.pullAll();
+    expect(texts(phone.stored.get('c1'))).toContain(secret);
+    expect(phone.prompts.get('t1')?.title).toBe(secret);
+    expect(await phone.files.get('f1')?.text()).toBe(secret);
+    // A device without the key reads nothing of it.
+    expect(await plain.pullAll()).toBe(0);
+    expect(plain.stored.size).toBe(0);
   });
 
   it('a wrong password is refused with the server’s reason', async () => {
@@ -278,3 +407,26 @@ describe('replication with a CouchDB-protocol server', () => {
     }
   });
 });
+
+function project(id: string, name: string, updatedAt: string): Project {
+  return { id, name, instructions: '', files: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt };
+}
+
+function prompt(id: string, title: string, updatedAt: string): Prompt {
+  return { id, title, body: 'Summarise {{text}}', createdAt: '2026-01-01T00:00:00.000Z', updatedAt };
+}
+
+function file(id: string, blob: Blob): AttachmentPart {
+  const kind = blob.type.startsWith('image/') ? 'image' : blob.type === 'application/pdf' ? 'pdf' : 'text';
+  return { type: 'attachment', id, kind, name: `${id}.bin`, mimeType: blob.type, size: blob.size };
+}
+
+/** A conversation whose question carries these files. */
+function withFiles(id: string, files: AttachmentPart[], text = 'What is in these?'): Conversation {
+  const conversation = treeConversation(id, [...question.slice(0, 2)]);
+  const [system, ask] = conversation.messages as [
+    Conversation['messages'][number],
+    Conversation['messages'][number],
+  ];
+  return { ...conversation, messages: [system, { ...ask, parts: [...files, { type: 'text', text }] }] };
+}

@@ -1,29 +1,39 @@
-import type { Conversation } from '../domain/conversation.ts';
-import { conversationRecord } from '../domain/conversation-record.ts';
-import { validateConversation } from '../domain/conversation-validation.ts';
-import { defaultConfig } from '../domain/config.ts';
-import { findMessage, mergeConversations } from '../domain/message-tree.ts';
 import { CouchError, type CouchClient, type CouchDocument } from './couch-client.ts';
+import { plainSealer, type Sealer } from './sealing.ts';
+import { documentId, fileAttachmentName, fileDocumentId, recordOf, type SyncedKind } from './synced-kinds.ts';
 
 /**
- * Two-way replication of conversations with a CouchDB database (docs/sync.md). The app's own
- * storage stays the only copy on the device; each conversation is one document on the server,
- * written with its revision, so the server refuses a write that did not see the latest one (409)
- * and the write is merged and tried again. Every copy meets every other through the one merge two
- * tabs use (`mergeConversations`: a union by message id, less what was deleted), and conflicts a
- * server holds (from another replicating client) are resolved with it, deterministically, and the
- * losing revisions removed.
+ * Two-way replication with a CouchDB database (docs/sync.md). The app's own storage stays the
+ * only copy on the device; each record (a conversation, a project, a prompt) is one document on
+ * the server, written with its revision, so the server refuses a write that did not see the latest
+ * one (409) and the write is merged and tried again. Every copy meets every other through its
+ * kind's merge (the one two tabs use), and conflicts a server holds (from another replicating
+ * client) are resolved with it, deterministically, and the losing revisions removed. A record's
+ * files go before it, each a document of its own with the bytes as its attachment.
  */
 
-/** The device's side: its stored conversations, and what the replicator may do to them. */
-export interface LocalSide {
-  read(id: string): Promise<Conversation | undefined>;
+/** The device's side of one kind: its stored records, and what the replicator may do to them. */
+export interface LocalRecords<T> {
+  kind: SyncedKind<T>;
+  read(id: string): Promise<T | undefined>;
   /** Merges a copy from the server into the stored one (and the screen); false when declined (deleted here). */
-  absorb(remote: Conversation): Promise<boolean>;
+  absorb(remote: T): Promise<boolean>;
   /** Another device deleted it: deletion is final here too. */
   remove(id: string): Promise<void>;
   /** A reply streams in it here: it is neither sent nor rewritten until the reply ends. */
   streaming(id: string): boolean;
+}
+
+/** The device's files: their bytes, by id. */
+export interface LocalFiles {
+  read(id: string): Promise<Blob | undefined>;
+  /** Bytes from the server, held for the write of the record that refers to them. */
+  stage(id: string, blob: Blob): void;
+  /** Whether the server is known to have it (sent from here, or found there). */
+  onServer(id: string): boolean;
+  markOnServer(id: string): void;
+  /** Larger than the server takes: left out of sync, said on its message. `size` is its bytes. */
+  leftOut(id: string, size: number): void;
 }
 
 /** What the replicator remembers between runs (the caller stores it). */
@@ -32,63 +42,17 @@ export interface ReplicationMemory {
   since: string;
 }
 
-const prefix = 'conversation:';
-export const documentIdOf = (conversationId: string) => `${prefix}${conversationId}`;
-const conversationIdOf = (documentId: string) =>
-  documentId.startsWith(prefix) ? documentId.slice(prefix.length) : null;
-
-/** A conversation as the server's document holds it: its stored form, checked as storage checks. */
-export function conversationOfDocument(document: CouchDocument): Conversation | null {
-  const result = validateConversation(document['conversation'], 'record', {
-    now: new Date(),
-    fallbackProvider: defaultConfig.provider,
-  });
-  const id = conversationIdOf(document._id);
-  return result.ok && result.value.id === id ? result.value : null;
-}
-
-function documentOf(conversation: Conversation, rev: string | undefined): CouchDocument {
-  return {
-    _id: documentIdOf(conversation.id),
-    ...(rev && { _rev: rev }),
-    type: 'conversation',
-    conversation: conversationRecord(conversation),
-  };
-}
-
-/**
- * Whether the server's copy already holds everything of `merged`. Each device keeps its own view
- * (its active branch), so the two are compared as seen from the server's branch: writing a copy
- * that differs only in view would have two devices answer each other's writes without end.
- */
-function holdsAll(document: CouchDocument, copy: Conversation, merged: Conversation): boolean {
-  if (!findMessage(merged, copy.activeLeafId)) return false;
-  const asServerSees: Conversation = { ...merged, activeLeafId: copy.activeLeafId };
-  if (copy.activeAt === undefined) delete asServerSees.activeAt;
-  else asServerSees.activeAt = copy.activeAt;
-  return JSON.stringify(conversationRecord(asServerSees)) === JSON.stringify(document['conversation']);
-}
-
-/** The copies in a fixed order (by revision), so every device folds them alike. */
-function mergeAll(copies: readonly { rev: string; conversation: Conversation }[]): Conversation | undefined {
-  const ordered = [...copies].sort((a, b) => (a.rev < b.rev ? -1 : a.rev > b.rev ? 1 : 0));
-  return ordered.reduce<Conversation | undefined>(
-    (merged, { conversation }) => (merged ? mergeConversations(merged, conversation) : conversation),
-    undefined,
-  );
-}
-
 export interface Replicator {
-  /** Sends a conversation's stored copy (merged with the server's); false when it waits (streaming). */
-  push(conversationId: string): Promise<boolean>;
+  /** Sends a record's stored copy (merged with the server's); false when it waits (streaming). */
+  push(documentIdValue: string): Promise<boolean>;
   /**
-   * Sends many conversations in a few requests (the first sync of a long history): the server's
-   * copies read at once, merged, written in batches. What comes back refused (another device wrote
+   * Sends many records in a few requests (the first sync of a long history): the server's copies
+   * read at once, merged, written in batches. What comes back refused (another device wrote
    * meanwhile) or waits (streaming) is returned, for `push` one by one.
    */
-  pushMany(conversationIds: string[]): Promise<string[]>;
-  /** Deletes a conversation on the server (a tombstone the other devices replicate). */
-  pushDeletion(conversationId: string): Promise<void>;
+  pushMany(documentIds: string[]): Promise<string[]>;
+  /** Deletes a record on the server (a tombstone the other devices replicate). */
+  pushDeletion(documentIdValue: string): Promise<void>;
   /** Applies the server's changes since the last pull; `waitMs` waits that long for one. How many were applied. */
   pull(options?: { waitMs?: number; signal?: AbortSignal }): Promise<number>;
 }
@@ -104,20 +68,59 @@ const batchSize = 25;
 
 export function createReplicator({
   client,
-  local,
+  records,
+  files,
+  sealer = plainSealer,
   memory,
   remember,
 }: {
   client: CouchClient;
-  local: LocalSide;
+  records: readonly LocalRecords<unknown>[];
+  files: LocalFiles;
+  sealer?: Sealer;
   memory: ReplicationMemory;
   remember(memory: ReplicationMemory): void;
 }): Replicator {
   /** The revision this device last wrote of each document: its echo in the feed is not applied again. */
   const written = new Map<string, string>();
+  const sides = new Map(records.map((side) => [side.kind.type, side]));
+
+  function located(id: string): { side: LocalRecords<unknown>; id: string } | null {
+    const record = recordOf(id);
+    const side = record && sides.get(record.kind.type);
+    return side && record ? { side, id: record.id } : null;
+  }
+
+  /** A document's record, read back with its kind's checks; null when it holds none readable here. */
+  async function valueOf(side: LocalRecords<unknown>, id: string, document: CouchDocument): Promise<unknown> {
+    const value = await sealer.open(document);
+    return value === undefined ? null : side.kind.decode(value, id);
+  }
+
+  async function documentOf(side: LocalRecords<unknown>, value: unknown, rev: string | undefined) {
+    const { kind } = side;
+    const document: CouchDocument = {
+      _id: documentId(kind.type, kind.idOf(value)),
+      ...(rev && { _rev: rev }),
+      ...(await sealer.seal(kind.type, kind.encode(value))),
+    };
+    return document;
+  }
+
+  /** Whether the server's copy already holds everything of `merged` (so it is not written again). */
+  function holdsAll(side: LocalRecords<unknown>, theirs: unknown, merged: unknown): boolean {
+    const { kind } = side;
+    return (
+      JSON.stringify(kind.encode(kind.asServerSees(merged, theirs))) === JSON.stringify(kind.encode(theirs))
+    );
+  }
 
   /** The server's copy with any conflicts resolved: the merge of every revision, the losers removed. */
-  async function resolved(document: CouchDocument): Promise<CouchDocument> {
+  async function resolved(
+    side: LocalRecords<unknown>,
+    id: string,
+    document: CouchDocument,
+  ): Promise<CouchDocument> {
     const losing = document._conflicts ?? [];
     if (losing.length === 0 || !document._rev) return document;
     const copies = [{ rev: document._rev, document }];
@@ -125,96 +128,145 @@ export function createReplicator({
       const copy = await client.get(document._id, { rev });
       if (copy) copies.push({ rev, document: copy });
     }
-    const merged = mergeAll(
-      copies.flatMap(({ rev, document: copy }) => {
-        const conversation = conversationOfDocument(copy);
-        return conversation ? [{ rev, conversation }] : [];
-      }),
-    );
-    if (!merged) return document;
-    const winner = documentOf(merged, document._rev);
+    // In a fixed order (by revision), so every device folds them alike.
+    copies.sort((a, b) => (a.rev < b.rev ? -1 : a.rev > b.rev ? 1 : 0));
+    let merged: unknown = null;
+    for (const copy of copies) {
+      const value = await valueOf(side, id, copy.document);
+      if (value !== null) merged = merged === null ? value : side.kind.merge(merged, value);
+    }
+    if (merged === null) return document;
+    const winner = await documentOf(side, merged, document._rev);
     const results = await client.bulkDocs([
       winner,
       ...losing.map((rev) => ({ _id: document._id, _rev: rev, _deleted: true })),
     ]);
-    const written = results.find((result) => result.id === document._id && 'rev' in result);
-    return written && 'rev' in written ? { ...winner, _rev: written.rev } : document;
+    const result = results.find((entry) => entry.id === document._id && 'rev' in entry);
+    return result && 'rev' in result ? { ...winner, _rev: result.rev } : document;
   }
 
-  async function push(conversationId: string): Promise<boolean> {
-    if (local.streaming(conversationId)) return false;
-    const id = documentIdOf(conversationId);
+  /** Sends the files a record refers to that the server does not have yet, before the record. */
+  async function sendFiles(side: LocalRecords<unknown>, value: unknown): Promise<void> {
+    for (const fileId of side.kind.files(value)) {
+      if (files.onServer(fileId)) continue;
+      const blob = await files.read(fileId);
+      if (!blob) continue;
+      try {
+        await client.putAttachment(fileDocumentId(fileId), fileAttachmentName, await sealer.sealBytes(blob));
+        files.markOnServer(fileId);
+      } catch (error) {
+        if (!(error instanceof CouchError)) throw error;
+        // There already (another device sent it, or this one before it forgot).
+        if (error.reason === 'conflict') files.markOnServer(fileId);
+        // Over the server's limit: left out, and said so on both sides.
+        else if (error.status === 413) {
+          files.leftOut(fileId, blob.size);
+          await client
+            .put({ _id: fileDocumentId(fileId), leftOut: { size: blob.size } })
+            .catch(() => undefined);
+          files.markOnServer(fileId);
+        } else throw error;
+      }
+    }
+  }
+
+  /** Fetches the files a record from the server refers to that are not here, held for its write. */
+  async function receiveFiles(side: LocalRecords<unknown>, value: unknown): Promise<void> {
+    for (const fileId of side.kind.files(value)) {
+      if (await files.read(fileId)) continue;
+      const blob = await client.getAttachment(fileDocumentId(fileId), fileAttachmentName);
+      if (blob) {
+        const bytes = await sealer.openBytes(blob);
+        if (bytes) {
+          files.stage(fileId, bytes);
+          files.markOnServer(fileId);
+        }
+        continue;
+      }
+      const marker = await client.get(fileDocumentId(fileId));
+      const leftOut = marker?.['leftOut'];
+      if (leftOut && typeof leftOut === 'object' && 'size' in leftOut && typeof leftOut.size === 'number')
+        files.leftOut(fileId, leftOut.size);
+    }
+  }
+
+  /** Takes in a record from the server: its files first, then the merge. */
+  async function absorb(side: LocalRecords<unknown>, value: unknown): Promise<boolean> {
+    await receiveFiles(side, value);
+    return side.absorb(value);
+  }
+
+  async function push(id: string): Promise<boolean> {
+    const found = located(id);
+    if (!found) return true;
+    const { side } = found;
+    if (side.streaming(found.id)) return false;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      const mine = await local.read(conversationId);
-      if (!mine) return true;
+      const mine = await side.read(found.id);
+      if (mine === undefined) return true;
       const remote = await client.get(id, { conflicts: true });
       // Deleted on another device: deletion is final, here too (it is not sent back to life).
       if (remote?._deleted) {
-        await local.remove(conversationId);
+        await side.remove(found.id);
         return true;
       }
-      const current = remote && (await resolved(remote));
-      const theirs = current ? conversationOfDocument(current) : null;
-      const merged = theirs ? mergeConversations(mine, theirs) : mine;
-      // What only the server had (another device's messages) is kept here too.
-      if (theirs && !(await local.absorb(merged))) return true;
-      if (current && theirs && holdsAll(current, theirs, merged)) return true;
+      const current = remote && (await resolved(side, found.id, remote));
+      const theirs = current ? await valueOf(side, found.id, current) : null;
+      const merged = theirs !== null ? side.kind.merge(mine, theirs) : mine;
+      // What only the server had (another device's work) is kept here too.
+      if (theirs !== null && !(await absorb(side, merged))) return true;
+      if (theirs !== null && holdsAll(side, theirs, merged)) return true;
+      await sendFiles(side, merged);
       try {
-        const rev = await client.put(documentOf(merged, remote?._rev));
+        const rev = await client.put(await documentOf(side, merged, current?._rev));
         written.set(id, rev);
         return true;
       } catch (error) {
         if (!(error instanceof CouchError && error.reason === 'conflict')) throw error;
       }
     }
-    throw new CouchError(
-      'The server kept changing this conversation: it will be sent again.',
-      409,
-      'conflict',
-    );
+    throw new CouchError('The server kept changing this record: it will be sent again.', 409, 'conflict');
   }
 
-  async function pushMany(conversationIds: string[]): Promise<string[]> {
+  async function pushMany(ids: string[]): Promise<string[]> {
     const left: string[] = [];
-    for (let start = 0; start < conversationIds.length; start += batchSize) {
-      const batch = conversationIds.slice(start, start + batchSize);
-      const remote = await client.getMany(batch.map(documentIdOf));
+    for (let start = 0; start < ids.length; start += batchSize) {
+      const batch = ids.slice(start, start + batchSize);
+      const remote = await client.getMany(batch);
       const documents: CouchDocument[] = [];
-      for (const conversationId of batch) {
-        if (local.streaming(conversationId)) {
-          left.push(conversationId);
+      for (const id of batch) {
+        const found = located(id);
+        if (!found) continue;
+        const { side } = found;
+        const theirs = remote.get(id);
+        // Streaming, and conflicts the server holds, are for `push` one by one.
+        if (side.streaming(found.id) || theirs?._conflicts?.length) {
+          left.push(id);
           continue;
         }
-        const mine = await local.read(conversationId);
-        if (!mine) continue;
-        const theirs = remote.get(documentIdOf(conversationId));
+        const mine = await side.read(found.id);
+        if (mine === undefined) continue;
         if (theirs?._deleted) {
-          await local.remove(conversationId);
+          await side.remove(found.id);
           continue;
         }
-        // A conflict the server holds is resolved one by one.
-        if (theirs?._conflicts?.length) {
-          left.push(conversationId);
-          continue;
-        }
-        const copy = theirs ? conversationOfDocument(theirs) : null;
-        const merged = copy ? mergeConversations(mine, copy) : mine;
-        if (copy && !(await local.absorb(merged))) continue;
-        if (theirs && copy && holdsAll(theirs, copy, merged)) continue;
-        documents.push(documentOf(merged, theirs?._rev));
+        const copy = theirs ? await valueOf(side, found.id, theirs) : null;
+        const merged = copy !== null ? side.kind.merge(mine, copy) : mine;
+        if (copy !== null && !(await absorb(side, merged))) continue;
+        if (copy !== null && holdsAll(side, copy, merged)) continue;
+        await sendFiles(side, merged);
+        documents.push(await documentOf(side, merged, theirs?._rev));
       }
       if (documents.length === 0) continue;
       for (const result of await client.bulkDocs(documents)) {
-        const conversationId = conversationIdOf(result.id);
         if ('rev' in result) written.set(result.id, result.rev);
-        else if (conversationId !== null) left.push(conversationId);
+        else left.push(result.id);
       }
     }
     return left;
   }
 
-  async function pushDeletion(conversationId: string): Promise<void> {
-    const id = documentIdOf(conversationId);
+  async function pushDeletion(id: string): Promise<void> {
     for (let attempt = 0; attempt < attempts; attempt++) {
       const remote = await client.get(id);
       if (!remote?._rev || remote._deleted) return;
@@ -234,18 +286,19 @@ export function createReplicator({
     const { results, lastSeq } = await client.changes(memory.since, { waitMs, signal });
     let applied = 0;
     for (const change of results) {
-      const conversationId = conversationIdOf(change.id);
-      if (conversationId === null) continue;
+      const found = located(change.id);
+      if (!found) continue;
+      const { side } = found;
       if (change.deleted) {
-        await local.remove(conversationId);
+        await side.remove(found.id);
         applied++;
         continue;
       }
       if (!change.doc || written.get(change.id) === change.doc._rev) continue;
       // Streaming here: the reply's end sends it, merged with this copy then.
-      if (local.streaming(conversationId)) continue;
-      const conversation = conversationOfDocument(await resolved(change.doc));
-      if (conversation && (await local.absorb(conversation))) applied++;
+      if (side.streaming(found.id)) continue;
+      const value = await valueOf(side, found.id, await resolved(side, found.id, change.doc));
+      if (value !== null && (await absorb(side, value))) applied++;
     }
     memory = { since: lastSeq };
     remember(memory);

@@ -17,6 +17,7 @@ const options = /** @type {const} */ ({
   host: { type: 'string', default: '127.0.0.1' },
   'no-cors': { type: 'boolean', default: false },
   admin: { type: 'string' },
+  'max-attachment-size': { type: 'string' },
   'on-disk': { type: 'boolean', default: false },
   dir: { type: 'string' },
   'temporary-dir': { type: 'boolean', default: false },
@@ -34,6 +35,7 @@ const usage = [
   '  --host <address>        loopback address to bind (default 127.0.0.1)',
   '  --no-cors               send no CORS headers at all ([httpd] enable_cors = false)',
   '  --admin <name:password> create this server admin (no more "admin party"; new databases admin-only)',
+  "  --max-attachment-size <bytes>  refuse larger attachments (CouchDB's [couchdb] max_attachment_size)",
   '  --on-disk               LevelDB files in the directory instead of memory (they outlive a restart)',
   '  --dir <path>            where config.json, log.txt and any database files go',
   '                          (default: a new temporary directory, removed on exit)',
@@ -70,6 +72,11 @@ const admin = values.admin
   ? { name: values.admin.slice(0, separator), password: values.admin.slice(separator + 1) }
   : undefined;
 
+const maxAttachmentSize =
+  values['max-attachment-size'] === undefined ? undefined : Number(values['max-attachment-size']);
+if (maxAttachmentSize !== undefined && !(Number.isInteger(maxAttachmentSize) && maxAttachmentSize >= 0))
+  fail(`Not a size in bytes: ${values['max-attachment-size']}`);
+
 const ownDir = values.dir === undefined;
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'couch-server-'));
 mkdirSync(dir, { recursive: true });
@@ -86,6 +93,7 @@ try {
     host: values.host,
     cors: !values['no-cors'],
     admin,
+    maxAttachmentSize,
     inMemory: !values['on-disk'],
     dir,
   });

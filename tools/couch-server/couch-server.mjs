@@ -24,6 +24,8 @@ const stopTimeoutMs = 5_000;
  * @property {boolean} [cors] true: any origin, with credentials; false: no CORS header at all
  * @property {{ name: string, password: string }} [admin] a server admin: no more "admin party",
  *   and new databases are admin-only (CouchDB 3's default)
+ * @property {number} [maxAttachmentSize] bytes: a larger attachment is refused (413), as CouchDB's
+ *   `[couchdb] max_attachment_size` does
  * @property {number} [maxLifetimeSeconds] the child stops by itself after this long
  * @property {boolean} [inMemory] true (the default): restart() loses every database; false: LevelDB
  *   files in the temporary directory, which outlive restart() and go with stop()
@@ -47,6 +49,7 @@ export async function startCouchServer({
   port = 0,
   cors = true,
   admin,
+  maxAttachmentSize,
   maxLifetimeSeconds = 3600,
   inMemory = true,
 } = {}) {
@@ -67,6 +70,7 @@ export async function startCouchServer({
     ...(cors ? [] : ['--no-cors']),
     ...(admin ? ['--admin', `${admin.name}:${admin.password}`] : []),
     ...(inMemory ? [] : ['--on-disk']),
+    ...(maxAttachmentSize === undefined ? [] : ['--max-attachment-size', String(maxAttachmentSize)]),
   ];
 
   /** @type {import('node:child_process').ChildProcess | undefined} */

@@ -77,12 +77,44 @@ export const adminOnlySecurity = { members: { roles: ['_admin'] }, admins: { rol
  * @property {boolean} [cors] CouchDB's `[httpd] enable_cors`; pouchdb-server's `[cors]` defaults
  *   (any origin, with credentials) apply when it is on
  * @property {{ name: string, password: string }} [admin] a server admin: no more "admin party"
+ * @property {number} [maxAttachmentSize] CouchDB's `[couchdb] max_attachment_size` (bytes), which
+ *   pouchdb-server does not have: a larger attachment PUT is refused with CouchDB's 413
  * @property {boolean} [inMemory] memdown (nothing on disk); false keeps LevelDB files in `dir`
  * @property {string} dir where config.json, log.txt and any LevelDB files go
  */
 
+/**
+ * CouchDB's answer to an attachment over `[couchdb] max_attachment_size`, for a standalone
+ * attachment PUT (`/{db}/{docid}/{attname}`): 413 `attachment_too_large`, the attachment's name
+ * as the reason, before anything is stored.
+ * @param {number} limit
+ * @returns {(req: import('node:http').IncomingMessage & { path: string, method: string }, res: any, next: () => void) => void}
+ */
+function refuseLargeAttachments(limit) {
+  return (req, res, next) => {
+    const parts = req.path.split('/').filter(Boolean);
+    const length = Number(req.headers['content-length'] ?? 0);
+    const attachment = parts.length >= 3 && !parts[0]?.startsWith('_') && parts[1] !== '_local';
+    if (req.method === 'PUT' && attachment && length > limit) {
+      res
+        .status(413)
+        .json({ error: 'attachment_too_large', reason: decodeURIComponent(parts.slice(2).join('/')) });
+      return;
+    }
+    next();
+  };
+}
+
 /** @param {ServeOptions} options */
-export async function serveCouch({ port = 0, host = '127.0.0.1', cors = true, admin, inMemory = true, dir }) {
+export async function serveCouch({
+  port = 0,
+  host = '127.0.0.1',
+  cors = true,
+  admin,
+  maxAttachmentSize,
+  inMemory = true,
+  dir,
+}) {
   if (!loopbackHosts.includes(host))
     throw new Error(`The CouchDB test server binds loopback addresses only, not ${host}`);
   mendDatabaseQueue();
@@ -121,6 +153,7 @@ export async function serveCouch({ port = 0, host = '127.0.0.1', cors = true, ad
   config.registerDefault('pouchdb_server', 'in_memory', inMemory);
 
   app.use(corsMiddleware(config));
+  if (maxAttachmentSize !== undefined) app.use(refuseLargeAttachments(maxAttachmentSize));
   const Pouch = PouchDB.defaults({ prefix: dir + sep });
   await couchApp.setPouchDB(Pouch);
   const create = Pouch.new;

@@ -1,0 +1,118 @@
+import type { Conversation } from '../domain/conversation.ts';
+import { mergeConversations } from '../domain/message-tree.ts';
+import type { Project } from '../domain/projects.ts';
+import { readPrompts, type Prompt } from '../domain/prompts.ts';
+import type { LocalRecords } from '../sync/replicator.ts';
+import { conversationKind, projectKind, promptKind } from '../sync/synced-kinds.ts';
+import type { ChatContext } from './chat-context.ts';
+import { isStreamingIn } from './chat-store.ts';
+import type { ConversationSync } from './conversation-sync.ts';
+
+/**
+ * This device's side of each synced kind (docs/sync.md): read from, merged into and removed
+ * from the app's own storage, through the same paths a change from another tab takes, so the
+ * screen and the other tabs follow. `declined(documentId)` is true for a record deleted here
+ * whose deletion has not reached the server yet: nothing from the server brings it back.
+ */
+export function localRecords({
+  ctx,
+  sync,
+  declined,
+  absorbed,
+}: {
+  ctx: ChatContext;
+  sync: ConversationSync;
+  declined(type: string, id: string): boolean;
+  /** A record from the server was stored as it is now, or removed (null): nothing to send back. */
+  absorbed(type: string, id: string, updatedAt: string | null): void;
+}) {
+  const notStreaming = () => false;
+
+  const conversations: LocalRecords<Conversation> = {
+    kind: conversationKind,
+    read: (id) => ctx.db().get(id),
+    async absorb(remote) {
+      if (declined(conversationKind.type, remote.id)) return false;
+      const ok = await sync.saveStored(remote.id, (stored) =>
+        stored ? mergeConversations(stored, remote) : remote,
+      );
+      // A conversation new here joins the list (one already open takes the merge as it shows).
+      if (ok) await sync.receive(remote.id);
+      return ok;
+    },
+    async remove(id) {
+      sync.forget(id);
+      await sync.remove(id);
+    },
+    streaming: (id) => isStreamingIn(ctx.get(), id),
+  };
+
+  const projects: LocalRecords<Project> = {
+    kind: projectKind,
+    read: async (id) => ctx.get().projects.find((project) => project.id === id),
+    async absorb(remote) {
+      if (declined(projectKind.type, remote.id)) return false;
+      const { result, value, changed } = await ctx
+        .db()
+        .updateProject(remote.id, (stored) => (stored ? projectKind.merge(stored, remote) : remote));
+      if (!sync.reportWrite(result) || !value) return false;
+      if (changed) {
+        absorbed(projectKind.type, value.id, value.updatedAt);
+        ctx.store.setState((state) => ({
+          projects: [...state.projects.filter((project) => project.id !== value.id), value],
+        }));
+        ctx.tabSync.post({ type: 'projects-changed' });
+      }
+      return true;
+    },
+    async remove(id) {
+      if (!ctx.get().projects.some((project) => project.id === id)) return;
+      if (!sync.reportWrite(await ctx.db().deleteProject(id))) return;
+      absorbed(projectKind.type, id, null);
+      ctx.store.setState((state) => ({ projects: state.projects.filter((project) => project.id !== id) }));
+      ctx.tabSync.post({ type: 'projects-changed' });
+    },
+    streaming: notStreaming,
+  };
+
+  /** The prompts as storage holds them now (another tab may have changed them). */
+  const storedPrompts = () => readPrompts(ctx.settings.loadPrompts());
+  /** Stores the prompts with one changed (or removed: null) by the server, and shows them. */
+  function writePrompts(prompts: Prompt[], id: string, updatedAt: string | null): boolean {
+    const written = ctx.settings.savePrompts(prompts);
+    if (written.ok) {
+      absorbed(promptKind.type, id, updatedAt);
+      ctx.store.setState({ prompts });
+    }
+    return sync.reportWrite(written);
+  }
+
+  const prompts: LocalRecords<Prompt> = {
+    kind: promptKind,
+    read: async (id) => storedPrompts().find((prompt) => prompt.id === id),
+    async absorb(remote) {
+      if (declined(promptKind.type, remote.id)) return false;
+      const stored = storedPrompts();
+      const known = stored.find((prompt) => prompt.id === remote.id);
+      const value = known ? promptKind.merge(known, remote) : remote;
+      if (value === known) return true;
+      return writePrompts(
+        [...stored.filter((prompt) => prompt.id !== remote.id), value],
+        value.id,
+        value.updatedAt,
+      );
+    },
+    async remove(id) {
+      const stored = storedPrompts();
+      if (!stored.some((prompt) => prompt.id === id)) return;
+      writePrompts(
+        stored.filter((prompt) => prompt.id !== id),
+        id,
+        null,
+      );
+    },
+    streaming: notStreaming,
+  };
+
+  return [conversations, projects, prompts] as const;
+}
