@@ -13,9 +13,14 @@ export interface SyncSettings {
   on: boolean;
   /** On, but paused by the user. */
   paused: boolean;
+  /**
+   * Sealed end to end (docs/sync.md#end-to-end-encryption) with a key derived from the key lock's
+   * passphrase, kept with the API keys (`syncKeyKey`).
+   */
+  encrypted: boolean;
 }
 
-export { syncPasswordKey } from './kept-secrets.ts';
+export { syncKeyKey, syncPasswordKey } from './kept-secrets.ts';
 
 export const emptySyncSettings: SyncSettings = {
   url: '',
@@ -23,6 +28,7 @@ export const emptySyncSettings: SyncSettings = {
   username: '',
   on: false,
   paused: false,
+  encrypted: false,
 };
 
 const loopback = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -63,6 +69,7 @@ export function readSyncSettings(value: unknown): SyncSettings {
     username: text('username', 500) ?? '',
     on: ownField(value, 'on') === true,
     paused: ownField(value, 'paused') === true,
+    encrypted: ownField(value, 'encrypted') === true,
   };
   // A set-up that does not hold together is not run.
   return settings.on && syncSettingsProblem(settings) !== null ? { ...settings, on: false } : settings;

@@ -87,8 +87,8 @@ export interface ChatState {
   mcpStatus: Record<string, McpStatus>;
   /** Sync with the user's CouchDB (docs/sync.md): where it stands; null while it is off. */
   syncStatus: SyncStatus | null;
-  /** Files sync left out (larger than the server takes), their sizes by id: said on their messages. */
-  syncLeftOut: Readonly<Record<string, number>>;
+  /** Files sync left out (larger than the server takes), by id: said on their messages. */
+  syncLeftOut: readonly string[];
 }
 
 /** A tool call waiting for the user's answer, with what its server says of the tool (hints, never trusted). */
@@ -136,7 +136,7 @@ export function createChatStore(): ChatStore {
     mcpServers: [],
     mcpSecrets: {},
     syncStatus: null,
-    syncLeftOut: {},
+    syncLeftOut: [],
     mcpStatus: {},
   }));
 }

@@ -1,6 +1,20 @@
-import { syncPasswordKey, syncSettingsProblem, type SyncSettings } from '../domain/sync-settings.ts';
+import {
+  syncKeyKey,
+  syncPasswordKey,
+  syncSettingsProblem,
+  type SyncSettings,
+} from '../domain/sync-settings.ts';
 import { loadSyncSettings, saveSyncSettings } from '../storage/sync-store.ts';
 import { checkCouch, type CouchCheck } from '../sync/couch-check.ts';
+import { createCouchClient, type CouchClient } from '../sync/couch-client.ts';
+import {
+  encryptedSealer,
+  encryptionKeyFor,
+  exportSyncKey,
+  importSyncKey,
+  isEncrypted,
+  type Sealer,
+} from '../sync/sealing.ts';
 import type { ChatContext } from './chat-context.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import type { KeyLock } from './key-lock.ts';
@@ -14,10 +28,13 @@ export type SyncSetUp = Pick<SyncSettings, 'url' | 'database' | 'username'>;
 export interface SyncCommands {
   /** 'Test': what works of the set-up and the first thing that does not. */
   testSync(setUp: SyncSetUp, password: string): Promise<CouchCheck>;
-  /** Tests, and when all is well keeps the set-up (the password with the keys) and starts. */
-  turnOnSync(setUp: SyncSetUp, password: string): Promise<CouchCheck>;
+  /**
+   * Tests, and when all is well keeps the set-up (the password with the keys) and starts. With the
+   * key lock's passphrase, sealed end to end (docs/sync.md#end-to-end-encryption).
+   */
+  turnOnSync(setUp: SyncSetUp, password: string, passphrase?: string): Promise<CouchCheck>;
   turnOffSync(): void;
-  /** Where sync goes, in words: 'byok-chat on couch.example.com as ada'; '' while it is off. */
+  /** Where sync goes, in words: 'byok-chat on couch.example.com as ada' (', encrypted end to end'); '' while it is off. */
   syncTarget(): string;
   syncNow(): void;
   pauseSync(): void;
@@ -36,30 +53,38 @@ export function createSyncCommands({
   const secrets = createKeptSecrets({ ctx, keyLock });
   let runner: SyncRunner | null = null;
 
-  /** Runs sync as set up, once the password is at hand (keys unlocked). */
-  function start(): void {
+  const stopped = (message: string) => ctx.store.setState({ syncStatus: { kind: 'error', message } });
+  const locked = () => ctx.get().keyLock === 'locked';
+
+  /** Runs sync as set up, once the password (and an encrypted sync's key) is at hand (keys unlocked). */
+  async function start(): Promise<void> {
     runner?.stop();
     runner = null;
     const settings = loadSyncSettings();
     if (!settings.on) return;
     const password = secrets.read(syncPasswordKey);
-    if (password === undefined) {
-      ctx.store.setState({
-        syncStatus: {
-          kind: 'error',
-          message:
-            ctx.get().keyLock === 'locked'
-              ? 'your keys are locked: unlock them to sync.'
-              : 'the password is missing: set sync up again in Settings → Sync.',
-        },
-      });
-      return;
-    }
-    runner = startSyncRunner({ ctx, sync, settings, password });
+    const rawKey = settings.encrypted ? secrets.read(syncKeyKey) : '';
+    if (password === undefined || rawKey === undefined)
+      return stopped(
+        locked()
+          ? 'your keys are locked: unlock them to sync.'
+          : 'the password or the encryption key is missing: set sync up again in Settings → Sync.',
+      );
+    let sealer: Sealer | undefined;
+    if (settings.encrypted) sealer = encryptedSealer(await importSyncKey(rawKey));
+    else if (await encryptedThere(createCouchClient({ ...settings, password }))) return stopped(lockedData);
+    if (runner !== null || !loadSyncSettings().on) return;
+    runner = startSyncRunner({ ctx, sync, settings, password, ...(sealer && { sealer }) });
   }
+
+  /** Whether the database is sealed end to end; a server out of reach is asked again by the runner. */
+  const encryptedThere = (client: CouchClient) => isEncrypted(client).catch(() => false);
+  const lockedData =
+    'the data in this database is encrypted end to end: set sync up again with Encrypt end to end and your passphrase.';
+
   // Unlocking the keys gives the password: sync starts then.
   ctx.store.subscribe((state, before) => {
-    if (state.keyLock === 'unlocked' && before.keyLock === 'locked' && runner === null) start();
+    if (state.keyLock === 'unlocked' && before.keyLock === 'locked' && runner === null) void start();
   });
 
   const test = (setUp: SyncSetUp, password: string): Promise<CouchCheck> => {
@@ -73,30 +98,64 @@ export function createSyncCommands({
   return {
     start,
     testSync: test,
-    async turnOnSync(setUp, password) {
+    async turnOnSync(setUp, password, passphrase) {
       const check = await test(setUp, password);
       if (!check.ok) return check;
-      if (ctx.get().keyLock === 'locked')
-        return {
-          ok: false,
-          lines: [...check.lines, 'Unlock your keys first: the password is kept with them.'],
-        };
-      secrets.write((kept) => ({ ...kept, [syncPasswordKey]: password }));
-      saveSyncSettings({ ...setUp, url: setUp.url.trim(), on: true, paused: false });
-      start();
-      return check;
+      const refused = (line: string): CouchCheck => ({ ok: false, lines: [...check.lines, line] });
+      if (locked()) return refused('Unlock your keys first: the password is kept with them.');
+      const client = createCouchClient({ ...setUp, url: setUp.url.trim(), password });
+      let rawKey: string | undefined;
+      if (passphrase === undefined) {
+        if (await isEncrypted(client))
+          return refused(
+            'The data in this database is encrypted end to end: turn on Encrypt end to end and give the passphrase it was encrypted with.',
+          );
+      } else {
+        if (ctx.get().keyLock !== 'unlocked')
+          return refused(
+            'Protect your keys with a passphrase first (Settings → Keys): that passphrase encrypts sync.',
+          );
+        if (!(await keyLock.unlock(passphrase)))
+          return refused('That is not the passphrase your keys are protected with.');
+        if (!(await isEncrypted(client)) && (await client.changes('0', { limit: 1 })).results.length > 0)
+          return refused(
+            'This database already holds data that is not encrypted: use a new database for encrypted sync.',
+          );
+        const key = await encryptionKeyFor(client, passphrase);
+        if (!key.ok)
+          return refused(
+            key.reason === 'wrong-passphrase'
+              ? 'This database is encrypted with another passphrase: give the one it was encrypted with.'
+              : 'This database’s encryption record cannot be read.',
+          );
+        rawKey = await exportSyncKey(key.key);
+      }
+      secrets.write((kept) => ({
+        ...withoutSyncSecrets(kept),
+        [syncPasswordKey]: password,
+        ...(rawKey !== undefined && { [syncKeyKey]: rawKey }),
+      }));
+      saveSyncSettings({
+        ...setUp,
+        url: setUp.url.trim(),
+        on: true,
+        paused: false,
+        encrypted: rawKey !== undefined,
+      });
+      await start();
+      return rawKey === undefined
+        ? check
+        : { ok: true, lines: [...check.lines, 'Encrypted end to end: the server holds only ciphertext.'] };
     },
     turnOffSync() {
       runner?.stop();
       runner = null;
-      saveSyncSettings({ ...loadSyncSettings(), on: false, paused: false });
-      secrets.write((kept) =>
-        Object.fromEntries(Object.entries(kept).filter(([key]) => key !== syncPasswordKey)),
-      );
+      saveSyncSettings({ ...loadSyncSettings(), on: false, paused: false, encrypted: false });
+      secrets.write(withoutSyncSecrets);
       ctx.store.setState({ syncStatus: null });
     },
     syncTarget() {
-      const { on, url, database, username } = loadSyncSettings();
+      const { on, url, database, username, encrypted } = loadSyncSettings();
       if (!on) return '';
       let host = url;
       try {
@@ -104,7 +163,7 @@ export function createSyncCommands({
       } catch {
         // Checked when saved: kept as typed.
       }
-      return `${database} on ${host} as ${username}`;
+      return `${database} on ${host} as ${username}${encrypted ? ', encrypted end to end' : ''}`;
     },
     syncNow: () => runner?.syncNow(),
     pauseSync() {
@@ -117,3 +176,6 @@ export function createSyncCommands({
     },
   };
 }
+
+const withoutSyncSecrets = (kept: Record<string, string>) =>
+  Object.fromEntries(Object.entries(kept).filter(([key]) => key !== syncPasswordKey && key !== syncKeyKey));

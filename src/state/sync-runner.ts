@@ -101,9 +101,9 @@ export function startSyncRunner({
     markOnServer(id) {
       if (!progress.files.includes(id)) remember({ files: [...progress.files, id] });
     },
-    leftOut(id, size) {
-      if (progress.leftOut[id] === size) return;
-      remember({ leftOut: { ...progress.leftOut, [id]: size } });
+    leftOut(id) {
+      if (progress.leftOut.includes(id)) return;
+      remember({ leftOut: [...progress.leftOut, id] });
       show();
     },
   };
@@ -304,7 +304,7 @@ export function startSyncRunner({
       window.removeEventListener('online', online);
       clearTimeout(sendTimer);
       poll?.abort();
-      ctx.store.setState({ syncStatus: null, syncLeftOut: {} });
+      ctx.store.setState({ syncStatus: null, syncLeftOut: [] });
     },
   };
   if (paused) show();

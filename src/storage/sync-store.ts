@@ -19,12 +19,12 @@ export interface SyncProgress {
   sent: Record<string, string>;
   /** The files the server is known to have (their ids). */
   files: string[];
-  /** Files larger than the server takes, left out of sync: their sizes, by id. */
-  leftOut: Record<string, number>;
+  /** Files larger than the server takes, left out of sync (their ids). */
+  leftOut: string[];
 }
 
 export function loadSyncProgress(server: string): SyncProgress {
-  const fresh: SyncProgress = { server, since: '0', deletions: [], sent: {}, files: [], leftOut: {} };
+  const fresh: SyncProgress = { server, since: '0', deletions: [], sent: {}, files: [], leftOut: [] };
   const value = parsed(storageKeys.syncProgress);
   if (!isRecord(value) || ownField(value, 'server') !== server) return fresh;
   const since = ownField(value, 'since');
@@ -44,11 +44,7 @@ export function loadSyncProgress(server: string): SyncProgress {
         )
       : {},
     files: strings(files),
-    leftOut: isRecord(leftOut)
-      ? Object.fromEntries(
-          Object.entries(leftOut).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
-        )
-      : {},
+    leftOut: strings(leftOut),
   };
 }
 

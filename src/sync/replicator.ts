@@ -32,8 +32,8 @@ export interface LocalFiles {
   /** Whether the server is known to have it (sent from here, or found there). */
   onServer(id: string): boolean;
   markOnServer(id: string): void;
-  /** Larger than the server takes: left out of sync, said on its message. `size` is its bytes. */
-  leftOut(id: string, size: number): void;
+  /** Larger than the server takes: left out of sync, said on its message. */
+  leftOut(id: string): void;
 }
 
 /** What the replicator remembers between runs (the caller stores it). */
@@ -160,10 +160,9 @@ export function createReplicator({
         if (error.reason === 'conflict') files.markOnServer(fileId);
         // Over the server's limit: left out, and said so on both sides.
         else if (error.status === 413) {
-          files.leftOut(fileId, blob.size);
-          await client
-            .put({ _id: fileDocumentId(fileId), leftOut: { size: blob.size } })
-            .catch(() => undefined);
+          files.leftOut(fileId);
+          // The other devices learn it from a document without the bytes (nor its size: its message has that).
+          await client.put({ _id: fileDocumentId(fileId), leftOut: true }).catch(() => undefined);
           files.markOnServer(fileId);
         } else throw error;
       }
@@ -183,10 +182,7 @@ export function createReplicator({
         }
         continue;
       }
-      const marker = await client.get(fileDocumentId(fileId));
-      const leftOut = marker?.['leftOut'];
-      if (leftOut && typeof leftOut === 'object' && 'size' in leftOut && typeof leftOut.size === 'number')
-        files.leftOut(fileId, leftOut.size);
+      if ((await client.get(fileDocumentId(fileId)))?.['leftOut'] === true) files.leftOut(fileId);
     }
   }
 

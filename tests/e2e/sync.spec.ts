@@ -11,6 +11,7 @@ import {
   settingsPanel,
   test,
 } from './fixtures.ts';
+import { pdf } from './files.ts';
 
 type StoredMessage = { role: string; content: string };
 
@@ -21,9 +22,11 @@ type StoredMessage = { role: string; content: string };
 type CouchServer = Awaited<ReturnType<typeof startCouchServer>>;
 const admin = { name: 'ada', password: 'correct horse' };
 let server: CouchServer;
+/** The server's limit on one attachment (CouchDB's `max_attachment_size`). */
+const attachmentLimit = 100_000;
 
 test.beforeAll(async () => {
-  server = await startCouchServer({ admin });
+  server = await startCouchServer({ admin, maxAttachmentSize: attachmentLimit });
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -33,6 +36,7 @@ test.afterAll(async () => {
 async function device(
   browser: Browser,
   testInfo: TestInfo,
+  stored: Record<string, string> = {},
 ): Promise<{ context: BrowserContext; chat: ChatPage }> {
   const context = await browser.newContext({
     baseURL: testInfo.project.use.baseURL,
@@ -41,7 +45,10 @@ async function device(
   await context.addInitScript(() => localStorage.setItem('ai-chat-auto-title', 'off'));
   const page = await context.newPage();
   const chat = new ChatPage(page);
-  await seedStorage(page, { 'ai-chat-config': JSON.stringify(mockConfig('openai', mockKey('ok'))) });
+  await seedStorage(page, {
+    'ai-chat-config': JSON.stringify(mockConfig('openai', mockKey('ok'))),
+    ...stored,
+  });
   await chat.open();
   return { context, chat };
 }
@@ -179,4 +186,114 @@ test('the server stopped mid-sync: Offline, the turn kept here, and sent once it
   } finally {
     await durable.stop();
   }
+});
+
+/** Settings → Protect keys with a passphrase. */
+async function protectKeys(page: Page, passphrase: string) {
+  await settingsPanel(page).getByRole('checkbox', { name: 'Protect keys with a passphrase' }).check();
+  const protect = page.getByRole('dialog', { name: 'Protect keys with a passphrase' });
+  await protect.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await protect.getByLabel('Repeat passphrase').fill(passphrase);
+  await protect.getByRole('button', { name: 'Protect keys' }).click();
+  await expect(protect).toHaveCount(0);
+}
+
+test('encrypted end to end: a conversation with its files, a project and a prompt reach the other device, the server holds only ciphertext, and a file over its limit is left out, said', async ({
+  browser,
+}, testInfo) => {
+  const database = `sealed-${testInfo.workerIndex}-${Date.now()}`;
+  const passphrase = 'apple tree at dawn';
+  const secret = 'The spare key is under the blue flowerpot';
+  const prompt = {
+    id: 'prompt-1',
+    title: 'Garden plan',
+    body: 'Plan a garden for {{place}}',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+  const laptop = await device(browser, testInfo, { 'ai-chat-prompts': JSON.stringify([prompt]) });
+  const phone = await device(browser, testInfo);
+  for (const { chat } of [laptop, phone]) await protectKeys(chat.page, passphrase);
+
+  const sync = await fillSync(laptop.chat.page, database);
+  await sync.getByRole('checkbox', { name: 'Encrypt end to end' }).check();
+  await sync.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await sync.getByRole('button', { name: 'Turn on sync' }).click();
+  await expect(sync).toContainText(
+    `To ${database} on ${new URL(server.url).host} as ${admin.name}, encrypted end to end.`,
+  );
+
+  // A question with two files: one the server takes, one over its limit.
+  const { page } = laptop.chat;
+  await laptop.chat.newConversation();
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach files' }).click();
+  await (
+    await chooser
+  ).setFiles([
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(secret) },
+    { name: 'big.pdf', mimeType: 'application/pdf', buffer: pdf('a'.repeat(attachmentLimit)) },
+  ]);
+  await expect(page.getByTestId('file-chip').filter({ hasText: 'Preparing…' })).toHaveCount(0);
+  await laptop.chat.ask('What is in these files?');
+  const sent = laptop.chat.messages('user').last().getByRole('list', { name: 'Attached files' });
+  const leftOutNote =
+    'Not synced: larger than the sync server takes. It stays on the device it was added on.';
+  await expect(sent.getByTestId('file-chip').filter({ hasText: 'big.pdf' }).getByRole('note')).toHaveText(
+    leftOutNote,
+  );
+  await page.getByRole('button', { name: 'Create project' }).click();
+  const settings = page.getByRole('dialog', { name: 'Project settings' });
+  await settings.getByRole('textbox', { name: 'Name' }).fill('Allotment');
+  await settings.getByRole('button', { name: 'Done' }).click();
+  await expect(status(page)).toHaveText('Synced');
+
+  // The server: ids, and ciphertext.
+  const held = await fetch(`${server.url}/${database}/_all_docs?include_docs=true&attachments=true`, {
+    headers: { authorization: `Basic ${btoa(`${admin.name}:${admin.password}`)}` },
+  }).then((response) => response.text());
+  expect(held).toContain('"_id":"conversation:');
+  for (const plain of ['What is in these files', 'spare key', 'Allotment', 'Garden plan', 'notes.txt'])
+    expect(held).not.toContain(plain);
+
+  // The phone: without encryption it is refused; with the passphrase, everything arrives.
+  const phoneSync = await fillSync(phone.chat.page, database);
+  await phoneSync.getByRole('button', { name: 'Turn on sync' }).click();
+  await expect(phoneSync.getByRole('alert')).toContainText(
+    'The data in this database is encrypted end to end',
+  );
+  await phoneSync.getByRole('checkbox', { name: 'Encrypt end to end' }).check();
+  await phoneSync.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await phoneSync.getByRole('button', { name: 'Turn on sync' }).click();
+  await expect(phone.chat.rows).toHaveCount(1);
+  await phone.chat.rows.first().click();
+  const received = phone.chat.messages('user').last().getByRole('list', { name: 'Attached files' });
+  await expect(received.getByTestId('file-chip')).toHaveCount(2);
+  await expect(received.getByTestId('file-chip').filter({ hasText: 'big.pdf' }).getByRole('note')).toHaveText(
+    leftOutNote,
+  );
+  await expect(phone.chat.page.getByRole('button', { name: /Allotment/ }).first()).toBeVisible();
+  await expect
+    .poll(() => phone.chat.page.evaluate(() => localStorage.getItem('ai-chat-prompts') ?? ''))
+    .toContain('Garden plan');
+  // The file's bytes came too, decrypted: the stored attachment reads back as it was.
+  const texts = await phone.chat.page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('ai-chat');
+        open.onerror = () => reject(open.error ?? new Error('open failed'));
+        open.onsuccess = () => {
+          const request = open.result.transaction('attachments').objectStore('attachments').getAll();
+          request.onerror = () => reject(request.error ?? new Error('read failed'));
+          request.onsuccess = () =>
+            void Promise.all((request.result as { blob: Blob }[]).map(({ blob }) => blob.text())).then(
+              resolve,
+            );
+        };
+      }),
+  );
+  expect(texts).toEqual([secret]);
+
+  await laptop.context.close();
+  await phone.context.close();
 });

@@ -1,12 +1,18 @@
 import { useState } from 'react';
 import type { AttachmentPart } from '../../domain/attachments.ts';
+import { useChatState } from '../../hooks/use-chat-state.ts';
 import { useObjectUrl } from '../../hooks/use-object-url.ts';
 import { Dialog, DialogContent } from '../ui/dialog.tsx';
 import { FileChip } from './file-chip.tsx';
 
+/** Said on a file sync left out (docs/sync.md#files). */
+const syncLeftOutNote =
+  'Not synced: larger than the sync server takes. It stays on the device it was added on.';
+
 /** The files a sent message carries; an image opens full size. */
 export function MessageFiles({ files }: { files: readonly AttachmentPart[] }) {
   const [opened, setOpened] = useState<AttachmentPart | null>(null);
+  const leftOut = useChatState((state) => state.syncLeftOut);
   return (
     <>
       <ul aria-label="Attached files" className="mb-2 flex flex-wrap gap-2">
@@ -16,6 +22,7 @@ export function MessageFiles({ files }: { files: readonly AttachmentPart[] }) {
             name={file.name}
             size={file.size}
             kind={file.kind}
+            note={leftOut.includes(file.id) ? syncLeftOutNote : undefined}
             image={file.kind === 'image' ? { attachmentId: file.id } : null}
             open={
               file.kind === 'image'

@@ -27,7 +27,10 @@ const fields: readonly Field[] = [
  */
 export default function SyncSettings() {
   const status = useChatState((state) => state.syncStatus);
+  const keyLock = useChatState((state) => state.keyLock);
   const [setUp, setSetUp] = useState({ url: '', database: 'byok-chat', username: '', password: '' });
+  const [encrypt, setEncrypt] = useState(false);
+  const [passphrase, setPassphrase] = useState('');
   const [check, setCheck] = useState<{ ok: boolean; lines: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [target, setTarget] = useState('');
@@ -37,12 +40,17 @@ export default function SyncSettings() {
   }, [on]);
   const headingId = useId();
   const idBase = useId();
+  const encryptHintId = useId();
 
   const run = async (action: 'testSync' | 'turnOnSync') => {
     setBusy(true);
     try {
       const { password, ...where } = setUp;
-      setCheck(await chat[action](where, password));
+      setCheck(
+        action === 'turnOnSync' && encrypt
+          ? await chat.turnOnSync(where, password, passphrase)
+          : await chat[action](where, password),
+      );
     } catch (error) {
       setCheck({
         ok: false,
@@ -99,8 +107,8 @@ export default function SyncSettings() {
           }}
         >
           <p className="text-xs text-faint-foreground">
-            Your conversations on every device, through a CouchDB you own (or IBM Cloudant, or any
-            CouchDB-compatible server). Keys are never sent there.
+            Your conversations, projects and prompts on every device, through a CouchDB you own (or IBM
+            Cloudant, or any CouchDB-compatible server). Keys are never sent there.
           </p>
           {fields.map((field) => (
             <div key={field.key} className="flex flex-col gap-1">
@@ -116,6 +124,34 @@ export default function SyncSettings() {
               />
             </div>
           ))}
+          <label className="mt-1 flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={encrypt}
+              disabled={keyLock === 'off'}
+              aria-describedby={encryptHintId}
+              onChange={(event) => setEncrypt(event.target.checked)}
+              className="size-4 accent-indigo-600"
+            />
+            Encrypt end to end
+          </label>
+          <p id={encryptHintId} className="text-xs text-faint-foreground">
+            {keyLock === 'off'
+              ? 'Protect your keys with a passphrase first: that passphrase encrypts what is synced.'
+              : 'With your keys’ passphrase, in this browser: the server holds only ciphertext. Every device syncing this database needs the same passphrase.'}
+          </p>
+          {encrypt && keyLock !== 'off' && (
+            <div className="flex flex-col gap-1">
+              <Label htmlFor={`${idBase}-passphrase`}>Passphrase</Label>
+              <Input
+                id={`${idBase}-passphrase`}
+                type="password"
+                value={passphrase}
+                autoComplete="current-password"
+                onChange={(event) => setPassphrase(event.target.value)}
+              />
+            </div>
+          )}
           <div className="flex flex-wrap gap-2">
             <Button size="sm" variant="outline" disabled={busy} onClick={() => void run('testSync')}>
               Test
