@@ -188,7 +188,9 @@ export function createChatController(deps: ChatDependencies): ChatController {
   // Sync with the user's CouchDB: loaded when it is set up, or at start when it is on.
   let syncModule: ReturnType<typeof loadSync> | null = null;
   const loadSync = () =>
-    import('./sync-commands.ts').then(({ createSyncCommands }) => createSyncCommands({ ctx, sync, keyLock }));
+    import('./sync-commands.ts').then(({ createSyncCommands }) =>
+      createSyncCommands({ ctx, sync, keyLock, reloadSettings }),
+    );
   const syncCommands = () =>
     (syncModule ??= loadSync().catch((error: unknown) => {
       syncModule = null;
@@ -415,22 +417,25 @@ export function createChatController(deps: ChatDependencies): ChatController {
     }
   }
 
-  function watchBrowser(): void {
-    deps.page.onSettingsChanged(() => {
-      const saved = settings.loadConfig();
-      const { config, connections } = keyLock.withHeldKeys(saved, rememberedConnections(settings, saved));
-      if (config) configs.applyConfig(config);
-      configs.applyConnections(connections);
-      store.setState({
-        theme: settings.loadTheme(),
-        autoTitle: settings.loadAutoTitle(),
-        toolSettings: settings.loadToolSettings(),
-      });
-      loadPrompts();
-      mcp.load();
-      // Stored without keys while they are protected: the vault gives them back.
-      void keyLock.load();
+  /** Settings changed in storage (by another tab, or sync): taken in as this tab's. */
+  function reloadSettings(): void {
+    const saved = settings.loadConfig();
+    const { config, connections } = keyLock.withHeldKeys(saved, rememberedConnections(settings, saved));
+    if (config) configs.applyConfig(config);
+    configs.applyConnections(connections);
+    store.setState({
+      theme: settings.loadTheme(),
+      autoTitle: settings.loadAutoTitle(),
+      toolSettings: settings.loadToolSettings(),
     });
+    loadPrompts();
+    mcp.load();
+    // Stored without keys while they are protected: the vault gives them back.
+    void keyLock.load();
+  }
+
+  function watchBrowser(): void {
+    deps.page.onSettingsChanged(reloadSettings);
     // Closing the tab mid-reply keeps what has arrived, and what is still to be written: plain
     // writes issued at once. Those may not commit before the page is gone, so the replies are
     // first kept in localStorage, whose write is synchronous (closing-rescue.ts). A tab merely

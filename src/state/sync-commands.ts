@@ -45,11 +45,14 @@ export function createSyncCommands({
   ctx,
   sync,
   keyLock,
+  reloadSettings,
 }: {
   ctx: ChatContext;
   sync: ConversationSync;
   keyLock: KeyLock;
-}): SyncCommands & { start(): void } {
+  /** Takes in settings written to storage, as another tab's are. */
+  reloadSettings(): void;
+}): SyncCommands & { start(): Promise<void> } {
   const secrets = createKeptSecrets({ ctx, keyLock });
   let runner: SyncRunner | null = null;
 
@@ -74,7 +77,7 @@ export function createSyncCommands({
     if (settings.encrypted) sealer = encryptedSealer(await importSyncKey(rawKey));
     else if (await encryptedThere(createCouchClient({ ...settings, password }))) return stopped(lockedData);
     if (runner !== null || !loadSyncSettings().on) return;
-    runner = startSyncRunner({ ctx, sync, settings, password, ...(sealer && { sealer }) });
+    runner = startSyncRunner({ ctx, sync, settings, password, reloadSettings, ...(sealer && { sealer }) });
   }
 
   /** Whether the database is sealed end to end; a server out of reach is asked again by the runner. */

@@ -3,10 +3,27 @@ import { mergeConversations } from '../domain/message-tree.ts';
 import type { Project } from '../domain/projects.ts';
 import { readPrompts, type Prompt } from '../domain/prompts.ts';
 import type { LocalRecords } from '../sync/replicator.ts';
-import { conversationKind, projectKind, promptKind } from '../sync/synced-kinds.ts';
+import {
+  conversationKind,
+  keysIn,
+  projectKind,
+  promptKind,
+  settingsId,
+  settingsKind,
+  syncedSettingKeys,
+  withKeys,
+  withoutKeys,
+  type SyncedSettings,
+} from '../sync/synced-kinds.ts';
 import type { ChatContext } from './chat-context.ts';
 import { isStreamingIn } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
+
+/** The synced settings as last seen here (their stored text, keys out) and when they changed. */
+export interface SettingsStamp {
+  snapshot: string;
+  at: string;
+}
 
 /**
  * This device's side of each synced kind (docs/sync.md): read from, merged into and removed
@@ -19,9 +36,18 @@ export function localRecords({
   sync,
   declined,
   absorbed,
+  settingsStamp,
+  reloadSettings,
 }: {
   ctx: ChatContext;
   sync: ConversationSync;
+  /**
+   * The settings as last seen here (keys taken out) and when they changed: a change is told by
+   * comparing, since settings are saved in many places; kept by the caller.
+   */
+  settingsStamp: { get(): SettingsStamp | null; set(stamp: SettingsStamp): void };
+  /** Takes in settings written to storage (as another tab's change is taken in). */
+  reloadSettings(): void;
   declined(type: string, id: string): boolean;
   /** A record from the server was stored as it is now, or removed (null): nothing to send back. */
   absorbed(type: string, id: string, updatedAt: string | null): void;
@@ -114,5 +140,54 @@ export function localRecords({
     streaming: notStreaming,
   };
 
-  return [conversations, projects, prompts] as const;
+  /** The synced settings as stored now, keys taken out. */
+  function storedSettings(): Record<string, string> {
+    const stored: Record<string, string> = {};
+    for (const key of syncedSettingKeys) {
+      const text = ctx.settings.readText(key);
+      if (text !== null) stored[key] = withoutKeys(key, text);
+    }
+    return stored;
+  }
+  /** The settings here, stamped now when they differ from the last seen. */
+  function currentSettings(): SyncedSettings {
+    const stored = storedSettings();
+    const snapshot = JSON.stringify(stored);
+    let stamp = settingsStamp.get();
+    if (stamp?.snapshot !== snapshot) {
+      // Seen for the first time since sync began: as old as can be, so the synced ones win.
+      stamp = { snapshot, at: stamp ? ctx.now().toISOString() : new Date(0).toISOString() };
+      settingsStamp.set(stamp);
+    }
+    return { id: settingsId, updatedAt: stamp.at, stored };
+  }
+
+  const settings: LocalRecords<SyncedSettings> = {
+    kind: settingsKind,
+    read: async (id) => (id === settingsId ? currentSettings() : undefined),
+    async absorb(remote) {
+      const mine = currentSettings();
+      if (settingsKind.merge(mine, remote) !== remote) return true;
+      const same = JSON.stringify(remote.stored) === JSON.stringify(mine.stored);
+      // This device's keys go back in: the configuration's and the connections'.
+      const keys = Object.assign(
+        {},
+        ...syncedSettingKeys.map((key) => keysIn(key, ctx.settings.readText(key))),
+      ) as Record<string, string>;
+      for (const key of same ? [] : syncedSettingKeys) {
+        const text = remote.stored[key];
+        const written = ctx.settings.writeText(key, text === undefined ? null : withKeys(key, text, keys));
+        if (!sync.reportWrite(written)) return false;
+      }
+      settingsStamp.set({ snapshot: JSON.stringify(storedSettings()), at: remote.updatedAt });
+      absorbed(settingsKind.type, settingsId, remote.updatedAt);
+      if (!same) reloadSettings();
+      return true;
+    },
+    // Settings are never deleted: a tombstone (not written by this app) changes nothing here.
+    remove: async () => undefined,
+    streaming: notStreaming,
+  };
+
+  return { records: [conversations, projects, prompts, settings] as const, currentSettings };
 }

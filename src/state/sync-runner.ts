@@ -3,8 +3,16 @@ import { loadSyncProgress, saveSyncProgress, type SyncProgress } from '../storag
 import { createCouchClient, CouchError, type CouchLocation } from '../sync/couch-client.ts';
 import { createReplicator, type LocalFiles } from '../sync/replicator.ts';
 import type { Sealer } from '../sync/sealing.ts';
-import { conversationKind, documentId, projectKind, promptKind } from '../sync/synced-kinds.ts';
+import {
+  conversationKind,
+  documentId,
+  projectKind,
+  promptKind,
+  settingsId,
+  settingsKind,
+} from '../sync/synced-kinds.ts';
 import type { ChatContext } from './chat-context.ts';
+import type { ChatState } from './chat-store.ts';
 import type { ConversationSync } from './conversation-sync.ts';
 import { localRecords } from './sync-local.ts';
 
@@ -39,6 +47,7 @@ export function startSyncRunner({
   settings,
   password,
   sealer,
+  reloadSettings,
 }: {
   ctx: ChatContext;
   sync: ConversationSync;
@@ -46,6 +55,8 @@ export function startSyncRunner({
   password: string;
   /** Sealed end to end (an encrypted database); absent: in the clear. */
   sealer?: Sealer;
+  /** Takes in settings another device changed, once written to storage. */
+  reloadSettings(): void;
 }): SyncRunner {
   const location: CouchLocation = {
     url: settings.url,
@@ -81,15 +92,20 @@ export function startSyncRunner({
     if (!stopped) ctx.store.setState({ syncStatus: status(), syncLeftOut: progress.leftOut });
   };
 
-  /** Records changed or removed here because the server said so: nothing to send back. */
-  const fromServer = new Set<string>();
-  const records = localRecords({
+  /** Records removed here because the server said so: no deletion to send back. */
+  const removedByServer = new Set<string>();
+  const { records, currentSettings } = localRecords({
     ctx,
     sync,
+    reloadSettings,
+    settingsStamp: {
+      get: () => progress.settings,
+      set: (settings) => remember({ settings }),
+    },
     declined: (type, id) => progress.deletions.includes(documentId(type, id)),
     absorbed(type, id, updatedAt) {
       const document = documentId(type, id);
-      fromServer.add(document);
+      if (updatedAt === null) removedByServer.add(document);
       const sent = Object.entries(progress.sent).filter(([key]) => key !== document);
       remember({ sent: Object.fromEntries(updatedAt === null ? sent : [...sent, [document, updatedAt]]) });
     },
@@ -228,9 +244,19 @@ export function startSyncRunner({
     },
     removed: (id) => deleted(documentId(conversationKind.type, id)),
   });
+  function settingsSaved(): void {
+    const document = documentId(settingsKind.type, settingsId);
+    if (stopped || progress.sent[document] === currentSettings().updatedAt) return;
+    waiting.add(document);
+    show();
+    sendSoon();
+  }
   // Projects and prompts are followed in the state: a change stamps `updatedAt`, a deletion removes one.
   const unsubscribe = ctx.store.subscribe((state, before) => {
     let changed = false;
+    // Settings are saved in many places, to storage just after the state: a change of any in the
+    // state is looked for in storage once that write is done.
+    if (settingsChanged(state, before)) queueMicrotask(settingsSaved);
     for (const [kind, now, then] of [
       [projectKind, state.projects, before.projects],
       [promptKind, state.prompts, before.prompts],
@@ -240,12 +266,12 @@ export function startSyncRunner({
       for (const record of then)
         if (!here.has(record.id)) {
           const document = documentId(kind.type, record.id);
-          if (!fromServer.delete(document)) deleted(document);
+          if (!removedByServer.delete(document)) deleted(document);
         }
       for (const record of now) {
         const document = documentId(kind.type, record.id);
+        // Sent, or taken from the server (which stamps it sent).
         if (progress.sent[document] === record.updatedAt) continue;
-        if (fromServer.delete(document)) continue;
         waiting.add(document);
         changed = true;
       }
@@ -265,6 +291,7 @@ export function startSyncRunner({
   function everyRecord(): { type: string; id: string; updatedAt: string }[] {
     const { list, projects, prompts } = ctx.get();
     return [
+      { type: settingsKind.type, id: settingsId, updatedAt: currentSettings().updatedAt },
       ...list.map(({ id, updatedAt }) => ({ type: conversationKind.type, id, updatedAt })),
       ...projects.map(({ id, updatedAt }) => ({ type: projectKind.type, id, updatedAt })),
       ...prompts.map(({ id, updatedAt }) => ({ type: promptKind.type, id, updatedAt })),
@@ -311,3 +338,9 @@ export function startSyncRunner({
   else begin();
   return runner;
 }
+
+/** Whether a setting the state holds changed (each is replaced, never changed in place). */
+const settingsChanged = (state: ChatState, before: ChatState) =>
+  (['config', 'connections', 'theme', 'autoTitle', 'toolSettings', 'mcpServers'] as const).some(
+    (field) => state[field] !== before[field],
+  );

@@ -362,6 +362,9 @@ export function createLocalSettings(local: StorageLike | null = browserStorage()
   const storage = local ?? undefined;
   return {
     storage,
+    /** A setting's stored text as it is (sync sends settings as stored: state/sync-local.ts). */
+    readText: (key: string) => read(key, storage),
+    writeText: (key: string, value: string | null) => write(key, value, storage),
     hasLegacyConversations: () => hasLegacyConversations(storage),
     readLegacyList: () => readLegacyList(local),
     readSavedConfig: () => readSavedConfig(storage),

@@ -1,5 +1,5 @@
 import { readSyncSettings, type SyncSettings } from '../domain/sync-settings.ts';
-import { isRecord, ownField } from '../domain/json-guards.ts';
+import { isIsoTimestamp, isRecord, ownField } from '../domain/json-guards.ts';
 import { storageKeys } from './keys.ts';
 import { parsed, storeJson } from './local-settings.ts';
 
@@ -21,10 +21,20 @@ export interface SyncProgress {
   files: string[];
   /** Files larger than the server takes, left out of sync (their ids). */
   leftOut: string[];
+  /** The synced settings as last seen here (their stored text, keys out) and when they changed. */
+  settings: { snapshot: string; at: string } | null;
 }
 
 export function loadSyncProgress(server: string): SyncProgress {
-  const fresh: SyncProgress = { server, since: '0', deletions: [], sent: {}, files: [], leftOut: [] };
+  const fresh: SyncProgress = {
+    server,
+    since: '0',
+    deletions: [],
+    sent: {},
+    files: [],
+    leftOut: [],
+    settings: null,
+  };
   const value = parsed(storageKeys.syncProgress);
   if (!isRecord(value) || ownField(value, 'server') !== server) return fresh;
   const since = ownField(value, 'since');
@@ -32,6 +42,9 @@ export function loadSyncProgress(server: string): SyncProgress {
   const sent = ownField(value, 'sent');
   const files = ownField(value, 'files');
   const leftOut = ownField(value, 'leftOut');
+  const settings = ownField(value, 'settings');
+  const snapshot = isRecord(settings) ? ownField(settings, 'snapshot') : undefined;
+  const at = isRecord(settings) ? ownField(settings, 'at') : undefined;
   const strings = (list: unknown) =>
     Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string').slice(0, 100_000) : [];
   return {
@@ -45,6 +58,7 @@ export function loadSyncProgress(server: string): SyncProgress {
       : {},
     files: strings(files),
     leftOut: strings(leftOut),
+    settings: typeof snapshot === 'string' && isIsoTimestamp(at) ? { snapshot, at } : null,
   };
 }
 

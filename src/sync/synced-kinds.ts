@@ -6,6 +6,8 @@ import { findMessage, mergeConversations } from '../domain/message-tree.ts';
 import { readProject } from '../domain/project-validation.ts';
 import { laterProject, type Project } from '../domain/projects.ts';
 import { readPrompt, type Prompt } from '../domain/prompts.ts';
+import { isIsoTimestamp, isRecord, ownField } from '../domain/json-guards.ts';
+import { storageKeys } from '../storage/keys.ts';
 
 /**
  * What is replicated, kind by kind (docs/sync.md#what-is-replicated-and-how): each record is one
@@ -77,6 +79,59 @@ export const promptKind: SyncedKind<Prompt> = {
     const prompt = readPrompt(value);
     return prompt?.id === id ? prompt : null;
   },
+  // The later change wins; on a tie the server's copy (a device that never changed its settings
+  // since sync began stamps them at the epoch, so it takes the ones already synced).
+  merge: (mine, theirs) => (theirs.updatedAt >= mine.updatedAt ? theirs : mine),
+  asServerSees: (merged) => merged,
+  files: () => [],
+};
+
+function tieBreak<T>(a: T, b: T): T {
+  return JSON.stringify(a) <= JSON.stringify(b) ? a : b;
+}
+
+/**
+ * The settings that sync, as stored (localStorage): all but what is this device's alone (the sync
+ * set-up, drafts, the open conversation) and the keys, which are taken out of the configuration
+ * and the connections before they leave and put back from this device's own when they arrive.
+ */
+export const syncedSettingKeys: readonly string[] = [
+  storageKeys.config,
+  storageKeys.connections,
+  storageKeys.theme,
+  storageKeys.autoTitle,
+  storageKeys.tools,
+  storageKeys.voice,
+  storageKeys.mcpServers,
+];
+
+export interface SyncedSettings {
+  id: typeof settingsId;
+  /** When this copy changed: the later copy wins whole. */
+  updatedAt: string;
+  /** Each setting's stored text, keys taken out; absent: not set. */
+  stored: Record<string, string>;
+}
+export const settingsId = 'preferences';
+/** A setting's stored text is read back as storage reads it; this bounds what is taken at all. */
+const settingTextLimit = 1_000_000;
+
+export const settingsKind: SyncedKind<SyncedSettings> = {
+  type: 'settings',
+  idOf: (settings) => settings.id,
+  encode: (settings) => settings,
+  decode(value, id) {
+    if (id !== settingsId || !isRecord(value)) return null;
+    const updatedAt = ownField(value, 'updatedAt');
+    const stored = ownField(value, 'stored');
+    if (!isIsoTimestamp(updatedAt) || !isRecord(stored)) return null;
+    const kept: Record<string, string> = {};
+    for (const key of syncedSettingKeys) {
+      const text = ownField(stored, key);
+      if (typeof text === 'string' && text.length <= settingTextLimit) kept[key] = withoutKeys(key, text);
+    }
+    return { id: settingsId, updatedAt, stored: kept };
+  },
   merge: (mine, theirs) =>
     mine.updatedAt === theirs.updatedAt
       ? tieBreak(mine, theirs)
@@ -87,11 +142,63 @@ export const promptKind: SyncedKind<Prompt> = {
   files: () => [],
 };
 
-function tieBreak<T>(a: T, b: T): T {
-  return JSON.stringify(a) <= JSON.stringify(b) ? a : b;
+/** A configuration's connection id, as config.ts names it, from its stored JSON. */
+function connectionIdIn(config: Record<string, unknown>): string {
+  const provider = ownField(config, 'provider');
+  const endpointId = ownField(config, 'endpointId');
+  return typeof endpointId === 'string' && endpointId
+    ? `${String(provider)}:${endpointId}`
+    : String(provider);
 }
 
-export const syncedKinds = [conversationKind, projectKind, promptKind] as const;
+/** The configurations a setting's JSON holds (the configuration, or each connection's), to take keys out or put them in. */
+function withEachConfig(
+  key: string,
+  text: string,
+  change: (config: Record<string, unknown>) => Record<string, unknown>,
+): string {
+  if (key !== storageKeys.config && key !== storageKeys.connections) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!isRecord(value)) return text;
+  if (key === storageKeys.config) return JSON.stringify(change(value));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(value).map(([id, config]) => [id, isRecord(config) ? change(config) : config]),
+    ),
+  );
+}
+
+/** A stored setting without any key in it. */
+export function withoutKeys(key: string, text: string): string {
+  return withEachConfig(key, text, (config) => ('apiKey' in config ? { ...config, apiKey: '' } : config));
+}
+
+/** A setting from another device with this device's keys put back (by connection id); none known: ''. */
+export function withKeys(key: string, text: string, keys: Readonly<Record<string, string>>): string {
+  return withEachConfig(key, text, (config) => ({
+    ...config,
+    apiKey: Object.hasOwn(keys, connectionIdIn(config)) ? keys[connectionIdIn(config)] : '',
+  }));
+}
+
+/** The keys a stored configuration or connections hold, by connection id. */
+export function keysIn(key: string, text: string | null): Record<string, string> {
+  const keys: Record<string, string> = {};
+  if (text !== null)
+    withEachConfig(key, text, (config) => {
+      const apiKey = ownField(config, 'apiKey');
+      if (typeof apiKey === 'string' && apiKey) keys[connectionIdIn(config)] = apiKey;
+      return config;
+    });
+  return keys;
+}
+
+export const syncedKinds = [conversationKind, projectKind, promptKind, settingsKind] as const;
 
 /** A document's id: its kind, then the record's id. */
 export const documentId = (type: string, id: string) => `${type}:${id}`;

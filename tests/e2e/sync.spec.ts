@@ -107,6 +107,20 @@ test('two devices: set up, both ways, live; edits made apart merge with nothing 
   ]);
   await expect(status(laptop.chat.page)).toHaveText('Synced');
 
+  // Settings other than keys: the laptop's dark theme reaches the phone, whose key stays its own.
+  const config = (page: Page) =>
+    page.evaluate(() => JSON.parse(localStorage.getItem('ai-chat-config') ?? '{}') as { apiKey: string });
+  const phoneKey = (await config(phone.chat.page)).apiKey;
+  const laptopKey = (await config(laptop.chat.page)).apiKey;
+  await laptop.chat.page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expect(phone.chat.page.getByRole('button', { name: 'Switch to light theme' })).toBeVisible();
+  expect((await config(phone.chat.page)).apiKey).toBe(phoneKey);
+  const held = await fetch(`${server.url}/${database}/_all_docs?include_docs=true`, {
+    headers: { authorization: `Basic ${btoa(`${admin.name}:${admin.password}`)}` },
+  }).then((response) => response.text());
+  expect(held).toContain('"_id":"settings:preferences"');
+  for (const key of [phoneKey, laptopKey]) expect(held).not.toContain(key);
+
   // Apart (the server out of reach of both), each adds a turn; back together, both have both.
   for (const { context } of [laptop, phone])
     await context.route(`${server.url}/**`, (route) => route.abort());
