@@ -2,6 +2,7 @@ import type { Conversation } from '../domain/conversation.ts';
 import { mergeConversations } from '../domain/message-tree.ts';
 import type { Project } from '../domain/projects.ts';
 import { readPrompts, type Prompt } from '../domain/prompts.ts';
+import { storageKeys } from '../storage/keys.ts';
 import type { LocalRecords } from '../sync/replicator.ts';
 import {
   conversationKind,
@@ -142,9 +143,9 @@ export function localRecords({
 
   /** The synced settings as stored now, keys taken out. */
   function storedSettings(): Record<string, string> {
-    const stored: Record<string, string> = {};
+    const stored: SyncedSettings['stored'] = {};
     for (const key of syncedSettingKeys) {
-      const text = ctx.settings.readText(key);
+      const text = ctx.settings.readText(storageKeys[key]);
       if (text !== null) stored[key] = withoutKeys(key, text);
     }
     return stored;
@@ -172,11 +173,14 @@ export function localRecords({
       // This device's keys go back in: the configuration's and the connections'.
       const keys = Object.assign(
         {},
-        ...syncedSettingKeys.map((key) => keysIn(key, ctx.settings.readText(key))),
+        ...syncedSettingKeys.map((key) => keysIn(key, ctx.settings.readText(storageKeys[key]))),
       ) as Record<string, string>;
       for (const key of same ? [] : syncedSettingKeys) {
         const text = remote.stored[key];
-        const written = ctx.settings.writeText(key, text === undefined ? null : withKeys(key, text, keys));
+        const written = ctx.settings.writeText(
+          storageKeys[key],
+          text === undefined ? null : withKeys(key, text, keys),
+        );
         if (!sync.reportWrite(written)) return false;
       }
       settingsStamp.set({ snapshot: JSON.stringify(storedSettings()), at: remote.updatedAt });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { storageKeys } from '../storage/keys.ts';
 import {
   keysIn,
   recordOf,
@@ -17,19 +16,19 @@ const connections = JSON.stringify({
 
 describe('synced settings', () => {
   it('leave without any key and come back with this device’s own', () => {
-    const sent = withoutKeys(storageKeys.connections, connections);
+    const sent = withoutKeys('connections', connections);
     expect(sent).not.toContain('sk-laptop');
     expect(sent).not.toContain('lab-key');
-    const keys = { ...keysIn(storageKeys.config, config), ...keysIn(storageKeys.connections, connections) };
+    const keys = { ...keysIn('config', config), ...keysIn('connections', connections) };
     expect(keys).toEqual({ openai: 'sk-laptop', 'custom:lab': 'lab-key' });
     const phoneKeys = { openai: 'sk-phone' };
-    expect(JSON.parse(withKeys(storageKeys.connections, sent, phoneKeys))).toEqual({
+    expect(JSON.parse(withKeys('connections', sent, phoneKeys))).toEqual({
       openai: { provider: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-phone' },
       'custom:lab': { provider: 'custom', endpointId: 'lab', model: 'llama', apiKey: '' },
     });
     // Not a configuration: as it is.
-    expect(withoutKeys(storageKeys.theme, 'dark')).toBe('dark');
-    expect(withoutKeys(storageKeys.config, 'not json')).toBe('not json');
+    expect(withoutKeys('theme', 'dark')).toBe('dark');
+    expect(withoutKeys('config', 'not json')).toBe('not json');
   });
 
   it('a server’s copy is read with the keys taken out, only the known settings, bounded', () => {
@@ -38,17 +37,17 @@ describe('synced settings', () => {
         id: 'preferences',
         updatedAt: '2026-11-27T10:00:00.000Z',
         stored: {
-          [storageKeys.config]: config,
-          [storageKeys.theme]: 'dark',
-          [storageKeys.keyVault]: '{"salt":"x"}',
-          [storageKeys.tools]: 'x'.repeat(1_000_001),
+          config,
+          theme: 'dark',
+          keyVault: '{"salt":"x"}',
+          tools: 'x'.repeat(1_000_001),
         },
       },
       'preferences',
     );
     expect(read?.stored).toEqual({
-      [storageKeys.config]: JSON.stringify({ provider: 'openai', model: 'gpt-4o-mini', apiKey: '' }),
-      [storageKeys.theme]: 'dark',
+      config: JSON.stringify({ provider: 'openai', model: 'gpt-4o-mini', apiKey: '' }),
+      theme: 'dark',
     });
     expect(settingsKind.decode({ updatedAt: 'yesterday', stored: {} }, 'preferences')).toBeNull();
     expect(settingsKind.decode({ updatedAt: '2026-11-27T10:00:00.000Z', stored: {} }, 'other')).toBeNull();
@@ -58,7 +57,7 @@ describe('synced settings', () => {
     const copy = (updatedAt: string, theme: string): SyncedSettings => ({
       id: 'preferences',
       updatedAt,
-      stored: { [storageKeys.theme]: theme },
+      stored: { theme: theme },
     });
     const epoch = copy(new Date(0).toISOString(), 'light');
     const synced = copy(new Date(0).toISOString(), 'dark');

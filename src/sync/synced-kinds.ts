@@ -7,7 +7,6 @@ import { readProject } from '../domain/project-validation.ts';
 import { laterProject, type Project } from '../domain/projects.ts';
 import { readPrompt, type Prompt } from '../domain/prompts.ts';
 import { isIsoTimestamp, isRecord, ownField } from '../domain/json-guards.ts';
-import { storageKeys } from '../storage/keys.ts';
 
 /**
  * What is replicated, kind by kind (docs/sync.md#what-is-replicated-and-how): each record is one
@@ -91,26 +90,27 @@ function tieBreak<T>(a: T, b: T): T {
 }
 
 /**
- * The settings that sync, as stored (localStorage): all but what is this device's alone (the sync
+ * The settings that sync, as stored (in localStorage, under the names `storageKeys` gives these): all but what is this device's alone (the sync
  * set-up, drafts, the open conversation) and the keys, which are taken out of the configuration
  * and the connections before they leave and put back from this device's own when they arrive.
  */
-export const syncedSettingKeys: readonly string[] = [
-  storageKeys.config,
-  storageKeys.connections,
-  storageKeys.theme,
-  storageKeys.autoTitle,
-  storageKeys.tools,
-  storageKeys.voice,
-  storageKeys.mcpServers,
-];
+export const syncedSettingKeys = [
+  'config',
+  'connections',
+  'theme',
+  'autoTitle',
+  'tools',
+  'voice',
+  'mcpServers',
+] as const;
+export type SyncedSettingKey = (typeof syncedSettingKeys)[number];
 
 export interface SyncedSettings {
   id: typeof settingsId;
   /** When this copy changed: the later copy wins whole. */
   updatedAt: string;
   /** Each setting's stored text, keys taken out; absent: not set. */
-  stored: Record<string, string>;
+  stored: Partial<Record<SyncedSettingKey, string>>;
 }
 export const settingsId = 'preferences';
 /** A setting's stored text is read back as storage reads it; this bounds what is taken at all. */
@@ -125,7 +125,7 @@ export const settingsKind: SyncedKind<SyncedSettings> = {
     const updatedAt = ownField(value, 'updatedAt');
     const stored = ownField(value, 'stored');
     if (!isIsoTimestamp(updatedAt) || !isRecord(stored)) return null;
-    const kept: Record<string, string> = {};
+    const kept: SyncedSettings['stored'] = {};
     for (const key of syncedSettingKeys) {
       const text = ownField(stored, key);
       if (typeof text === 'string' && text.length <= settingTextLimit) kept[key] = withoutKeys(key, text);
@@ -153,11 +153,11 @@ function connectionIdIn(config: Record<string, unknown>): string {
 
 /** The configurations a setting's JSON holds (the configuration, or each connection's), to take keys out or put them in. */
 function withEachConfig(
-  key: string,
+  key: SyncedSettingKey,
   text: string,
   change: (config: Record<string, unknown>) => Record<string, unknown>,
 ): string {
-  if (key !== storageKeys.config && key !== storageKeys.connections) return text;
+  if (key !== 'config' && key !== 'connections') return text;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -165,7 +165,7 @@ function withEachConfig(
     return text;
   }
   if (!isRecord(value)) return text;
-  if (key === storageKeys.config) return JSON.stringify(change(value));
+  if (key === 'config') return JSON.stringify(change(value));
   return JSON.stringify(
     Object.fromEntries(
       Object.entries(value).map(([id, config]) => [id, isRecord(config) ? change(config) : config]),
@@ -174,12 +174,16 @@ function withEachConfig(
 }
 
 /** A stored setting without any key in it. */
-export function withoutKeys(key: string, text: string): string {
+export function withoutKeys(key: SyncedSettingKey, text: string): string {
   return withEachConfig(key, text, (config) => ('apiKey' in config ? { ...config, apiKey: '' } : config));
 }
 
 /** A setting from another device with this device's keys put back (by connection id); none known: ''. */
-export function withKeys(key: string, text: string, keys: Readonly<Record<string, string>>): string {
+export function withKeys(
+  key: SyncedSettingKey,
+  text: string,
+  keys: Readonly<Record<string, string>>,
+): string {
   return withEachConfig(key, text, (config) => ({
     ...config,
     apiKey: Object.hasOwn(keys, connectionIdIn(config)) ? keys[connectionIdIn(config)] : '',
@@ -187,7 +191,7 @@ export function withKeys(key: string, text: string, keys: Readonly<Record<string
 }
 
 /** The keys a stored configuration or connections hold, by connection id. */
-export function keysIn(key: string, text: string | null): Record<string, string> {
+export function keysIn(key: SyncedSettingKey, text: string | null): Record<string, string> {
   const keys: Record<string, string> = {};
   if (text !== null)
     withEachConfig(key, text, (config) => {
