@@ -151,6 +151,7 @@ export function startSyncRunner({
       for (const id of [...progress.deletions]) {
         await replicator.pushDeletion(id);
         remember({ deletions: progress.deletions.filter((other) => other !== id) });
+        deletedHere.add(id);
       }
       const sent = (ids: Iterable<string>) => {
         const next = { ...progress.sent };
@@ -175,8 +176,10 @@ export function startSyncRunner({
       for (const id of single) {
         if (paused || stopped) break;
         // Streaming (false): its last save, when the reply ends, sends it.
-        if (await replicator.push(id)) sent([id]);
-        else waiting.delete(id);
+        if (await replicator.push(id, { revive: revived.has(id) })) {
+          revived.delete(id);
+          sent([id]);
+        } else waiting.delete(id);
       }
       offline = false;
     } catch (error) {
@@ -230,7 +233,21 @@ export function startSyncRunner({
     }
   }
 
+  /** Deleted here and that deletion sent, this visit: an Undo brings one back. */
+  const deletedHere = new Set<string>();
+  /** Brought back here (an Undo) after this device deleted them on the server: written anew. */
+  const revived = new Set<string>();
+  /** A record is here again: a deletion not sent yet is dropped; one sent is undone on the server. */
+  function cameBack(document: string): void {
+    if (progress.deletions.includes(document))
+      remember({ deletions: progress.deletions.filter((other) => other !== document) });
+    if (deletedHere.delete(document)) {
+      revived.add(document);
+      waiting.add(document);
+    }
+  }
   function deleted(document: string): void {
+    revived.delete(document);
     waiting.delete(document);
     if (!progress.deletions.includes(document)) remember({ deletions: [...progress.deletions, document] });
     show();
@@ -238,6 +255,7 @@ export function startSyncRunner({
   }
   const unobserve = sync.observe({
     saved(id) {
+      cameBack(documentId(conversationKind.type, id));
       waiting.add(documentId(conversationKind.type, id));
       show();
       sendSoon();
@@ -263,6 +281,12 @@ export function startSyncRunner({
     ] as const) {
       if (now === then) continue;
       const here = new Set(now.map((record) => record.id));
+      const there = new Set(then.map((record) => record.id));
+      for (const record of now)
+        if (!there.has(record.id)) {
+          cameBack(documentId(kind.type, record.id));
+          changed ||= waiting.has(documentId(kind.type, record.id));
+        }
       for (const record of then)
         if (!here.has(record.id)) {
           const document = documentId(kind.type, record.id);

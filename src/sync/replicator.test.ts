@@ -41,7 +41,7 @@ async function freshLocation(): Promise<CouchLocation> {
   return location;
 }
 
-/** One kind's records on a device, merged as the app's storage merges them. */
+/** One kind's records on a device, merged as the app's storage merges them; `deleted`: deleted here, refused from the server. */
 function memoryRecords<T>(kind: SyncedKind<T>, streaming: ReadonlySet<string> = new Set()) {
   const stored = new Map<string, T>();
   const deleted = new Set<string>();
@@ -55,8 +55,8 @@ function memoryRecords<T>(kind: SyncedKind<T>, streaming: ReadonlySet<string> = 
       stored.set(id, mine === undefined ? remote : kind.merge(mine, remote));
       return true;
     },
+    // Deleted by the server: gone, though not refused if the server brings it back.
     async remove(id) {
-      deleted.add(id);
       stored.delete(id);
     },
     streaming: (id) => streaming.has(id),
@@ -328,6 +328,12 @@ describe('replication with a CouchDB-protocol server', () => {
     await phone.replicator.pushDeletion(documentId('prompt', 't1'));
     await laptop.pullAll();
     expect(laptop.prompts.has('t1')).toBe(false);
+    // Undone on the phone (Undo brings back the same prompt): written over its tombstone, it
+    // returns to the laptop; a device merely late with its copy would have obeyed the tombstone.
+    phone.prompts.set('t1', prompt('t1', 'Summarise', '2026-01-01T00:00:00.000Z'));
+    expect(await phone.replicator.push(documentId('prompt', 't1'), { revive: true })).toBe(true);
+    await laptop.pullAll();
+    expect(laptop.prompts.get('t1')?.title).toBe('Summarise');
   });
 
   it('files go as attachments of their own documents; one over the server’s limit is left out, said on both', async () => {

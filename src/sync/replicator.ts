@@ -43,8 +43,12 @@ export interface ReplicationMemory {
 }
 
 export interface Replicator {
-  /** Sends a record's stored copy (merged with the server's); false when it waits (streaming). */
-  push(documentIdValue: string): Promise<boolean>;
+  /**
+   * Sends a record's stored copy (merged with the server's); false when it waits (streaming).
+   * `revive`: this device deleted it on the server and has brought it back (an Undo): the
+   * server's tombstone is written over rather than obeyed.
+   */
+  push(documentIdValue: string, options?: { revive?: boolean }): Promise<boolean>;
   /**
    * Sends many records in a few requests (the first sync of a long history): the server's copies
    * read at once, merged, written in batches. What comes back refused (another device wrote
@@ -192,7 +196,7 @@ export function createReplicator({
     return side.absorb(value);
   }
 
-  async function push(id: string): Promise<boolean> {
+  async function push(id: string, { revive = false } = {}): Promise<boolean> {
     const found = located(id);
     if (!found) return true;
     const { side } = found;
@@ -200,7 +204,9 @@ export function createReplicator({
     for (let attempt = 0; attempt < attempts; attempt++) {
       const mine = await side.read(found.id);
       if (mine === undefined) return true;
-      const remote = await client.get(id, { conflicts: true });
+      const held = await client.get(id, { conflicts: true });
+      // A tombstone of this device's, undone here: written over (a write without a revision).
+      const remote = revive && held?._deleted ? undefined : held;
       // Deleted on another device: deletion is final, here too (it is not sent back to life).
       if (remote?._deleted) {
         await side.remove(found.id);
