@@ -8,6 +8,7 @@ import {
   mockConfig,
   mockKey,
   newWindow,
+  sampleConversation,
   test,
 } from './fixtures.ts';
 
@@ -196,10 +197,22 @@ test('a code run, a drawn picture and the artifact panel have no violations', as
   await dismissToasts(page);
   expect(await violations(page)).toEqual([]);
 
-  await chat.open(mockConfig('openai', mockKey('ok')));
-  await chat.newConversation();
-  for (const word of ['One', 'Two'])
-    await chat.ask(`Here:\n\n\`\`\`html title="Page"\n<h1>${word}</h1>\n\`\`\`\n\nThat is all.`);
+  // An artifact in two versions: two replies, put in place by an import (how they arrived is not
+  // what is checked here; artifacts.spec.ts opens a streamed one).
+  await importFile(page, {
+    version: '2.0',
+    conversations: [
+      sampleConversation(
+        'page',
+        'Page',
+        ['One', 'Two'].map((word): [string, string] => [
+          word,
+          `Here:\n\n\`\`\`html title="Page"\n<h1>${word}</h1>\n\`\`\`\n\nThat is all.`,
+        ]),
+      ),
+    ],
+    activeConversationId: 'page',
+  });
   await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
   const panel = page.getByRole('complementary', { name: 'Page' });
   await panel.getByRole('tab', { name: 'Changes' }).click();

@@ -1,16 +1,48 @@
 import { readFile } from 'node:fs/promises';
-import { expect, mockConfig, mockKey, seedStorage, test, type ChatPage } from './fixtures.ts';
+import {
+  expect,
+  importFile,
+  mockConfig,
+  mockKey,
+  sampleConversation,
+  seedStorage,
+  test,
+  type ChatPage,
+} from './fixtures.ts';
 import { mockUrl } from './ports.ts';
 
 /**
  * Artifacts: code blocks of replies opened in a panel beside the chat. The mock's `ok` scenario
- * echoes the question, so each reply holds the blocks the test sends.
+ * echoes the question, so each reply holds the blocks the test sends. Where how the reply arrived
+ * is not the point (a streamed reply opens in the panel in the first test), the replies are put in
+ * place by an import: a long block echoed back streams for seconds.
  */
 
 /** A fenced block (the mock's echo puts 'Echo: ' before the text and its count after it). */
 const fence = (info: string, code: string) => `\`\`\`${info}\n${code}\n\`\`\``;
-const ask = (chat: ChatPage, ...blocks: string[]) =>
-  chat.ask(`Here:\n\n${blocks.join('\n\n')}\n\nThat is all.`);
+const reply = (...blocks: string[]) => `Here:\n\n${blocks.join('\n\n')}\n\nThat is all.`;
+const ask = (chat: ChatPage, ...blocks: string[]) => chat.ask(reply(...blocks));
+
+/**
+ * The app configured for the mock, with conversations of these replies put in place by an import
+ * (name, replies), the first one open.
+ */
+async function startWith(chat: ChatPage, conversations: [name: string, replies: string[]][]) {
+  await chat.open(mockConfig('openai', mockKey('ok')));
+  await importFile(chat.page, {
+    version: '2.0',
+    conversations: conversations.map(([name, replies], index) =>
+      sampleConversation(
+        `artifacts-${index}`,
+        name,
+        replies.map((text, turn): [string, string] => [`Question ${turn + 1}`, text]),
+      ),
+    ),
+    activeConversationId: 'artifacts-0',
+  });
+  const [[, replies] = ['', []]] = conversations;
+  await expect(chat.messages('assistant').last()).toContainText(replies.at(-1)?.slice(-12) ?? '');
+}
 
 async function start(chat: ChatPage) {
   await chat.open(mockConfig('openai', mockKey('ok')));
@@ -50,9 +82,14 @@ test('an HTML artifact opens beside the chat, renders in the sandbox, downloads,
 test('the same artifact over three replies has three versions, with the changes between them', async ({
   chat,
 }) => {
-  await start(chat);
-  for (const word of ['One', 'Two', 'Three'])
-    await ask(chat, fence('html title="Counter"', `<p>Count</p>\n<h1>${word}</h1>`));
+  await startWith(chat, [
+    [
+      'Counter',
+      ['One', 'Two', 'Three'].map((word) =>
+        reply(fence('html title="Counter"', `<p>Count</p>\n<h1>${word}</h1>`)),
+      ),
+    ],
+  ]);
   await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
   const counter = panel(chat, 'Counter');
   await expect(counter.getByTestId('artifact-version')).toHaveText('3 / 3');
@@ -71,35 +108,54 @@ test('the same artifact over three replies has three versions, with the changes 
 });
 
 test('Markdown, Mermaid, SVG and long code open as their kind', async ({ chat }) => {
-  await start(chat);
-  const open = async (block: string) => {
-    await ask(chat, block);
-    const reply = chat.messages('assistant').last();
-    await expect(reply.getByRole('button', { name: 'Open in panel' })).toHaveCount(1);
-    await reply.getByRole('button', { name: 'Open in panel' }).click();
+  // A conversation each (the list shows the messages in view only).
+  await startWith(chat, [
+    ['Markdown', [reply(fence('markdown', '# Release notes\n\n- **Faster** search'))]],
+    ['Mermaid', [reply(fence('mermaid', 'graph TD; A-->B'))]],
+    [
+      'SVG',
+      [
+        reply(
+          fence(
+            'svg',
+            '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><title>Dot</title><circle cx="20" cy="20" r="10"/></svg>',
+          ),
+        ),
+      ],
+    ],
+    [
+      'Long code',
+      [reply(fence('python', Array.from({ length: 18 }, (_, index) => `print(${index})`).join('\n')))],
+    ],
+    ['Short code', [reply(fence('python', 'print(1)'))]],
+  ]);
+  const open = async (name: string) => {
+    const row = chat.rows.filter({ hasText: name });
+    await row.click();
+    await expect(row).toHaveAttribute('data-active', 'true');
+    const shown = chat.messages('assistant').last();
+    await expect(shown).toContainText('That is all.');
+    await expect(shown.getByRole('button', { name: 'Open in panel' })).toHaveCount(1);
+    await shown.getByRole('button', { name: 'Open in panel' }).click();
   };
 
-  await open(fence('markdown', '# Release notes\n\n- **Faster** search'));
+  await open('Markdown');
   await expect(panel(chat, 'Release notes').getByRole('tabpanel').locator('strong')).toHaveText('Faster');
 
-  await open(fence('mermaid', 'graph TD; A-->B'));
+  await open('Mermaid');
   await expect(panel(chat, 'Diagram').getByRole('img', { name: 'Diagram' })).toBeVisible({ timeout: 20_000 });
 
-  await open(
-    fence(
-      'svg',
-      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><title>Dot</title><circle cx="20" cy="20" r="10"/></svg>',
-    ),
-  );
+  await open('SVG');
   await expect(panel(chat, 'Dot').frameLocator('iframe[title="Preview"]').locator('circle')).toHaveCount(1);
 
-  await open(fence('python', Array.from({ length: 18 }, (_, index) => `print(${index})`).join('\n')));
+  await open('Long code');
   const code = panel(chat, 'python code');
   // Code has no preview: it opens on its code.
   await expect(code.getByRole('tab', { name: 'Preview' })).toHaveCount(0);
   await expect(code.getByRole('tabpanel')).toContainText('print(17)');
   // A short block of code is no artifact.
-  await ask(chat, fence('python', 'print(1)'));
+  await chat.rows.filter({ hasText: 'Short code' }).click();
+  await expect(chat.messages('assistant').last()).toContainText('print(1)');
   await expect(chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' })).toHaveCount(
     0,
   );
@@ -137,7 +193,6 @@ test('a React artifact runs offline in its sandbox: state, icons, charts and Tai
   chat,
   page,
 }) => {
-  await start(chat);
   const component = [
     "import { useState } from 'react';",
     "import { Check } from 'lucide-react';",
@@ -154,7 +209,7 @@ test('a React artifact runs offline in its sandbox: state, icons, charts and Tai
     '  );',
     '}',
   ].join('\n');
-  await ask(chat, fence('tsx', component));
+  await startWith(chat, [['Counter', [reply(fence('tsx', component))]]]);
   // While the reply is on screen a frame loads ahead, hidden; opening moves that document whole.
   const ahead = page.locator('iframe[title="React preview, loaded ahead"]');
   await expect(ahead.contentFrame().locator('#artifact-content')).toBeAttached();
@@ -236,7 +291,6 @@ test('a hostile React artifact runs, but reaches no network, storage, page or wi
   const popups: string[] = [];
   page.on('requestfinished', (request) => answered.push(request.url()));
   page.on('popup', (popup) => popups.push(popup.url()));
-  await start(chat);
   const probe = [
     "import { useEffect, useState } from 'react';",
     '',
@@ -268,7 +322,7 @@ test('a hostile React artifact runs, but reaches no network, storage, page or wi
     "  return <pre id=\"results\" data-done={results ? 'true' : 'false'}>{JSON.stringify(results)}</pre>;",
     '}',
   ].join('\n');
-  await ask(chat, fence('jsx', probe));
+  await startWith(chat, [['Probe', [reply(fence('jsx', probe))]]]);
   await chat.messages('assistant').last().getByRole('button', { name: 'Open in panel' }).click();
   const frame = panel(chat, 'Probe').frameLocator('iframe[title="React preview"]');
   await expect(frame.locator('#results[data-done="true"]')).toBeAttached();

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { violations } from './axe.ts';
+import { HeldStream } from './held-stream.ts';
 import {
   expect,
   mockConfig,
@@ -115,52 +116,72 @@ test('a reload mid-compare keeps both partial replies and the compare set; the n
   page,
   held,
 }) => {
-  const groq = mockKey('slow');
-  const fuser = mockKey('ok');
-  await openWithConnections(chat, [held.config(), mockConfig('groq', groq), mockConfig('claude', fuser)]);
-  await compare(page, [['Groq', 'llama-3.3-70b-versatile']]);
-  await chat.send('Tell me a fact');
-  const first = await held.nextReply();
-  first.send('Held so far');
-  await expect(column(page, 'gpt-4o-mini')).toContainText('Held so far');
-  await expect(column(page, 'llama-3.3-70b-versatile')).toContainText('This is a slow reply');
+  // Groq's replies are held too: cut short by the reload in the first turn, ended at once in the
+  // second (a reply streamed to its end at the slow scenario's pace took 15 s of this test).
+  const heldGroq = await HeldStream.start();
+  try {
+    const fuser = mockKey('ok');
+    await openWithConnections(chat, [
+      held.config(),
+      { ...mockConfig('groq', 'held-key'), baseUrl: heldGroq.url },
+      mockConfig('claude', fuser),
+    ]);
+    await compare(page, [['Groq', 'llama-3.3-70b-versatile']]);
+    await chat.send('Tell me a fact');
+    const first = await held.nextReply();
+    first.send('Held so far');
+    const firstGroq = await heldGroq.nextReply();
+    firstGroq.send('Groq so far');
+    await expect(column(page, 'gpt-4o-mini')).toContainText('Held so far');
+    await expect(column(page, 'llama-3.3-70b-versatile')).toContainText('Groq so far');
 
-  await page.reload();
-  await expect(turn(page).getByRole('region')).toHaveCount(2);
-  await expect(column(page, 'gpt-4o-mini')).toContainText('Held so far');
-  await expect(column(page, 'gpt-4o-mini')).toContainText('Interrupted');
-  await expect(column(page, 'llama-3.3-70b-versatile')).toContainText('This is a slow reply');
-  await expect(page.getByRole('button', { name: 'Compare: 2 models' })).toBeVisible();
+    await page.reload();
+    await expect(turn(page).getByRole('region')).toHaveCount(2);
+    await expect(column(page, 'gpt-4o-mini')).toContainText('Held so far');
+    await expect(column(page, 'gpt-4o-mini')).toContainText('Interrupted');
+    await expect(column(page, 'llama-3.3-70b-versatile')).toContainText('Groq so far');
+    await expect(column(page, 'llama-3.3-70b-versatile')).toContainText('Interrupted');
+    await expect(page.getByRole('button', { name: 'Compare: 2 models' })).toBeVisible();
 
-  // Still comparing: the next message goes to both.
-  await chat.send('Another');
-  const second = await held.nextReply();
-  second.send('Second answer');
-  second.end();
-  await chat.waitForReplyDone();
-  await expect(turn(page)).toHaveCount(2);
-  const latest = turn(page).last();
-  await expect(latest.getByRole('region', { name: 'gpt-4o-mini' })).toContainText('Second answer');
+    // Still comparing: the next message goes to both.
+    await chat.send('Another');
+    const second = await held.nextReply();
+    second.send('Second answer');
+    second.end();
+    const secondGroq = await heldGroq.nextReply();
+    secondGroq.send('Groq answer');
+    secondGroq.end();
+    await chat.waitForReplyDone();
+    await expect(turn(page)).toHaveCount(2);
+    const latest = turn(page).last();
+    await expect(latest.getByRole('region', { name: 'gpt-4o-mini' })).toContainText('Second answer');
+    await expect(latest.getByRole('region', { name: 'llama-3.3-70b-versatile' })).toContainText(
+      'Groq answer',
+    );
 
-  // Fuse, by Claude: the request has the question and each reply labelled by its model.
-  await latest.getByRole('button', { name: 'Fuse' }).click();
-  await page
-    .getByRole('dialog', { name: 'Fuse the replies' })
-    .getByRole('group', { name: 'Claude' })
-    .getByRole('button', { name: 'claude-haiku-4-5', exact: true })
-    .click();
-  const fused = latest.getByRole('region', { name: 'Fused by claude-haiku-4-5' });
-  await expect(fused).toContainText('Echo:');
-  await chat.waitForReplyDone();
-  const [request] = (await recordedRequests(fuser)).filter((recorded) => recorded.method === 'POST');
-  const sent = JSON.stringify(request?.body);
-  expect(sent).toContain('Another');
-  expect(sent).toContain('model=\\"gpt-4o-mini\\"');
-  expect(sent).toContain('Second answer');
-  expect(sent).toContain('model=\\"llama-3.3-70b-versatile\\"');
-  // Its sources are links to their columns.
-  await fused.getByRole('button', { name: 'llama-3.3-70b-versatile' }).click();
-  await expect(latest.getByRole('region', { name: 'llama-3.3-70b-versatile' })).toBeFocused();
+    // Fuse, by Claude: the request has the question and each reply labelled by its model.
+    await latest.getByRole('button', { name: 'Fuse' }).click();
+    await page
+      .getByRole('dialog', { name: 'Fuse the replies' })
+      .getByRole('group', { name: 'Claude' })
+      .getByRole('button', { name: 'claude-haiku-4-5', exact: true })
+      .click();
+    const fused = latest.getByRole('region', { name: 'Fused by claude-haiku-4-5' });
+    await expect(fused).toContainText('Echo:');
+    await chat.waitForReplyDone();
+    const [request] = (await recordedRequests(fuser)).filter((recorded) => recorded.method === 'POST');
+    const sent = JSON.stringify(request?.body);
+    expect(sent).toContain('Another');
+    expect(sent).toContain('model=\\"gpt-4o-mini\\"');
+    expect(sent).toContain('Second answer');
+    expect(sent).toContain('model=\\"llama-3.3-70b-versatile\\"');
+    expect(sent).toContain('Groq answer');
+    // Its sources are links to their columns.
+    await fused.getByRole('button', { name: 'llama-3.3-70b-versatile' }).click();
+    await expect(latest.getByRole('region', { name: 'llama-3.3-70b-versatile' })).toBeFocused();
+  } finally {
+    await heldGroq.stop();
+  }
 });
 
 test('on a phone each model is a tab; the compared turn has no WCAG A/AA violations', async ({
