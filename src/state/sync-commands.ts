@@ -4,6 +4,7 @@ import {
   syncSettingsProblem,
   type SyncSettings,
 } from '../domain/sync-settings.ts';
+import { storageKeys } from '../storage/keys.ts';
 import { loadSyncSettings, saveSyncSettings } from '../storage/sync-store.ts';
 import { checkCouch, type CouchCheck } from '../sync/couch-check.ts';
 import { createCouchClient, type CouchClient } from '../sync/couch-client.ts';
@@ -55,14 +56,50 @@ export function createSyncCommands({
 }): SyncCommands & { start(): Promise<void> } {
   const secrets = createKeptSecrets({ ctx, keyLock });
   let runner: SyncRunner | null = null;
+  /**
+   * One tab runs sync for every tab of this browser: the one holding the Web Lock. The others
+   * wait for it (one takes over when that tab closes), show its status, and send it their
+   * buttons' commands; what they save reaches it through storage and the tab channel.
+   */
+  let leading: (() => void) | null = null;
+  let waitingToLead: AbortController | null = null;
 
   const stopped = (message: string) => ctx.store.setState({ syncStatus: { kind: 'error', message } });
   const locked = () => ctx.get().keyLock === 'locked';
 
-  /** Runs sync as set up, once the password (and an encrypted sync's key) is at hand (keys unlocked). */
-  async function start(): Promise<void> {
+  /** Stops sync here: the runner, the lead (another tab may take it) or the wait for it. */
+  function stopHere(): void {
     runner?.stop();
     runner = null;
+    leading?.();
+    leading = null;
+    waitingToLead?.abort();
+    waitingToLead = null;
+  }
+
+  /** Starts sync as set up: this tab leads when no other does, or waits to. */
+  async function start(): Promise<void> {
+    stopHere();
+    if (!loadSyncSettings().on) return;
+    const locks = globalThis.navigator?.locks;
+    if (!locks) return run();
+    const waiting = new AbortController();
+    waitingToLead = waiting;
+    // Meanwhile the tab that leads says where sync stands.
+    ctx.tabSync.post({ type: 'sync-command', command: 'status' });
+    await locks
+      .request(storageKeys.syncLeadLock, { signal: waiting.signal }, async () => {
+        if (waitingToLead !== waiting) return;
+        waitingToLead = null;
+        const held = new Promise<void>((release) => (leading = release));
+        await run();
+        await held;
+      })
+      .catch(() => undefined); // Stopped while waiting.
+  }
+
+  /** Runs sync as set up, once the password (and an encrypted sync's key) is at hand (keys unlocked). */
+  async function run(): Promise<void> {
     const settings = loadSyncSettings();
     if (!settings.on) return;
     const password = secrets.read(syncPasswordKey);
@@ -76,7 +113,8 @@ export function createSyncCommands({
     let sealer: Sealer | undefined;
     if (settings.encrypted) sealer = encryptedSealer(await importSyncKey(rawKey));
     else if (await encryptedThere(createCouchClient({ ...settings, password }))) return stopped(lockedData);
-    if (runner !== null || !loadSyncSettings().on) return;
+    if (!loadSyncSettings().on) return stopHere();
+    if (runner !== null) return;
     runner = startSyncRunner({ ctx, sync, settings, password, reloadSettings, ...(sealer && { sealer }) });
   }
 
@@ -88,7 +126,39 @@ export function createSyncCommands({
   // Unlocking the keys gives the password: sync starts then.
   ctx.store.subscribe((state, before) => {
     if (state.keyLock === 'unlocked' && before.keyLock === 'locked' && runner === null) void start();
+    // Leading, every change of status is told to the other tabs.
+    if (leading && (state.syncStatus !== before.syncStatus || state.syncLeftOut !== before.syncLeftOut))
+      tellStatus();
   });
+  const tellStatus = () => {
+    const { syncStatus, syncLeftOut } = ctx.get();
+    ctx.tabSync.post({ type: 'sync-status', status: syncStatus, leftOut: [...syncLeftOut] });
+  };
+  ctx.tabSync.subscribe((message) => {
+    if (message.type === 'sync-status' && !leading) {
+      ctx.store.setState({ syncStatus: message.status, syncLeftOut: message.leftOut });
+      // Sync turned on in another tab: this one waits to take over when that one closes.
+      if (message.status && !waitingToLead && loadSyncSettings().on) void start();
+    }
+    if (message.type !== 'sync-command' || !leading) return;
+    switch (message.command) {
+      case 'sync-now':
+        return runner?.syncNow();
+      case 'pause':
+        return runner?.pause();
+      case 'resume':
+        return runner?.resume();
+      case 'stop':
+        return stopHere();
+      case 'status':
+        return tellStatus();
+    }
+  });
+  /** A button's command: to the runner here, or to the tab that leads. */
+  const command = (name: 'sync-now' | 'pause' | 'resume', here: (runner: SyncRunner) => void) => {
+    if (runner) here(runner);
+    else if (!leading) ctx.tabSync.post({ type: 'sync-command', command: name });
+  };
 
   const test = (setUp: SyncSetUp, password: string): Promise<CouchCheck> => {
     const problem = syncSettingsProblem(setUp);
@@ -151,8 +221,8 @@ export function createSyncCommands({
         : { ok: true, lines: [...check.lines, 'Encrypted end to end: the server holds only ciphertext.'] };
     },
     turnOffSync() {
-      runner?.stop();
-      runner = null;
+      if (!leading) ctx.tabSync.post({ type: 'sync-command', command: 'stop' });
+      stopHere();
       saveSyncSettings({ ...loadSyncSettings(), on: false, paused: false, encrypted: false });
       secrets.write(withoutSyncSecrets);
       ctx.store.setState({ syncStatus: null });
@@ -168,14 +238,14 @@ export function createSyncCommands({
       }
       return `${database} on ${host} as ${username}${encrypted ? ', encrypted end to end' : ''}`;
     },
-    syncNow: () => runner?.syncNow(),
+    syncNow: () => command('sync-now', (here) => here.syncNow()),
     pauseSync() {
       setPaused(true);
-      runner?.pause();
+      command('pause', (here) => here.pause());
     },
     resumeSync() {
       setPaused(false);
-      runner?.resume();
+      command('resume', (here) => here.resume());
     },
   };
 }

@@ -269,12 +269,31 @@ export function startSyncRunner({
     show();
     sendSoon();
   }
+  // The other tabs' saves and deletions (this tab runs sync for them all: sync-commands.ts).
+  const unlisten = ctx.tabSync.subscribe((message) => {
+    if (message.type === 'conversation-saved') {
+      waiting.add(documentId(conversationKind.type, message.id));
+      show();
+      sendSoon();
+    } else if (message.type === 'conversation-deleted')
+      deleted(documentId(conversationKind.type, message.id));
+  });
   // Projects and prompts are followed in the state: a change stamps `updatedAt`, a deletion removes one.
+  // Conversations are too, for what comes without a save here (an import): new or changed rows.
+  // (Their deletions come only as deletions: an import that replaces everything deletes nothing elsewhere.)
   const unsubscribe = ctx.store.subscribe((state, before) => {
     let changed = false;
     // Settings are saved in many places, to storage just after the state: a change of any in the
     // state is looked for in storage once that write is done.
     if (settingsChanged(state, before)) queueMicrotask(settingsSaved);
+    if (state.list !== before.list)
+      for (const row of state.list) {
+        const document = documentId(conversationKind.type, row.id);
+        if (progress.sent[document] !== row.updatedAt && !waiting.has(document)) {
+          waiting.add(document);
+          changed = true;
+        }
+      }
     for (const [kind, now, then] of [
       [projectKind, state.projects, before.projects],
       [promptKind, state.prompts, before.prompts],
@@ -352,6 +371,7 @@ export function startSyncRunner({
       stopped = true;
       unobserve();
       unsubscribe();
+      unlisten();
       window.removeEventListener('online', online);
       clearTimeout(sendTimer);
       poll?.abort();

@@ -121,6 +121,8 @@ export const storageKeys = {
     /** The gzipped export, `{ id, data: Blob }`, keyPath id, written in the same transaction. */
     dataStore: 'backup-data',
   },
+  /** Web Lock held by the one tab that runs sync for every tab of this browser (sync-commands.ts). */
+  syncLeadLock: 'ai-chat-sync-lead',
   /** Web Lock held while a backup is taken, so two tabs never take the same one. */
   backupLock: 'ai-chat-backup',
   /** BroadcastChannel over which tabs tell each other what they changed. */

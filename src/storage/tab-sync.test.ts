@@ -107,6 +107,30 @@ describe('readTabSyncMessage', () => {
   });
 });
 
+describe('sync messages between tabs', () => {
+  it('a status is read field by field; anything else is dropped', () => {
+    expect(
+      readTabSyncMessage({
+        type: 'sync-status',
+        status: { kind: 'syncing', changes: 3, extra: 1 },
+        leftOut: ['f', 2],
+      }),
+    ).toEqual({ type: 'sync-status', status: { kind: 'syncing', changes: 3 }, leftOut: ['f'] });
+    expect(readTabSyncMessage({ type: 'sync-status', status: null, leftOut: [] })).toEqual({
+      type: 'sync-status',
+      status: null,
+      leftOut: [],
+    });
+    for (const status of [{ kind: 'syncing', changes: -1 }, { kind: 'error' }, { kind: 'hacked' }, 'synced'])
+      expect(readTabSyncMessage({ type: 'sync-status', status, leftOut: [] })).toBeNull();
+    expect(readTabSyncMessage({ type: 'sync-command', command: 'pause' })).toEqual({
+      type: 'sync-command',
+      command: 'pause',
+    });
+    expect(readTabSyncMessage({ type: 'sync-command', command: 'delete-everything' })).toBeNull();
+  });
+});
+
 describe('subscribeToStorageEvents', () => {
   function storageEvent(key: string | null): Event {
     return Object.assign(new Event('storage'), { key, newValue: 'x' });

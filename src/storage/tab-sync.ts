@@ -1,4 +1,5 @@
 import { isRecord, ownField } from '../domain/json-guards.ts';
+import type { SyncStatus } from '../domain/sync-settings.ts';
 import { storageKeys } from './keys.ts';
 
 /** What one tab tells the others after changing stored data; receivers re-read what changed. */
@@ -18,7 +19,37 @@ export type TabSyncMessage =
    * The vault's key, a non-extractable CryptoKey (structured clone carries it; no script can read
    * it out); the receiver checks it against the vault.
    */
-  | { type: 'key-share'; key: CryptoKey };
+  | { type: 'key-share'; key: CryptoKey }
+  /** The tab that runs sync for all (sync-commands.ts) says where it stands; null: it stopped. */
+  | { type: 'sync-status'; status: SyncStatus | null; leftOut: string[] }
+  /** Another tab's 'Sync now', 'Pause', 'Resume', 'Turn off sync', or its question for the status. */
+  | { type: 'sync-command'; command: SyncCommand };
+
+export const syncCommands = ['sync-now', 'pause', 'resume', 'stop', 'status'] as const;
+export type SyncCommand = (typeof syncCommands)[number];
+
+/** A status from another tab (another version, maybe), checked field by field. */
+function readSyncStatus(value: unknown): SyncStatus | null | undefined {
+  if (value === null) return null;
+  if (!isRecord(value)) return undefined;
+  const kind = ownField(value, 'kind');
+  const changes = ownField(value, 'changes');
+  const message = ownField(value, 'message');
+  switch (kind) {
+    case 'synced':
+    case 'offline':
+    case 'paused':
+      return { kind };
+    case 'syncing':
+      return typeof changes === 'number' && Number.isInteger(changes) && changes >= 0
+        ? { kind, changes }
+        : undefined;
+    case 'error':
+      return typeof message === 'string' && message.length <= 1000 ? { kind, message } : undefined;
+    default:
+      return undefined;
+  }
+}
 
 export interface TabSync {
   readonly tabId: string;
@@ -68,6 +99,22 @@ export function readTabSyncMessage(value: unknown): TabSyncMessage | null {
       // An earlier release's tab shares the raw key as text: it is not taken (the user is asked).
       // Outside a secure context there is no CryptoKey, and no key to take.
       return typeof CryptoKey === 'function' && key instanceof CryptoKey ? { type, key } : null;
+    }
+    case 'sync-status': {
+      const status = readSyncStatus(ownField(value, 'status'));
+      const leftOut = ownField(value, 'leftOut');
+      if (status === undefined || !Array.isArray(leftOut)) return null;
+      return {
+        type,
+        status,
+        leftOut: leftOut.filter((fileId): fileId is string => typeof fileId === 'string').slice(0, 100_000),
+      };
+    }
+    case 'sync-command': {
+      const command = ownField(value, 'command');
+      return (syncCommands as readonly unknown[]).includes(command)
+        ? { type, command: command as SyncCommand }
+        : null;
     }
     default:
       return null;

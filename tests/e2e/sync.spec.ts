@@ -6,6 +6,7 @@ import {
   expect,
   mockConfig,
   mockKey,
+  newWindow,
   readDbStore,
   seedStorage,
   settingsPanel,
@@ -310,4 +311,39 @@ test('encrypted end to end: a conversation with its files, a project and a promp
 
   await laptop.context.close();
   await phone.context.close();
+});
+
+test('one tab syncs for all: another tab shows its status and its turns go through it; closing it, the other takes over', async ({
+  browser,
+}, testInfo) => {
+  const database = `tabs-${testInfo.workerIndex}-${Date.now()}`;
+  const { context, chat: first } = await device(browser, testInfo);
+  const sync = await fillSync(first.page, database);
+  await sync.getByRole('button', { name: 'Turn on sync' }).click();
+  await expect(status(first.page)).toHaveText('Synced');
+
+  // A second tab: it waits to lead, so it asks the server nothing, and shows the first tab's status.
+  const second = new ChatPage(await newWindow(context));
+  const asked: string[] = [];
+  second.page.on('request', (request) => {
+    if (request.url().startsWith(server.url)) asked.push(request.url());
+  });
+  await second.page.goto('/');
+  await expect(status(second.page)).toHaveText('Synced');
+  await second.newConversation();
+  await second.ask('Asked in the second tab');
+  const onServer = () =>
+    fetch(`${server.url}/${database}/_all_docs?include_docs=true`, {
+      headers: { authorization: `Basic ${btoa(`${admin.name}:${admin.password}`)}` },
+    }).then((response) => response.text());
+  await expect.poll(onServer).toContain('Asked in the second tab');
+  expect(asked).toEqual([]);
+
+  // The first tab closes: the second takes over.
+  await first.page.close();
+  await second.ask('After the first tab closed');
+  await expect.poll(onServer).toContain('After the first tab closed');
+  expect(asked.length).toBeGreaterThan(0);
+  await expect(status(second.page)).toHaveText('Synced');
+  await context.close();
 });
