@@ -30,7 +30,8 @@ export interface CouchChange {
   id: string;
   seq: string;
   deleted: boolean;
-  doc?: CouchDocument;
+  /** The document's revision after the change (its winning one). */
+  rev?: string;
 }
 
 /** A refusal or failure, with what it means for the user in one sentence. */
@@ -58,7 +59,7 @@ export interface CouchClient {
   put(document: CouchDocument): Promise<string>;
   /**
    * Many documents at once, by id: each one's latest revision (undefined: never written; deleted:
-   * a tombstone). Conflicts are not reported here (`get` with `conflicts` tells them).
+   * a tombstone), with the revisions it conflicts with (`_conflicts`).
    */
   getMany(ids: string[]): Promise<Map<string, CouchDocument>>;
   /** Many writes at once: each one's new revision, or why it failed. */
@@ -73,8 +74,8 @@ export interface CouchClient {
   /** A document's attachment; undefined when there is none. */
   getAttachment(id: string, name: string): Promise<Blob | undefined>;
   /**
-   * The changes after `since`, with their documents; `waitMs` > 0 waits that long for one (long
-   * polling) when there are none yet.
+   * The changes after `since`, without their documents (a device fetches only what it did not
+   * write itself); `waitMs` > 0 waits that long for one (long polling) when there are none yet.
    */
   changes(
     since: string,
@@ -223,8 +224,6 @@ export function createCouchClient(
       const query = new URLSearchParams({
         since,
         limit: String(limit),
-        include_docs: 'true',
-        conflicts: 'true',
         style: 'main_only',
       });
       if (waitMs > 0) {
@@ -239,14 +238,16 @@ export function createCouchClient(
           if (!isRecord(entry)) return [];
           const id = ownField(entry, 'id');
           const seq = ownField(entry, 'seq');
-          const doc = ownField(entry, 'doc');
+          const changes = ownField(entry, 'changes');
+          const first: unknown = Array.isArray(changes) ? changes[0] : undefined;
+          const rev = isRecord(first) ? ownField(first, 'rev') : undefined;
           if (typeof id !== 'string') return [];
           return [
             {
               id,
               seq: typeof seq === 'string' ? seq : JSON.stringify(seq),
               deleted: ownField(entry, 'deleted') === true,
-              ...(isRecord(doc) && { doc: doc as CouchDocument }),
+              ...(typeof rev === 'string' && { rev }),
             },
           ];
         }),

@@ -287,20 +287,29 @@ export function createReplicator({
   }: { waitMs?: number; signal?: AbortSignal } = {}): Promise<number> {
     const { results, lastSeq } = await client.changes(memory.since, { waitMs, signal });
     let applied = 0;
+    const wanted: string[] = [];
     for (const change of results) {
       const found = located(change.id);
       if (!found) continue;
-      const { side } = found;
       if (change.deleted) {
-        await side.remove(found.id);
+        await found.side.remove(found.id);
         applied++;
-        continue;
       }
-      if (!change.doc || written.get(change.id) === change.doc._rev) continue;
-      // Streaming here: the reply's end sends it, merged with this copy then.
-      if (side.streaming(found.id)) continue;
-      const value = await valueOf(side, found.id, await resolved(side, found.id, change.doc));
-      if (value !== null && (await absorb(side, value))) applied++;
+      // Not this device's own write coming back, nor a conversation streaming here (the reply's
+      // end sends it, merged with this copy then): fetched, all at once.
+      else if (written.get(change.id) !== change.rev && !found.side.streaming(found.id))
+        wanted.push(change.id);
+    }
+    for (let start = 0; start < wanted.length; start += batchSize) {
+      const batch = wanted.slice(start, start + batchSize);
+      const documents = await client.getMany(batch);
+      for (const id of batch) {
+        const found = located(id);
+        const document = documents.get(id);
+        if (!found || !document || document._deleted) continue;
+        const value = await valueOf(found.side, found.id, await resolved(found.side, found.id, document));
+        if (value !== null && (await absorb(found.side, value))) applied++;
+      }
     }
     memory = { since: lastSeq };
     remember(memory);
