@@ -4,10 +4,12 @@ import {
   ChatPage,
   deleteRow,
   expect,
+  importFile,
   mockConfig,
   mockKey,
   newWindow,
   readDbStore,
+  sampleConversation,
   seedStorage,
   settingsPanel,
   test,
@@ -346,4 +348,46 @@ test('one tab syncs for all: another tab shows its status and its turns go throu
   expect(asked.length).toBeGreaterThan(0);
   await expect(status(second.page)).toHaveText('Synced');
   await context.close();
+});
+
+test('a thousand conversations: the first sync sends them in bulk, and another device receives every one', async ({
+  browser,
+}, testInfo) => {
+  const database = `thousand-${testInfo.workerIndex}-${Date.now()}`;
+  const laptop = await device(browser, testInfo);
+  const conversations = Array.from({ length: 1000 }, (_, index) =>
+    sampleConversation(`c${index}`, `Trip ${index}`, [[`Question ${index}`, `Answer ${index}`]]),
+  );
+  await importFile(laptop.chat.page, { version: '2.0', conversations, activeConversationId: 'c0' });
+  const writes: string[] = [];
+  laptop.chat.page.on('request', (request) => {
+    if (request.url().startsWith(server.url) && ['PUT', 'POST'].includes(request.method()))
+      writes.push(`${request.method()} ${new URL(request.url()).pathname.split('/').at(-1)}`);
+  });
+  const sync = await fillSync(laptop.chat.page, database);
+  await sync.getByRole('button', { name: 'Turn on sync' }).click();
+  await expect(status(laptop.chat.page)).toHaveText('Synced', { timeout: 60_000 });
+  const info = (await fetch(`${server.url}/${database}`, {
+    headers: { authorization: `Basic ${btoa(`${admin.name}:${admin.password}`)}` },
+  }).then((response) => response.json())) as { doc_count: number };
+  // The conversations and the settings' document.
+  expect(info.doc_count).toBe(1001);
+  // In bulk, 25 to a request (1,000 conversations and the settings: 41), not a write each.
+  expect(writes.filter((write) => write === 'POST _bulk_docs').length).toBe(41);
+  expect(writes.filter((write) => write.startsWith('PUT conversation')).length).toBe(0);
+
+  const phone = await device(browser, testInfo);
+  const phoneSync = await fillSync(phone.chat.page, database);
+  await phoneSync.getByRole('button', { name: 'Turn on sync' }).click();
+  await expect
+    .poll(async () => (await readDbStore(phone.chat.page, 'summaries')).length, { timeout: 60_000 })
+    .toBe(1000);
+  await expect(status(phone.chat.page)).toHaveText('Synced');
+  // Found by search too: what sync stores is indexed as any conversation is.
+  const sidebar = phone.chat.page.getByRole('navigation', { name: 'Conversations' });
+  await sidebar.getByRole('searchbox', { name: 'Search conversations' }).fill('Answer 999');
+  await expect(sidebar.getByRole('button', { name: /Trip 999/ })).toHaveCount(1);
+
+  await laptop.context.close();
+  await phone.context.close();
 });
