@@ -4,6 +4,7 @@ import { activePath, siblingsOf } from '../domain/message-tree.ts';
 import { ProviderError } from '../providers/provider-error.ts';
 import { attachment } from '../domain/__fixtures__/conversations.ts';
 import { storageKeys } from '../storage/keys.ts';
+import { storageFailure } from '../storage/result.ts';
 import {
   active,
   config,
@@ -331,6 +332,60 @@ describe('saving while other things happen', () => {
     expect(written?.id).toBe(merged);
     expect(written?.place).toBe('pinned');
     expect(written?.messages.map((message) => message.id)).toContain('other-tab');
+  });
+
+  it('a page closed while a rename is still being saved keeps the rename: that save is ended, and holds up no write', async () => {
+    tab.chat.watchBrowser();
+    const id = active(tab).id;
+    await vi.waitFor(async () => expect(await tab.db.get(id)).toBeDefined());
+    // As the browser does it: a write waits for the transactions issued before it, and one still
+    // waiting on its read as the page goes ends uncommitted, and the writes held behind it with it.
+    let held = 0;
+    const waiting: (() => void)[] = [];
+    vi.spyOn(tab.db, 'update').mockImplementation((_id, _change, options) => {
+      held += 1;
+      return new Promise((resolve) =>
+        options?.signal?.addEventListener('abort', () => {
+          held -= 1;
+          if (held === 0) for (const write of waiting.splice(0)) write();
+          const aborted = new DOMException('The transaction was aborted.', 'AbortError');
+          resolve({ result: storageFailure(aborted), value: undefined, changed: false });
+        }),
+      );
+    });
+    const put = tab.db.put.bind(tab.db);
+    vi.spyOn(tab.db, 'put').mockImplementation((conversation) =>
+      held === 0
+        ? put(conversation)
+        : new Promise((resolve) => waiting.push(() => resolve(put(conversation)))),
+    );
+    void tab.chat.renameConversation(id, 'Second thoughts');
+    await vi.waitFor(() => expect(tab.db.update).toHaveBeenCalled());
+    tab.page.fire('close');
+    await vi.waitFor(async () => expect((await tab.db.get(id))?.name).toBe('Second thoughts'));
+    expect(tab.calls.filter((call) => call.kind === 'warning')).toEqual([]);
+  });
+
+  it('closed while two saves of a conversation are in flight, the copy the first read is written with the later change', async () => {
+    tab.chat.watchBrowser();
+    const id = active(tab).id;
+    await vi.waitFor(async () => expect(await tab.db.get(id)).toBeDefined());
+    const storedCopy = await tab.db.get(id);
+    const never = new Promise<never>(() => undefined);
+    const put = vi.spyOn(tab.db, 'put');
+    // The first save (a pin) has read and merged; the second (a rename) has not read yet.
+    vi.spyOn(tab.db, 'update')
+      .mockImplementationOnce((_id, change) => {
+        change(storedCopy);
+        return never;
+      })
+      .mockReturnValueOnce(never);
+    void tab.chat.placeConversation(id, 'pinned');
+    void tab.chat.renameConversation(id, 'Second thoughts');
+    await vi.waitFor(() => expect(tab.db.update).toHaveBeenCalledTimes(2));
+    tab.page.fire('close');
+    expect(put).toHaveBeenCalledTimes(1);
+    expect(put.mock.calls[0]?.[0]).toMatchObject({ id, place: 'pinned', name: 'Second thoughts' });
   });
 
   it('a reply is not stored before its first text: a reload then shows the question alone', async () => {

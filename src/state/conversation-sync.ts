@@ -44,6 +44,12 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
    * other tab's work and brings nothing deleted back.
    */
   const merging = new Map<string, Conversation | null>();
+  /**
+   * Ends the saves in flight as the page goes (flushNow). One still waiting on its read would end
+   * uncommitted with the page, and the browser would end with it the plain writes issued after it,
+   * held behind it: ended first, it holds up nothing, and flushNow writes its copy instead.
+   */
+  let closing = new AbortController();
   let retryMs = firstRetryMs;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let flushing = false;
@@ -143,20 +149,27 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
     if (!local) return false;
     pending.delete(id);
     const mayCreate = create || unsaved.has(id);
+    const { signal } = closing;
     saving.add(id);
     const { result, value, changed } = await ctx
       .db()
-      .update(id, (stored) => {
-        const mine = storable(ctx.get().loaded[id] ?? local);
-        const next = stored ? mergeConversations(mine, stored) : mayCreate ? mine : undefined;
-        merging.set(id, next ?? null);
-        return next;
-      })
+      .update(
+        id,
+        (stored) => {
+          const mine = storable(ctx.get().loaded[id] ?? local);
+          const next = stored ? mergeConversations(mine, stored) : mayCreate ? mine : undefined;
+          merging.set(id, next ?? null);
+          return next;
+        },
+        { signal },
+      )
       .finally(() => {
         if (saving.remove(id) === 0) merging.delete(id);
       });
     // Missing from storage and not ours to create: another tab deleted it.
     if (!changed) return false;
+    // Ended as the page went: flushNow wrote its copy instead.
+    if (!result.ok && signal.aborted) return false;
     const ok = reportWrite(result);
     settle(id, ok);
     if (ok && value) absorb(id, value);
@@ -213,14 +226,18 @@ export function createConversationSync(ctx: ChatContext, onFirstSave: () => void
    * write, a write still in flight) goes now.
    */
   function flushNow(): void {
+    closing.abort();
+    closing = new AbortController();
     const waiting = new Set([...unsaved, ...pending]);
     for (const id of waiting) if (!deletedHere.has(id)) saveNow(id);
     for (const id of saving.keys()) {
       if (waiting.has(id) || deletedHere.has(id)) continue;
       const merged = merging.get(id);
-      // Not read yet: this tab's copy; declined: nothing.
+      const local = ctx.get().loaded[id];
+      // Not read yet: this tab's copy; declined: nothing. Read by an earlier save of two: with
+      // what changed here since (the later one, a rename, has not read yet).
       if (merged === undefined) saveNow(id);
-      else if (merged) void ctx.db().put(merged);
+      else if (merged) void ctx.db().put(local ? mergeConversations(storable(local), merged) : merged);
     }
     for (const id of new Set([...undeleted, ...deleting.keys()])) void ctx.db().delete(id);
   }

@@ -253,6 +253,29 @@ describe('update, read and dropSummary', () => {
     });
   });
 
+  it('update ended by its signal before it commits writes nothing and holds up no later write', async () => {
+    const store = await open();
+    await store.put(first);
+    const ending = new AbortController();
+    const change = vi.fn((stored?: Conversation) => stored && { ...stored, name: 'From the update' });
+    const updating = store.update('b', change, { signal: ending.signal });
+    // The page goes: the update still waits on its read, and a plain write is issued after it.
+    ending.abort();
+    const writing = store.put({ ...first, name: 'From the put' });
+    expect(await writing).toEqual({ ok: true });
+    expect(await updating).toMatchObject({ result: { ok: false }, changed: false });
+    expect(change).not.toHaveBeenCalled();
+    expect((await store.get('b'))?.name).toBe('From the put');
+    // Once committed, an update is not undone by its signal.
+    const later = new AbortController();
+    expect(await store.update('b', (stored) => stored && { ...stored, name: 'Kept' }, later)).toMatchObject({
+      result: { ok: true },
+      changed: true,
+    });
+    later.abort();
+    expect((await store.get('b'))?.name).toBe('Kept');
+  });
+
   it('update reports a failed write and still returns the new value', async () => {
     const store = await open();
     await store.put(first);

@@ -103,23 +103,37 @@ function openDatabase(factory: IDBFactory, name: string, timeoutMs: number): Pro
 
 /**
  * Runs writes to the stores in one transaction. Any failure, including a synchronous one such as
- * a value that cannot be cloned, aborts the transaction, so nothing of it is kept.
+ * a value that cannot be cloned, aborts the transaction, so nothing of it is kept. `signal` aborts
+ * it too, unless it has already committed.
  */
 export async function writeAll(
   db: Database,
   work: (tx: WriteTransaction, pending: Promise<unknown>[]) => void | Promise<void>,
+  signal?: AbortSignal,
 ): Promise<StorageResult> {
   const pending: Promise<unknown>[] = [];
   let tx: WriteTransaction | undefined;
+  let committing = false;
+  const end = () => {
+    if (committing) return;
+    try {
+      tx?.abort();
+    } catch {
+      // Already finished or aborted.
+    }
+  };
+  signal?.addEventListener('abort', end, { once: true });
   try {
     tx = db.transaction([...writeStores], 'readwrite');
     pending.push(tx.done);
+    if (signal?.aborted) end();
     // Work that reads first awaits only IndexedDB requests, so the transaction stays active.
     const reading = work(tx, pending);
     if (reading) await reading;
     // Commit now rather than when this task ends and the requests report back: a write made as
     // the tab closes (page hide) then still lands.
     tx.commit();
+    committing = true;
     await Promise.all(pending);
     return storageOk();
   } catch (error) {
@@ -131,6 +145,8 @@ export async function writeAll(
       // Already finished or aborted.
     }
     return storageFailure(error);
+  } finally {
+    signal?.removeEventListener('abort', end);
   }
 }
 
@@ -240,19 +256,23 @@ function createIndexedDbStore(db: Database): ConversationStore {
 
     put: (conversation) => writeConversations([conversation]),
 
-    async update(id, change) {
+    async update(id, change, { signal } = {}) {
       let value: Conversation | undefined;
       let changed = false;
       const added: string[] = [];
-      const result = await writeAll(db, async (tx, pending) => {
-        const stored = readStoredConversation(await tx.objectStore(conversationStore).get(id)) ?? undefined;
-        const next = change(stored);
-        value = next ?? stored;
-        if (next !== undefined && next !== stored) {
-          changed = true;
-          added.push(...(await putConversation(tx, pending, next, staged, true)));
-        }
-      });
+      const result = await writeAll(
+        db,
+        async (tx, pending) => {
+          const stored = readStoredConversation(await tx.objectStore(conversationStore).get(id)) ?? undefined;
+          const next = change(stored);
+          value = next ?? stored;
+          if (next !== undefined && next !== stored) {
+            changed = true;
+            added.push(...(await putConversation(tx, pending, next, staged, true)));
+          }
+        },
+        signal,
+      );
       if (result.ok) for (const fileId of added) staged.delete(fileId);
       return { result, value, changed };
     },

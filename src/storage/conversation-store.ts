@@ -37,11 +37,14 @@ export interface ConversationStore {
    * Read-modify-write in one transaction, so a change made in another tab meanwhile is never
    * overwritten: `change` gets the stored copy (undefined when missing or unreadable) and returns
    * the new one, or the copy it got (or undefined) to write nothing. `value` is what `change`
-   * returned even when the write failed, so the caller can keep it in memory.
+   * returned even when the write failed, so the caller can keep it in memory. `signal` ends it
+   * unwritten (a failure) unless it has committed: a page going away ends a transaction still
+   * waiting on its reads, and the writes issued after it, held behind it, with it.
    */
   update(
     id: string,
     change: (stored: Conversation | undefined) => Conversation | undefined,
+    options?: { signal?: AbortSignal },
   ): Promise<UpdateResult>;
   /** Inserts or replaces several in one transaction: all or none. */
   putMany(conversations: readonly Conversation[]): Promise<StorageResult>;
