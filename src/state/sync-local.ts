@@ -13,7 +13,9 @@ import {
   settingsKind,
   syncedSettingKeys,
   withKeys,
+  withOwnConnections,
   withoutKeys,
+  type HeldKeys,
   type SyncedSettings,
 } from '../sync/synced-kinds.ts';
 import type { ChatContext } from './chat-context.ts';
@@ -171,12 +173,14 @@ export function localRecords({
       if (settingsKind.merge(mine, remote) !== remote) return true;
       const same = JSON.stringify(remote.stored) === JSON.stringify(mine.stored);
       // This device's keys go back in: the configuration's and the connections'.
-      const keys = Object.assign(
+      const keys: HeldKeys = Object.assign(
         {},
         ...syncedSettingKeys.map((key) => keysIn(key, ctx.settings.readText(storageKeys[key]))),
-      ) as Record<string, string>;
+      );
       for (const key of same ? [] : syncedSettingKeys) {
-        const text = remote.stored[key];
+        const own = ctx.settings.readText(storageKeys[key]);
+        let text = remote.stored[key];
+        if (key === 'connections' && text !== undefined) text = withOwnConnections(text, own);
         const written = ctx.settings.writeText(
           storageKeys[key],
           text === undefined ? null : withKeys(key, text, keys),

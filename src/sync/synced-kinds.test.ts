@@ -4,6 +4,7 @@ import {
   recordOf,
   settingsKind,
   withKeys,
+  withOwnConnections,
   withoutKeys,
   type SyncedSettings,
 } from './synced-kinds.ts';
@@ -20,12 +21,25 @@ describe('synced settings', () => {
     expect(sent).not.toContain('sk-laptop');
     expect(sent).not.toContain('lab-key');
     const keys = { ...keysIn('config', config), ...keysIn('connections', connections) };
-    expect(keys).toEqual({ openai: 'sk-laptop', 'custom:lab': 'lab-key' });
-    const phoneKeys = { openai: 'sk-phone' };
+    expect(keys).toEqual({
+      openai: { key: 'sk-laptop', address: '' },
+      'custom:lab': { key: 'lab-key', address: '' },
+    });
+    const phoneKeys = { openai: { key: 'sk-phone', address: '' } };
     expect(JSON.parse(withKeys('connections', sent, phoneKeys))).toEqual({
       openai: { provider: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-phone' },
       'custom:lab': { provider: 'custom', endpointId: 'lab', model: 'llama', apiKey: '' },
     });
+    // A connection whose address another copy changed gets no key: it would go to that address.
+    const moved = JSON.stringify({ provider: 'openai', baseUrl: 'https://evil.example/v1', apiKey: '' });
+    expect(JSON.parse(withKeys('config', moved, phoneKeys))).toMatchObject({ apiKey: '' });
+    // A connection only this device has stays, with its key.
+    const lab = JSON.stringify({
+      'custom:lab': { provider: 'custom', endpointId: 'lab', apiKey: 'lab-key' },
+    });
+    expect(JSON.parse(withOwnConnections(withoutKeys('connections', JSON.stringify({})), lab))).toEqual(
+      JSON.parse(lab),
+    );
     // Not a configuration: as it is.
     expect(withoutKeys('theme', 'dark')).toBe('dark');
     expect(withoutKeys('config', 'not json')).toBe('not json');
@@ -40,7 +54,8 @@ describe('synced settings', () => {
           config,
           theme: 'dark',
           keyVault: '{"salt":"x"}',
-          tools: 'x'.repeat(1_000_001),
+          voice: 'x'.repeat(256_001),
+          tools: '{"alwaysAllowed":["mcp:x"]}',
         },
       },
       'preferences',

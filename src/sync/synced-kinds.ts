@@ -78,9 +78,12 @@ export const promptKind: SyncedKind<Prompt> = {
     const prompt = readPrompt(value);
     return prompt?.id === id ? prompt : null;
   },
-  // The later change wins; on a tie the server's copy (a device that never changed its settings
-  // since sync began stamps them at the epoch, so it takes the ones already synced).
-  merge: (mine, theirs) => (theirs.updatedAt >= mine.updatedAt ? theirs : mine),
+  merge: (mine, theirs) =>
+    mine.updatedAt === theirs.updatedAt
+      ? tieBreak(mine, theirs)
+      : theirs.updatedAt > mine.updatedAt
+        ? theirs
+        : mine,
   asServerSees: (merged) => merged,
   files: () => [],
 };
@@ -91,18 +94,12 @@ function tieBreak<T>(a: T, b: T): T {
 
 /**
  * The settings that sync, as stored (in localStorage, under the names `storageKeys` gives these): all but what is this device's alone (the sync
- * set-up, drafts, the open conversation) and the keys, which are taken out of the configuration
- * and the connections before they leave and put back from this device's own when they arrive.
+ * set-up, drafts, the open conversation), what lets something act without asking (the tools
+ * always allowed, the MCP servers and their tokens), and the keys, which are taken out of the
+ * configuration and the connections before they leave and put back from this device's own when
+ * they arrive, only where the connection still goes to the same address.
  */
-export const syncedSettingKeys = [
-  'config',
-  'connections',
-  'theme',
-  'autoTitle',
-  'tools',
-  'voice',
-  'mcpServers',
-] as const;
+export const syncedSettingKeys = ['config', 'connections', 'theme', 'autoTitle', 'voice'] as const;
 export type SyncedSettingKey = (typeof syncedSettingKeys)[number];
 
 export interface SyncedSettings {
@@ -114,7 +111,7 @@ export interface SyncedSettings {
 }
 export const settingsId = 'preferences';
 /** A setting's stored text is read back as storage reads it; this bounds what is taken at all. */
-const settingTextLimit = 1_000_000;
+const settingTextLimit = 256_000;
 
 export const settingsKind: SyncedKind<SyncedSettings> = {
   type: 'settings',
@@ -132,12 +129,9 @@ export const settingsKind: SyncedKind<SyncedSettings> = {
     }
     return { id: settingsId, updatedAt, stored: kept };
   },
-  merge: (mine, theirs) =>
-    mine.updatedAt === theirs.updatedAt
-      ? tieBreak(mine, theirs)
-      : theirs.updatedAt > mine.updatedAt
-        ? theirs
-        : mine,
+  // The later change wins; on a tie the server's copy (a device that never changed its settings
+  // since sync began stamps them at the epoch, so it takes the ones already synced).
+  merge: (mine, theirs) => (theirs.updatedAt >= mine.updatedAt ? theirs : mine),
   asServerSees: (merged) => merged,
   files: () => [],
 };
@@ -178,28 +172,55 @@ export function withoutKeys(key: SyncedSettingKey, text: string): string {
   return withEachConfig(key, text, (config) => ('apiKey' in config ? { ...config, apiKey: '' } : config));
 }
 
-/** A setting from another device with this device's keys put back (by connection id); none known: ''. */
-export function withKeys(
-  key: SyncedSettingKey,
-  text: string,
-  keys: Readonly<Record<string, string>>,
-): string {
-  return withEachConfig(key, text, (config) => ({
-    ...config,
-    apiKey: Object.hasOwn(keys, connectionIdIn(config)) ? keys[connectionIdIn(config)] : '',
-  }));
+/** Where a configuration's requests go: its base URL or Azure endpoint ('' for a provider's own). */
+function addressIn(config: Record<string, unknown>): string {
+  const address = ownField(config, 'baseUrl') ?? ownField(config, 'endpoint');
+  return typeof address === 'string' ? address : '';
 }
 
-/** The keys a stored configuration or connections hold, by connection id. */
-export function keysIn(key: SyncedSettingKey, text: string | null): Record<string, string> {
-  const keys: Record<string, string> = {};
+/** This device's keys, by connection id, with where each connection sent it. */
+export type HeldKeys = Record<string, { key: string; address: string }>;
+
+/**
+ * A setting from another device with this device's keys put back by connection id, and only
+ * where the connection still goes to the same address: a server that changed an address gets no
+ * key sent there. None known: ''.
+ */
+export function withKeys(key: SyncedSettingKey, text: string, keys: Readonly<HeldKeys>): string {
+  return withEachConfig(key, text, (config) => {
+    const held = Object.hasOwn(keys, connectionIdIn(config)) ? keys[connectionIdIn(config)] : undefined;
+    return { ...config, apiKey: held && held.address === addressIn(config) ? held.key : '' };
+  });
+}
+
+/** The keys a stored configuration or connections hold, by connection id, with their addresses. */
+export function keysIn(key: SyncedSettingKey, text: string | null): HeldKeys {
+  const keys: HeldKeys = {};
   if (text !== null)
     withEachConfig(key, text, (config) => {
       const apiKey = ownField(config, 'apiKey');
-      if (typeof apiKey === 'string' && apiKey) keys[connectionIdIn(config)] = apiKey;
+      if (typeof apiKey === 'string' && apiKey)
+        keys[connectionIdIn(config)] = { key: apiKey, address: addressIn(config) };
       return config;
     });
   return keys;
+}
+
+/**
+ * The connections from another device, with this device's own that it lacks kept (with their
+ * keys): a copy that has not heard of a connection yet does not take it away.
+ */
+export function withOwnConnections(text: string, own: string | null): string {
+  let theirs: unknown;
+  let mine: unknown;
+  try {
+    theirs = JSON.parse(text);
+    mine = own === null ? {} : JSON.parse(own);
+  } catch {
+    return text;
+  }
+  if (!isRecord(theirs) || !isRecord(mine)) return text;
+  return JSON.stringify({ ...mine, ...theirs });
 }
 
 export const syncedKinds = [conversationKind, projectKind, promptKind, settingsKind] as const;
