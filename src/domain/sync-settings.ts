@@ -77,7 +77,8 @@ export function readSyncSettings(value: unknown): SyncSettings {
 
 /** Where sync stands, always shown while it is on. */
 export type SyncStatus =
-  | { kind: 'synced' }
+  /** `tooLarge`: records the server refused as too large, left on this device. */
+  | { kind: 'synced'; tooLarge?: number }
   | { kind: 'syncing'; changes: number }
   | { kind: 'offline' }
   | { kind: 'paused' }
@@ -86,7 +87,9 @@ export type SyncStatus =
 export function syncStatusText(status: SyncStatus): string {
   switch (status.kind) {
     case 'synced':
-      return 'Synced';
+      return status.tooLarge
+        ? `Synced, but ${status.tooLarge} ${status.tooLarge === 1 ? 'record is' : 'records are'} larger than the server takes and stay${status.tooLarge === 1 ? 's' : ''} on this device`
+        : 'Synced';
     case 'syncing':
       return status.changes > 0
         ? `Syncing ${status.changes} change${status.changes === 1 ? '' : 's'}`

@@ -101,7 +101,8 @@ export function createSyncCommands({
   /** Runs sync as set up, once the password (and an encrypted sync's key) is at hand (keys unlocked). */
   async function run(): Promise<void> {
     const settings = loadSyncSettings();
-    if (!settings.on) return;
+    // Turned off meanwhile (in another tab): the lead goes back at once.
+    if (!settings.on) return stopHere();
     const password = secrets.read(syncPasswordKey);
     const rawKey = settings.encrypted ? secrets.read(syncKeyKey) : '';
     if (password === undefined || rawKey === undefined)

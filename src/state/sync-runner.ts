@@ -86,7 +86,10 @@ export function startSyncRunner({
     if (paused) return { kind: 'paused' };
     if (offline) return { kind: 'offline' };
     const changes = waiting.size + progress.deletions.length;
-    return changes > 0 || working > 0 ? { kind: 'syncing', changes } : { kind: 'synced' };
+    if (changes > 0 || working > 0) return { kind: 'syncing', changes };
+    return progress.tooLarge.length > 0
+      ? { kind: 'synced', tooLarge: progress.tooLarge.length }
+      : { kind: 'synced' };
   }
   const show = () => {
     if (!stopped) ctx.store.setState({ syncStatus: status(), syncLeftOut: progress.leftOut });
@@ -153,33 +156,43 @@ export function startSyncRunner({
         remember({ deletions: progress.deletions.filter((other) => other !== id) });
         deletedHere.add(id);
       }
+      // When each record last changed, before it is read to be sent: one saved again meanwhile
+      // stays waiting, and what is remembered as sent is what was read.
+      const before = changedAtNow();
       const sent = (ids: Iterable<string>) => {
         const next = { ...progress.sent };
-        const changedAt = new Map(
-          everyRecord().map(({ type, id, updatedAt }) => [documentId(type, id), updatedAt]),
-        );
+        const now = changedAtNow();
         for (const id of ids) {
-          waiting.delete(id);
-          const at = changedAt.get(id);
+          const at = before.get(id);
+          if (at === now.get(id)) waiting.delete(id);
           if (at) next[id] = at;
         }
         remember({ sent: next });
       };
       // Many at once (a first sync): in bulk; what that leaves, one by one.
-      let single = [...waiting];
-      if (single.length > bulkFrom) {
-        const left = new Set(await replicator.pushMany(single));
-        sent(single.filter((id) => !left.has(id)));
-        single = [...left];
+      // Brought back by an Undo: one by one, where a tombstone is written over.
+      const single = [...waiting].filter((id) => revived.has(id));
+      const many = [...waiting].filter((id) => !revived.has(id));
+      if (many.length > bulkFrom) {
+        const left = new Set(await replicator.pushMany(many));
+        sent(many.filter((id) => !left.has(id)));
+        single.push(...left);
         show();
-      }
+      } else single.push(...many);
       for (const id of single) {
         if (paused || stopped) break;
         // Streaming (false): its last save, when the reply ends, sends it.
-        if (await replicator.push(id, { revive: revived.has(id) })) {
-          revived.delete(id);
-          sent([id]);
-        } else waiting.delete(id);
+        try {
+          if (await replicator.push(id, { revive: revived.has(id) })) {
+            revived.delete(id);
+            sent([id]);
+          } else waiting.delete(id);
+        } catch (error) {
+          // One record the server refuses as too large holds up nothing else: it stays here, said.
+          if (!(error instanceof CouchError && error.status === 413)) throw error;
+          waiting.delete(id);
+          if (!progress.tooLarge.includes(id)) remember({ tooLarge: [...progress.tooLarge, id] });
+        }
       }
       offline = false;
     } catch (error) {
@@ -329,6 +342,9 @@ export function startSyncRunner({
     runner.syncNow();
   };
   window.addEventListener('online', online);
+
+  const changedAtNow = () =>
+    new Map(everyRecord().map(({ type, id, updatedAt }) => [documentId(type, id), updatedAt]));
 
   /** Every record here, with when it last changed: what `sent` is compared with. */
   function everyRecord(): { type: string; id: string; updatedAt: string }[] {

@@ -21,6 +21,8 @@ export interface SyncProgress {
   files: string[];
   /** Files larger than the server takes, left out of sync (their ids). */
   leftOut: string[];
+  /** Records larger than the server takes (document ids): they stay on this device. */
+  tooLarge: string[];
   /** The synced settings as last seen here (their stored text, keys out) and when they changed. */
   settings: { snapshot: string; at: string } | null;
 }
@@ -33,6 +35,7 @@ export function loadSyncProgress(server: string): SyncProgress {
     sent: {},
     files: [],
     leftOut: [],
+    tooLarge: [],
     settings: null,
   };
   const value = parsed(storageKeys.syncProgress);
@@ -58,6 +61,7 @@ export function loadSyncProgress(server: string): SyncProgress {
       : {},
     files: strings(files),
     leftOut: strings(leftOut),
+    tooLarge: strings(ownField(value, 'tooLarge')),
     settings: typeof snapshot === 'string' && isIsoTimestamp(at) ? { snapshot, at } : null,
   };
 }

@@ -36,7 +36,12 @@ function readSyncStatus(value: unknown): SyncStatus | null | undefined {
   const changes = ownField(value, 'changes');
   const message = ownField(value, 'message');
   switch (kind) {
-    case 'synced':
+    case 'synced': {
+      const tooLarge = ownField(value, 'tooLarge');
+      return typeof tooLarge === 'number' && Number.isInteger(tooLarge) && tooLarge > 0
+        ? { kind, tooLarge }
+        : { kind };
+    }
     case 'offline':
     case 'paused':
       return { kind };

@@ -393,9 +393,13 @@ describe('replication with a CouchDB-protocol server', () => {
     expect(texts(phone.stored.get('c1'))).toContain(secret);
     expect(phone.prompts.get('t1')?.title).toBe(secret);
     expect(await phone.files.get('f1')?.text()).toBe(secret);
-    // A device without the key reads nothing of it.
+    // A device without the key reads nothing of it, and writes nothing over it.
     expect(await plain.pullAll()).toBe(0);
     expect(plain.stored.size).toBe(0);
+    const before = (await client.get(documentIdOf('c1')))?._rev;
+    plain.save(treeConversation('c1', question));
+    expect(await plain.push('c1')).toBe(true);
+    expect((await client.get(documentIdOf('c1')))?._rev).toBe(before);
   });
 
   it('a wrong password is refused with the server’s reason', async () => {

@@ -61,6 +61,19 @@ export interface Replicator {
   pull(options?: { waitMs?: number; signal?: AbortSignal }): Promise<number>;
 }
 
+/** The most a file synced is taken as (the largest the app keeps is a 32 MB PDF, plus sealing). */
+const maxFileBytes = 40 * 1024 * 1024;
+/** The most conflicting revisions of one document read to resolve them (each is a request). */
+const maxConflicts = 50;
+
+/** A document's conflicting revisions as a server gives them, checked and bounded. */
+function conflictsOf(document: CouchDocument): string[] {
+  const conflicts: unknown = document._conflicts;
+  return Array.isArray(conflicts)
+    ? conflicts.filter((rev): rev is string => typeof rev === 'string').slice(0, maxConflicts)
+    : [];
+}
+
 /** How many times a write that lost a race (409) is merged and tried again. */
 const attempts = 5;
 /**
@@ -97,16 +110,17 @@ export function createReplicator({
 
   /** A document's record, read back with its kind's checks; null when it holds none readable here. */
   async function valueOf(side: LocalRecords<unknown>, id: string, document: CouchDocument): Promise<unknown> {
-    const value = await sealer.open(document);
+    const value = await sealer.open(document._id, document);
     return value === undefined ? null : side.kind.decode(value, id);
   }
 
   async function documentOf(side: LocalRecords<unknown>, value: unknown, rev: string | undefined) {
     const { kind } = side;
+    const id = documentId(kind.type, kind.idOf(value));
     const document: CouchDocument = {
-      _id: documentId(kind.type, kind.idOf(value)),
+      _id: id,
       ...(rev && { _rev: rev }),
-      ...(await sealer.seal(kind.type, kind.encode(value))),
+      ...(await sealer.seal(id, kind.type, kind.encode(value))),
     };
     return document;
   }
@@ -125,7 +139,7 @@ export function createReplicator({
     id: string,
     document: CouchDocument,
   ): Promise<CouchDocument> {
-    const losing = document._conflicts ?? [];
+    const losing = conflictsOf(document);
     if (losing.length === 0 || !document._rev) return document;
     const copies = [{ rev: document._rev, document }];
     for (const rev of losing) {
@@ -156,7 +170,11 @@ export function createReplicator({
       const blob = await files.read(fileId);
       if (!blob) continue;
       try {
-        await client.putAttachment(fileDocumentId(fileId), fileAttachmentName, await sealer.sealBytes(blob));
+        await client.putAttachment(
+          fileDocumentId(fileId),
+          fileAttachmentName,
+          await sealer.sealBytes(fileDocumentId(fileId), blob),
+        );
         files.markOnServer(fileId);
       } catch (error) {
         if (!(error instanceof CouchError)) throw error;
@@ -178,8 +196,10 @@ export function createReplicator({
     for (const fileId of side.kind.files(value)) {
       if (await files.read(fileId)) continue;
       const blob = await client.getAttachment(fileDocumentId(fileId), fileAttachmentName);
+      // No file the app keeps is larger (a PDF's 32 MB): a larger answer is not taken.
+      if (blob && blob.size > maxFileBytes) continue;
       if (blob) {
-        const bytes = await sealer.openBytes(blob);
+        const bytes = await sealer.openBytes(fileDocumentId(fileId), blob);
         if (bytes) {
           files.stage(fileId, bytes);
           files.markOnServer(fileId);
@@ -214,6 +234,8 @@ export function createReplicator({
       }
       const current = remote && (await resolved(side, found.id, remote));
       const theirs = current ? await valueOf(side, found.id, current) : null;
+      // A copy this device cannot read (a later version's, another key's) is not written over.
+      if (current && theirs === null) return true;
       const merged = theirs !== null ? side.kind.merge(mine, theirs) : mine;
       // What only the server had (another device's work) is kept here too.
       if (theirs !== null && !(await absorb(side, merged))) return true;
@@ -242,7 +264,7 @@ export function createReplicator({
         const { side } = found;
         const theirs = remote.get(id);
         // Streaming, and conflicts the server holds, are for `push` one by one.
-        if (side.streaming(found.id) || theirs?._conflicts?.length) {
+        if (side.streaming(found.id) || (theirs && conflictsOf(theirs).length > 0)) {
           left.push(id);
           continue;
         }
@@ -253,6 +275,7 @@ export function createReplicator({
           continue;
         }
         const copy = theirs ? await valueOf(side, found.id, theirs) : null;
+        if (theirs && copy === null) continue;
         const merged = copy !== null ? side.kind.merge(mine, copy) : mine;
         if (copy !== null && !(await absorb(side, merged))) continue;
         if (copy !== null && holdsAll(side, copy, merged)) continue;
@@ -270,14 +293,13 @@ export function createReplicator({
 
   async function pushDeletion(id: string): Promise<void> {
     for (let attempt = 0; attempt < attempts; attempt++) {
-      const remote = await client.get(id);
+      const remote = await client.get(id, { conflicts: true });
       if (!remote?._rev || remote._deleted) return;
-      try {
-        written.set(id, await client.put({ _id: id, _rev: remote._rev, _deleted: true }));
-        return;
-      } catch (error) {
-        if (!(error instanceof CouchError && error.reason === 'conflict')) throw error;
-      }
+      // Every leaf: a conflicting revision left alive would win and bring the record back.
+      const leaves = [remote._rev, ...conflictsOf(remote)];
+      const results = await client.bulkDocs(leaves.map((rev) => ({ _id: id, _rev: rev, _deleted: true })));
+      for (const result of results) if ('rev' in result) written.set(id, result.rev);
+      if (!results.some((result) => 'error' in result)) return;
     }
   }
 
@@ -292,6 +314,8 @@ export function createReplicator({
       const found = located(change.id);
       if (!found) continue;
       if (change.deleted) {
+        // This device's own deletion coming back is not applied (an Undo may have followed it).
+        if (written.get(change.id) === change.rev) continue;
         await found.side.remove(found.id);
         applied++;
       }

@@ -9,27 +9,38 @@ import type { CouchClient, CouchDocument } from './couch-client.ts';
  * passphrase (`{ sealed }`: the server holds only ciphertext and the ids it needs to replicate).
  */
 export interface Sealer {
-  /** The document's fields that hold the value. */
-  seal(type: string, value: unknown): Promise<Record<string, unknown>>;
-  /** The value a document holds; undefined when it holds none this device can read. */
-  open(document: CouchDocument): Promise<unknown>;
-  sealBytes(blob: Blob): Promise<Blob>;
+  /** The fields of the document `id` that hold the value. */
+  seal(id: string, type: string, value: unknown): Promise<Record<string, unknown>>;
+  /** The value the document `id` holds; undefined when it holds none this device can read. */
+  open(id: string, document: CouchDocument): Promise<unknown>;
+  sealBytes(id: string, blob: Blob): Promise<Blob>;
   /** The file's bytes; null when this device cannot read them. */
-  openBytes(blob: Blob): Promise<Blob | null>;
+  openBytes(id: string, blob: Blob): Promise<Blob | null>;
 }
 
 export const plainSealer: Sealer = {
-  seal: async (type, value) => ({ type, data: value }),
-  open: async (document) => ('sealed' in document ? undefined : document['data']),
-  sealBytes: async (blob) => blob,
-  openBytes: async (blob) => blob,
+  seal: async (_id, type, value) => ({ type, data: value }),
+  open: async (_id, document) => ('sealed' in document ? undefined : document['data']),
+  sealBytes: async (_id, blob) => blob,
+  openBytes: async (_id, blob) => blob,
 };
 
 const ivBytes = 12;
+const boundTo = (id: string) => new TextEncoder().encode(id);
 
-async function encrypt(key: CryptoKey, plain: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * Sealed for one document: its id is authenticated with it (AES-GCM's additional data), so a
+ * server cannot pass one document's ciphertext off as another's.
+ */
+async function encrypt(
+  key: CryptoKey,
+  plain: Uint8Array<ArrayBuffer>,
+  id: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const iv = randomBytes(ivBytes);
-  const data = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, plain));
+  const data = new Uint8Array(
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: boundTo(id) }, key, plain),
+  );
   const sealed = new Uint8Array(ivBytes + data.length);
   sealed.set(iv);
   sealed.set(data, ivBytes);
@@ -40,12 +51,13 @@ async function encrypt(key: CryptoKey, plain: Uint8Array<ArrayBuffer>): Promise<
 async function decrypt(
   key: CryptoKey,
   sealed: Uint8Array<ArrayBuffer>,
+  id: string,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   if (sealed.length <= ivBytes) return null;
   try {
     return new Uint8Array(
       await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: sealed.slice(0, ivBytes) },
+        { name: 'AES-GCM', iv: sealed.slice(0, ivBytes), additionalData: boundTo(id) },
         key,
         sealed.slice(ivBytes),
       ),
@@ -58,11 +70,11 @@ async function decrypt(
 /** Values as JSON, sealed; a file's bytes sealed after its type (two bytes of length, then the type). */
 export function encryptedSealer(key: CryptoKey): Sealer {
   return {
-    async seal(type, value) {
+    async seal(id, type, value) {
       const plain = new TextEncoder().encode(JSON.stringify({ type, data: value }));
-      return { sealed: base64OfBytes(await encrypt(key, plain)) };
+      return { sealed: base64OfBytes(await encrypt(key, plain, id)) };
     },
-    async open(document) {
+    async open(id, document) {
       const sealed = document['sealed'];
       if (typeof sealed !== 'string') return undefined;
       let bytes: Uint8Array<ArrayBuffer>;
@@ -71,7 +83,7 @@ export function encryptedSealer(key: CryptoKey): Sealer {
       } catch {
         return undefined;
       }
-      const plain = await decrypt(key, bytes);
+      const plain = await decrypt(key, bytes, id);
       if (!plain) return undefined;
       try {
         const value: unknown = JSON.parse(new TextDecoder().decode(plain));
@@ -80,16 +92,16 @@ export function encryptedSealer(key: CryptoKey): Sealer {
         return undefined;
       }
     },
-    async sealBytes(blob) {
+    async sealBytes(id, blob) {
       const type = new TextEncoder().encode(blob.type.slice(0, 200));
       const plain = new Uint8Array(2 + type.length + blob.size);
       new DataView(plain.buffer).setUint16(0, type.length);
       plain.set(type, 2);
       plain.set(new Uint8Array(await blob.arrayBuffer()), 2 + type.length);
-      return new Blob([await encrypt(key, plain)], { type: 'application/octet-stream' });
+      return new Blob([await encrypt(key, plain, id)], { type: 'application/octet-stream' });
     },
-    async openBytes(blob) {
-      const plain = await decrypt(key, new Uint8Array(await blob.arrayBuffer()));
+    async openBytes(id, blob) {
+      const plain = await decrypt(key, new Uint8Array(await blob.arrayBuffer()), id);
       if (!plain || plain.length < 2) return null;
       const typeLength = new DataView(plain.buffer).getUint16(0);
       if (plain.length < 2 + typeLength) return null;
@@ -178,7 +190,7 @@ export async function encryptionKeyFor(
     let plain: Uint8Array | null;
     try {
       key = await derive(passphrase, marker.salt, marker.iterations);
-      plain = await decrypt(key, bytesOfBase64(marker.check));
+      plain = await decrypt(key, bytesOfBase64(marker.check), encryptionMarkerId);
     } catch {
       return { ok: false, reason: 'unreadable-marker' };
     }
@@ -188,7 +200,7 @@ export async function encryptionKeyFor(
   }
   const salt = base64OfBytes(randomBytes(saltBytes));
   const key = await derive(passphrase, salt, passphraseIterations);
-  const check = base64OfBytes(await encrypt(key, new TextEncoder().encode(knownText)));
+  const check = base64OfBytes(await encrypt(key, new TextEncoder().encode(knownText), encryptionMarkerId));
   await client.put({ _id: encryptionMarkerId, salt, iterations: passphraseIterations, check });
   return { ok: true, key, created: true };
 }
