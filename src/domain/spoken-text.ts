@@ -16,10 +16,11 @@ export const spokenTextLimit = 60_000;
 function plainLine(line: string): string {
   return (
     line
-      // Images say their description; links their text (the address is not read).
-      .replace(/!\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)/g, '$1')
-      .replace(/\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)/g, '$1')
-      .replace(/<https?:\/\/[^>\s]{1,2000}>/g, 'link')
+      // Images say their description; links their text (the address is not read). Neither part
+      // crosses a bracket or parenthesis, so each scan stops at the next one: linear on any line.
+      .replace(/!\[([^[\]\n]{0,500})\]\([^()[\]\n]{0,2000}\)/g, '$1')
+      .replace(/\[([^[\]\n]{0,500})\]\([^()[\]\n]{0,2000}\)/g, '$1')
+      .replace(/<https?:\/\/[^<>\s]{1,2000}>/g, 'link')
       .replace(/\bhttps?:\/\/\S{1,2000}/g, 'link')
       // Markup (raw HTML a model wrote) is not words.
       .replace(/<\/?[a-zA-Z][^<>\n]{0,500}>/g, ' ')
