@@ -78,11 +78,14 @@ export function createSyncCommands({
   }
 
   /** Starts sync as set up: this tab leads when no other does, or waits to. */
+  /** Counts starts: a run that a later start overtook (while it awaited) starts nothing. */
+  let starts = 0;
   async function start(): Promise<void> {
     stopHere();
+    const started = ++starts;
     if (!loadSyncSettings().on) return;
     const locks = globalThis.navigator?.locks;
-    if (!locks) return run();
+    if (!locks) return run(started);
     const waiting = new AbortController();
     waitingToLead = waiting;
     // Meanwhile the tab that leads says where sync stands.
@@ -92,14 +95,14 @@ export function createSyncCommands({
         if (waitingToLead !== waiting) return;
         waitingToLead = null;
         const held = new Promise<void>((release) => (leading = release));
-        await run();
+        await run(started);
         await held;
       })
       .catch(() => undefined); // Stopped while waiting.
   }
 
   /** Runs sync as set up, once the password (and an encrypted sync's key) is at hand (keys unlocked). */
-  async function run(): Promise<void> {
+  async function run(started: number): Promise<void> {
     const settings = loadSyncSettings();
     // Turned off meanwhile (in another tab): the lead goes back at once.
     if (!settings.on) return stopHere();
@@ -115,7 +118,7 @@ export function createSyncCommands({
     if (settings.encrypted) sealer = encryptedSealer(await importSyncKey(rawKey));
     else if (await encryptedThere(createCouchClient({ ...settings, password }))) return stopped(lockedData);
     if (!loadSyncSettings().on) return stopHere();
-    if (runner !== null) return;
+    if (runner !== null || started !== starts) return;
     runner = startSyncRunner({ ctx, sync, settings, password, reloadSettings, ...(sealer && { sealer }) });
   }
 

@@ -116,6 +116,7 @@ export function startSyncRunner({
   const files: LocalFiles = {
     read: (id) => ctx.db().readAttachment(id),
     stage: (id, blob) => ctx.db().stageAttachment(id, blob),
+    unstage: (id) => ctx.db().dropStagedAttachment(id),
     onServer: (id) => progress.files.includes(id),
     markOnServer(id) {
       if (!progress.files.includes(id)) remember({ files: [...progress.files, id] });

@@ -81,6 +81,7 @@ function device(location: CouchLocation, sealer?: Sealer) {
       read: async (id) => files.get(id),
       // Held bytes are stored with the write that follows: here at once.
       stage: (id, blob) => files.set(id, blob),
+      unstage: (id) => files.delete(id),
       onServer: (id) => onServer.has(id),
       markOnServer: (id) => onServer.add(id),
       leftOut: (id) => leftOut.add(id),

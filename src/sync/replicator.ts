@@ -29,6 +29,8 @@ export interface LocalFiles {
   read(id: string): Promise<Blob | undefined>;
   /** Bytes from the server, held for the write of the record that refers to them. */
   stage(id: string, blob: Blob): void;
+  /** Lets go of held bytes no write will store (their record was declined). */
+  unstage(id: string): void;
   /** Whether the server is known to have it (sent from here, or found there). */
   onServer(id: string): boolean;
   markOnServer(id: string): void;
@@ -192,7 +194,8 @@ export function createReplicator({
   }
 
   /** Fetches the files a record from the server refers to that are not here, held for its write. */
-  async function receiveFiles(side: LocalRecords<unknown>, value: unknown): Promise<void> {
+  async function receiveFiles(side: LocalRecords<unknown>, value: unknown): Promise<string[]> {
+    const staged: string[] = [];
     for (const fileId of side.kind.files(value)) {
       if (await files.read(fileId)) continue;
       const blob = await client.getAttachment(fileDocumentId(fileId), fileAttachmentName);
@@ -203,17 +206,21 @@ export function createReplicator({
         if (bytes) {
           files.stage(fileId, bytes);
           files.markOnServer(fileId);
+          staged.push(fileId);
         }
         continue;
       }
       if ((await client.get(fileDocumentId(fileId)))?.['leftOut'] === true) files.leftOut(fileId);
     }
+    return staged;
   }
 
   /** Takes in a record from the server: its files first, then the merge. */
   async function absorb(side: LocalRecords<unknown>, value: unknown): Promise<boolean> {
-    await receiveFiles(side, value);
-    return side.absorb(value);
+    const staged = await receiveFiles(side, value);
+    const taken = await side.absorb(value);
+    if (!taken) for (const fileId of staged) files.unstage(fileId);
+    return taken;
   }
 
   async function push(id: string, { revive = false } = {}): Promise<boolean> {
