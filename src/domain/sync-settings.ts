@@ -18,6 +18,8 @@ export interface SyncSettings {
    * passphrase, kept with the API keys (`syncKeyKey`).
    */
   encrypted: boolean;
+  /** The API keys sync too, with their connections: only ever sealed (with `encrypted`). */
+  syncKeys: boolean;
 }
 
 export { syncKeyKey, syncPasswordKey } from './kept-secrets.ts';
@@ -29,6 +31,7 @@ export const emptySyncSettings: SyncSettings = {
   on: false,
   paused: false,
   encrypted: false,
+  syncKeys: false,
 };
 
 const loopback = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -70,6 +73,7 @@ export function readSyncSettings(value: unknown): SyncSettings {
     on: ownField(value, 'on') === true,
     paused: ownField(value, 'paused') === true,
     encrypted: ownField(value, 'encrypted') === true,
+    syncKeys: ownField(value, 'encrypted') === true && ownField(value, 'syncKeys') === true,
   };
   // A set-up that does not hold together is not run.
   return settings.on && syncSettingsProblem(settings) !== null ? { ...settings, on: false } : settings;

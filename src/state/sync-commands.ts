@@ -33,7 +33,12 @@ export interface SyncCommands {
    * Tests, and when all is well keeps the set-up (the password with the keys) and starts. With the
    * key lock's passphrase, sealed end to end (docs/sync.md#end-to-end-encryption).
    */
-  turnOnSync(setUp: SyncSetUp, password: string, passphrase?: string): Promise<CouchCheck>;
+  turnOnSync(
+    setUp: SyncSetUp,
+    password: string,
+    passphrase?: string,
+    options?: { syncKeys?: boolean },
+  ): Promise<CouchCheck>;
   turnOffSync(): void;
   /** Where sync goes, in words: 'byok-chat on couch.example.com as ada' (', encrypted end to end'); '' while it is off. */
   syncTarget(): string;
@@ -119,7 +124,15 @@ export function createSyncCommands({
     else if (await encryptedThere(createCouchClient({ ...settings, password }))) return stopped(lockedData);
     if (!loadSyncSettings().on) return stopHere();
     if (runner !== null || started !== starts) return;
-    runner = startSyncRunner({ ctx, sync, settings, password, reloadSettings, ...(sealer && { sealer }) });
+    runner = startSyncRunner({
+      ctx,
+      sync,
+      settings,
+      password,
+      reloadSettings,
+      resealKeys: () => keyLock.reseal(),
+      ...(sealer && { sealer }),
+    });
   }
 
   /** Whether the database is sealed end to end; a server out of reach is asked again by the runner. */
@@ -175,7 +188,7 @@ export function createSyncCommands({
   return {
     start,
     testSync: test,
-    async turnOnSync(setUp, password, passphrase) {
+    async turnOnSync(setUp, password, passphrase, { syncKeys = false } = {}) {
       const check = await test(setUp, password);
       if (!check.ok) return check;
       const refused = (line: string): CouchCheck => ({ ok: false, lines: [...check.lines, line] });
@@ -218,6 +231,7 @@ export function createSyncCommands({
         on: true,
         paused: false,
         encrypted: rawKey !== undefined,
+        syncKeys: rawKey !== undefined && syncKeys,
       });
       await start();
       return rawKey === undefined
@@ -227,12 +241,18 @@ export function createSyncCommands({
     turnOffSync() {
       if (!leading) ctx.tabSync.post({ type: 'sync-command', command: 'stop' });
       stopHere();
-      saveSyncSettings({ ...loadSyncSettings(), on: false, paused: false, encrypted: false });
+      saveSyncSettings({
+        ...loadSyncSettings(),
+        on: false,
+        paused: false,
+        encrypted: false,
+        syncKeys: false,
+      });
       secrets.write(withoutSyncSecrets);
       ctx.store.setState({ syncStatus: null });
     },
     syncTarget() {
-      const { on, url, database, username, encrypted } = loadSyncSettings();
+      const { on, url, database, username, encrypted, syncKeys } = loadSyncSettings();
       if (!on) return '';
       let host = url;
       try {
@@ -240,7 +260,8 @@ export function createSyncCommands({
       } catch {
         // Checked when saved: kept as typed.
       }
-      return `${database} on ${host} as ${username}${encrypted ? ', encrypted end to end' : ''}`;
+      const sealed = encrypted ? `, encrypted end to end${syncKeys ? ', keys included' : ''}` : '';
+      return `${database} on ${host} as ${username}${sealed}`;
     },
     syncNow: () => command('sync-now', (here) => here.syncNow()),
     pauseSync() {

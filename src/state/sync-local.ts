@@ -3,6 +3,9 @@ import { mergeConversations } from '../domain/message-tree.ts';
 import type { Project } from '../domain/projects.ts';
 import { readPrompts, type Prompt } from '../domain/prompts.ts';
 import { storageKeys } from '../storage/keys.ts';
+import { connectionIdOf, type Config, type Connections } from '../domain/config.ts';
+import { restoreConfig } from '../domain/config-restore.ts';
+import { isRecord } from '../domain/json-guards.ts';
 import type { LocalRecords } from '../sync/replicator.ts';
 import {
   conversationKind,
@@ -11,6 +14,7 @@ import {
   promptKind,
   settingsId,
   settingsKind,
+  settingsKindFor,
   syncedSettingKeys,
   withKeys,
   withOwnConnections,
@@ -41,6 +45,8 @@ export function localRecords({
   absorbed,
   settingsStamp,
   reloadSettings,
+  keysSynced,
+  resealKeys,
 }: {
   ctx: ChatContext;
   sync: ConversationSync;
@@ -51,6 +57,10 @@ export function localRecords({
   settingsStamp: { get(): SettingsStamp | null; set(stamp: SettingsStamp): void };
   /** Takes in settings written to storage (as another tab's change is taken in). */
   reloadSettings(): void;
+  /** The keys go with their connections (the user's choice, on an encrypted database). */
+  keysSynced: boolean;
+  /** Stores the keys the state holds as they are stored (sealed in the vault while protected). */
+  resealKeys(): Promise<void>;
   declined(type: string, id: string): boolean;
   /** A record from the server was stored as it is now, or removed (null): nothing to send back. */
   absorbed(type: string, id: string, updatedAt: string | null): void;
@@ -146,11 +156,55 @@ export function localRecords({
   /** The synced settings as stored now, keys taken out. */
   function storedSettings(): Record<string, string> {
     const stored: SyncedSettings['stored'] = {};
+    const held = keysSynced ? heldKeys() : {};
     for (const key of syncedSettingKeys) {
       const text = ctx.settings.readText(storageKeys[key]);
-      if (text !== null) stored[key] = withoutKeys(key, text);
+      if (text !== null) stored[key] = withKeys(key, withoutKeys(key, text), held);
     }
     return stored;
+  }
+  /** The keys this device holds (in memory: stored in the vault while protected), with their addresses. */
+  function heldKeys(): HeldKeys {
+    const { config, connections } = ctx.get();
+    return {
+      ...keysIn('connections', JSON.stringify(connections)),
+      ...keysIn('config', JSON.stringify(config)),
+    };
+  }
+  /**
+   * Synced keys arriving: the configuration and connections they come with (read back as a
+   * stored configuration is) take them into memory, and the vault, before the settings are stored
+   * without them and taken in (which puts back the keys memory holds).
+   */
+  async function takeKeys(remote: SyncedSettings): Promise<void> {
+    const read = (text: string | undefined): unknown => {
+      try {
+        return text === undefined ? undefined : JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    };
+    const { config, connections } = ctx.get();
+    const theirConfig = restoreConfig(read(remote.stored.config));
+    const theirConnections = read(remote.stored.connections);
+    const keyed = (mine: Config | undefined, theirs: Config): Config =>
+      theirs.apiKey || !mine ? theirs : { ...theirs, apiKey: mine.apiKey };
+    const next: Connections = { ...connections };
+    if (isRecord(theirConnections))
+      for (const [id, value] of Object.entries(theirConnections)) {
+        const theirs = restoreConfig(value);
+        if (theirs && connectionIdOf(theirs) === id) next[id] = keyed(connections[id], theirs);
+      }
+    ctx.store.setState({
+      connections: next,
+      ...(theirConfig && {
+        config: keyed(
+          connectionIdOf(theirConfig) === connectionIdOf(config) ? config : next[connectionIdOf(theirConfig)],
+          theirConfig,
+        ),
+      }),
+    });
+    await resealKeys();
   }
   /** The settings here, stamped now when they differ from the last seen. */
   function currentSettings(): SyncedSettings {
@@ -166,12 +220,13 @@ export function localRecords({
   }
 
   const settings: LocalRecords<SyncedSettings> = {
-    kind: settingsKind,
+    kind: settingsKindFor(keysSynced),
     read: async (id) => (id === settingsId ? currentSettings() : undefined),
     async absorb(remote) {
       const mine = currentSettings();
       if (settingsKind.merge(mine, remote) !== remote) return true;
       const same = JSON.stringify(remote.stored) === JSON.stringify(mine.stored);
+      if (!same && keysSynced) await takeKeys(remote);
       // This device's keys go back in: the configuration's and the connections'.
       const keys: HeldKeys = Object.assign(
         {},
@@ -181,10 +236,10 @@ export function localRecords({
         const own = ctx.settings.readText(storageKeys[key]);
         let text = remote.stored[key];
         if (key === 'connections' && text !== undefined) text = withOwnConnections(text, own);
-        const written = ctx.settings.writeText(
-          storageKeys[key],
-          text === undefined ? null : withKeys(key, text, keys),
-        );
+        // Stored as this device stores keys: without them while they are protected.
+        if (text !== undefined) text = withKeys(key, text, keys);
+        if (text !== undefined && keysSynced && ctx.get().keyLock !== 'off') text = withoutKeys(key, text);
+        const written = ctx.settings.writeText(storageKeys[key], text ?? null);
         if (!sync.reportWrite(written)) return false;
       }
       settingsStamp.set({ snapshot: JSON.stringify(storedSettings()), at: remote.updatedAt });

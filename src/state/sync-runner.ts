@@ -48,6 +48,7 @@ export function startSyncRunner({
   password,
   sealer,
   reloadSettings,
+  resealKeys,
 }: {
   ctx: ChatContext;
   sync: ConversationSync;
@@ -57,6 +58,8 @@ export function startSyncRunner({
   sealer?: Sealer;
   /** Takes in settings another device changed, once written to storage. */
   reloadSettings(): void;
+  /** Stores the keys the state holds (sealed in the vault while protected): synced keys arrived. */
+  resealKeys(): Promise<void>;
 }): SyncRunner {
   const location: CouchLocation = {
     url: settings.url,
@@ -101,6 +104,9 @@ export function startSyncRunner({
     ctx,
     sync,
     reloadSettings,
+    // Never in the clear: only on a database sealed end to end.
+    keysSynced: settings.syncKeys && sealer !== undefined,
+    resealKeys,
     settingsStamp: {
       get: () => progress.settings,
       set: (settings) => remember({ settings }),

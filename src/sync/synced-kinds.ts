@@ -113,7 +113,11 @@ export const settingsId = 'preferences';
 /** A setting's stored text is read back as storage reads it; this bounds what is taken at all. */
 const settingTextLimit = 256_000;
 
-export const settingsKind: SyncedKind<SyncedSettings> = {
+/**
+ * The settings kind; `withKeys`: the keys go with their connections (the user's choice, on an
+ * encrypted database only: state/sync-runner.ts), else they are taken out of whatever arrives.
+ */
+export const settingsKindFor = (withKeysSynced: boolean): SyncedKind<SyncedSettings> => ({
   type: 'settings',
   idOf: (settings) => settings.id,
   encode: (settings) => settings,
@@ -125,7 +129,8 @@ export const settingsKind: SyncedKind<SyncedSettings> = {
     const kept: SyncedSettings['stored'] = {};
     for (const key of syncedSettingKeys) {
       const text = ownField(stored, key);
-      if (typeof text === 'string' && text.length <= settingTextLimit) kept[key] = withoutKeys(key, text);
+      if (typeof text === 'string' && text.length <= settingTextLimit)
+        kept[key] = withKeysSynced ? text : withoutKeys(key, text);
     }
     return { id: settingsId, updatedAt, stored: kept };
   },
@@ -134,7 +139,8 @@ export const settingsKind: SyncedKind<SyncedSettings> = {
   merge: (mine, theirs) => (theirs.updatedAt >= mine.updatedAt ? theirs : mine),
   asServerSees: (merged) => merged,
   files: () => [],
-};
+});
+export const settingsKind = settingsKindFor(false);
 
 /** A configuration's connection id, as config.ts names it, from its stored JSON. */
 function connectionIdIn(config: Record<string, unknown>): string {
@@ -189,6 +195,9 @@ export type HeldKeys = Record<string, { key: string; address: string }>;
 export function withKeys(key: SyncedSettingKey, text: string, keys: Readonly<HeldKeys>): string {
   return withEachConfig(key, text, (config) => {
     const held = Object.hasOwn(keys, connectionIdIn(config)) ? keys[connectionIdIn(config)] : undefined;
+    // A key that came with its connection (synced keys) stays; else this device's, if any.
+    const own = ownField(config, 'apiKey');
+    if (typeof own === 'string' && own) return config;
     return { ...config, apiKey: held && held.address === addressIn(config) ? held.key : '' };
   });
 }

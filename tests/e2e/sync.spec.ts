@@ -228,16 +228,22 @@ test('encrypted end to end: a conversation with its files, a project and a promp
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };
-  const laptop = await device(browser, testInfo, { 'ai-chat-prompts': JSON.stringify([prompt]) });
+  // Keys too, sealed: the laptop's Groq connection reaches the phone with its key.
+  const groqKey = mockKey('ok');
+  const laptop = await device(browser, testInfo, {
+    'ai-chat-prompts': JSON.stringify([prompt]),
+    'ai-chat-connections': JSON.stringify({ groq: mockConfig('groq', groqKey) }),
+  });
   const phone = await device(browser, testInfo);
   for (const { chat } of [laptop, phone]) await protectKeys(chat.page, passphrase);
 
   const sync = await fillSync(laptop.chat.page, database);
   await sync.getByRole('checkbox', { name: 'Encrypt end to end' }).check();
   await sync.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await sync.getByRole('checkbox', { name: 'Sync API keys too' }).check();
   await sync.getByRole('button', { name: 'Turn on sync' }).click();
   await expect(sync).toContainText(
-    `To ${database} on ${new URL(server.url).host} as ${admin.name}, encrypted end to end.`,
+    `To ${database} on ${new URL(server.url).host} as ${admin.name}, encrypted end to end, keys included.`,
   );
 
   // A question with two files: one the server takes, one over its limit.
@@ -270,7 +276,14 @@ test('encrypted end to end: a conversation with its files, a project and a promp
     headers: { authorization: `Basic ${btoa(`${admin.name}:${admin.password}`)}` },
   }).then((response) => response.text());
   expect(held).toContain('"_id":"conversation:');
-  for (const plain of ['What is in these files', 'spare key', 'Allotment', 'Garden plan', 'notes.txt'])
+  for (const plain of [
+    'What is in these files',
+    'spare key',
+    'Allotment',
+    'Garden plan',
+    'notes.txt',
+    groqKey,
+  ])
     expect(held).not.toContain(plain);
 
   // The phone: without encryption it is refused; with the passphrase, everything arrives.
@@ -281,6 +294,7 @@ test('encrypted end to end: a conversation with its files, a project and a promp
   );
   await phoneSync.getByRole('checkbox', { name: 'Encrypt end to end' }).check();
   await phoneSync.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await phoneSync.getByRole('checkbox', { name: 'Sync API keys too' }).check();
   await phoneSync.getByRole('button', { name: 'Turn on sync' }).click();
   await expect(phone.chat.rows).toHaveCount(1);
   await phone.chat.rows.first().click();
@@ -293,6 +307,9 @@ test('encrypted end to end: a conversation with its files, a project and a promp
   await expect
     .poll(() => phone.chat.page.evaluate(() => localStorage.getItem('ai-chat-prompts') ?? ''))
     .toContain('Garden plan');
+  const panel = settingsPanel(phone.chat.page);
+  await panel.getByLabel('Provider').selectOption('groq');
+  await expect(panel.getByLabel('API Key')).toHaveValue(groqKey);
   // The file's bytes came too, decrypted: the stored attachment reads back as it was.
   const texts = await phone.chat.page.evaluate(
     () =>

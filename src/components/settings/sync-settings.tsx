@@ -31,6 +31,7 @@ export default function SyncSettings() {
   const [setUp, setSetUp] = useState({ url: '', database: 'byok-chat', username: '', password: '' });
   const [encrypt, setEncrypt] = useState(false);
   const [passphrase, setPassphrase] = useState('');
+  const [syncKeys, setSyncKeys] = useState(false);
   const [check, setCheck] = useState<{ ok: boolean; lines: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [target, setTarget] = useState('');
@@ -41,6 +42,7 @@ export default function SyncSettings() {
   const headingId = useId();
   const idBase = useId();
   const encryptHintId = useId();
+  const keysHintId = useId();
 
   const run = async (action: 'testSync' | 'turnOnSync') => {
     setBusy(true);
@@ -48,7 +50,7 @@ export default function SyncSettings() {
       const { password, ...where } = setUp;
       setCheck(
         action === 'turnOnSync' && encrypt
-          ? await chat.turnOnSync(where, password, passphrase)
+          ? await chat.turnOnSync(where, password, passphrase, { syncKeys })
           : await chat[action](where, password),
       );
     } catch (error) {
@@ -150,6 +152,19 @@ export default function SyncSettings() {
                 autoComplete="current-password"
                 onChange={(event) => setPassphrase(event.target.value)}
               />
+              <label className="mt-1 flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  checked={syncKeys}
+                  aria-describedby={keysHintId}
+                  onChange={(event) => setSyncKeys(event.target.checked)}
+                  className="size-4 accent-indigo-600"
+                />
+                Sync API keys too
+              </label>
+              <p id={keysHintId} className="text-xs text-faint-foreground">
+                Sealed like everything else: your other devices get your keys with their connections.
+              </p>
             </div>
           )}
           <div className="flex flex-wrap gap-2">
