@@ -10,13 +10,14 @@ export const saltBytes = 16;
 const ivBytes = 12;
 
 /**
- * The AES-GCM key of a passphrase and salt. Not extractable: it can be used, kept (IndexedDB) and
- * handed to another tab (structured clone), but no script can read its bytes.
+ * The AES-GCM key of a passphrase and salt. Not extractable unless asked: it can be used, kept
+ * (IndexedDB) and handed to another tab (structured clone), but no script can read its bytes.
  */
 export async function deriveKey(
   passphrase: string,
   salt: Uint8Array<ArrayBuffer>,
   iterations = passphraseIterations,
+  { extractable = false } = {},
 ): Promise<CryptoKey> {
   const material = await crypto.subtle.importKey(
     'raw',
@@ -29,7 +30,7 @@ export async function deriveKey(
     { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
     material,
     { name: 'AES-GCM', length: 256 },
-    false,
+    extractable,
     ['encrypt', 'decrypt'],
   );
 }

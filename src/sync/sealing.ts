@@ -1,5 +1,5 @@
 import { base64OfBytes, bytesOfBase64 } from '../lib/base64.ts';
-import { passphraseIterations, randomBytes, saltBytes } from '../lib/passphrase-crypto.ts';
+import { deriveKey, passphraseIterations, randomBytes, saltBytes } from '../lib/passphrase-crypto.ts';
 import { isRecord, ownField } from '../domain/json-guards.ts';
 import type { CouchClient, CouchDocument } from './couch-client.ts';
 
@@ -152,23 +152,9 @@ export function importSyncKey(raw: string): Promise<CryptoKey> {
   ]);
 }
 
-async function derive(passphrase: string, salt: string, iterations: number): Promise<CryptoKey> {
-  // Extractable: its bytes are kept with the API keys (sealed in the vault), not in the clear.
-  const material = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(passphrase),
-    'PBKDF2',
-    false,
-    ['deriveKey'],
-  );
-  return crypto.subtle.deriveKey(
-    { name: 'PBKDF2', hash: 'SHA-256', salt: bytesOfBase64(salt), iterations },
-    material,
-    { name: 'AES-GCM', length: 256 },
-    true,
-    ['encrypt', 'decrypt'],
-  );
-}
+/** Extractable: its bytes are kept with the API keys (sealed in the vault), not in the clear. */
+const derive = (passphrase: string, salt: string, iterations: number): Promise<CryptoKey> =>
+  deriveKey(passphrase, bytesOfBase64(salt), iterations, { extractable: true });
 
 export type EncryptionKeyResult =
   | { ok: true; key: CryptoKey; created: boolean }
