@@ -9,20 +9,9 @@
  */
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { executablePath } from './browser.mjs';
+import { chromiumFlags, chromiumPath } from '../tools/chromium.mjs';
 
-const flags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--lang=en-US',
-  '--remote-debugging-pipe',
-];
+const flags = ['--headless', ...chromiumFlags, '--lang=en-US', '--remote-debugging-pipe'];
 const commandTimeoutMs = 60_000;
 
 /**
@@ -40,9 +29,8 @@ export function noServiceWorkerInit() {
  *   window (the viewport, headless); onNote hears uncaught errors and console.error of the page.
  */
 export async function launchBare(userDataDir, { width = 1280, height = 800, onNote } = {}) {
-  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}`);
   const child = spawn(
-    executablePath,
+    chromiumPath(),
     [...flags, `--user-data-dir=${userDataDir}`, `--window-size=${width},${height}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
   );

@@ -5,20 +5,11 @@
  * protocol's clock and the page's performance.now().
  */
 
-import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
+import { chromiumFlags, chromiumPath } from '../tools/chromium.mjs';
 import { sleep } from './stats.mjs';
 
-export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const args = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const args = [...chromiumFlags];
 
 /** A desktop window, so the sidebar and settings are panels rather than sheets. */
 export const contextOptions = /** @type {const} */ ({
@@ -29,17 +20,8 @@ export const contextOptions = /** @type {const} */ ({
   serviceWorkers: 'block',
 });
 
-function checkChromium() {
-  if (!existsSync(executablePath)) {
-    throw new Error(
-      `Chromium not found at ${executablePath}; install Debian's chromium or set CHROMIUM_PATH.`,
-    );
-  }
-}
-
 export async function launchBrowser() {
-  checkChromium();
-  return chromium.launch({ executablePath, args, headless: true });
+  return chromium.launch({ executablePath: chromiumPath(), args, headless: true });
 }
 
 /**
@@ -47,9 +29,8 @@ export async function launchBrowser() {
  * @param {string} userDataDir
  */
 export async function launchPersistent(userDataDir) {
-  checkChromium();
   return chromium.launchPersistentContext(userDataDir, {
-    executablePath,
+    executablePath: chromiumPath(),
     args,
     headless: true,
     ...contextOptions,

@@ -33,6 +33,7 @@
  */
 
 import { spawn } from 'node:child_process';
+import { chromiumFlags, chromiumPath } from './chromium.mjs';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -1110,17 +1111,9 @@ async function main() {
 async function withChromium(extraArgs, steps) {
   const depth = cleanups.length;
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...extraArgs,
-    ],
+    args: [...chromiumFlags, ...extraArgs],
   });
   cleanups.push(() => browser.close());
   await steps(browser);
