@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useChatState, useViewState } from '../../hooks/use-chat-state.ts';
+import { CheckboxField } from '../ui/checkbox-field.tsx';
 import { chat } from '../../state/chat.ts';
 import { lazyPart } from '../ui/lazy-part.tsx';
 import { ToolSettings } from './tool-settings.tsx';
@@ -33,24 +34,15 @@ function StorageDetails() {
 /** Choices of this browser that are not part of the provider configuration: saved as they change. */
 export function Preferences() {
   const autoTitle = useChatState((state) => state.autoTitle);
-  const hintId = useId();
   return (
     <div className="mt-6 flex flex-col gap-2 border-t border-gray-200 pt-4 dark:border-gray-800">
       <h3 className="text-sm font-semibold">Preferences</h3>
-      <label className="flex items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={autoTitle}
-          aria-describedby={hintId}
-          onChange={(event) => chat.setAutoTitle(event.target.checked)}
-          className="size-4 accent-indigo-600"
-        />
-        Automatic titles
-      </label>
-      <p id={hintId} className="text-xs text-faint-foreground">
-        After a conversation's first reply, its model is asked for a title of a few words. A name you give it
-        yourself is kept.
-      </p>
+      <CheckboxField
+        label="Automatic titles"
+        checked={autoTitle}
+        onChange={(on) => chat.setAutoTitle(on)}
+        hint="After a conversation's first reply, its model is asked for a title of a few words. A name you give it yourself is kept."
+      />
       <KeyProtection />
       <StorageDetails />
       <ToolSettings />
@@ -66,31 +58,23 @@ function KeyProtection() {
   const keyLock = useChatState((state) => state.keyLock);
   // Shown on while its dialog asks for the passphrase; Cancel there turns it back off.
   const asking = useViewState((state) => state.overlay === 'protect-keys');
-  const hintId = useId();
   return (
-    <>
-      <label className="flex items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={keyLock !== 'off' || asking}
-          aria-describedby={hintId}
-          onChange={(event) => {
-            if (event.target.checked) chat.setOverlay('protect-keys');
-            // Turning it off needs the keys: a locked session unlocks first.
-            else if (keyLock === 'locked') chat.setOverlay('unlock-keys');
-            else chat.unprotectKeys();
-          }}
-          className="size-4 accent-indigo-600"
-        />
-        Protect keys with a passphrase
-      </label>
-      <p id={hintId} className="text-xs text-faint-foreground">
-        {keyLock === 'off'
+    <CheckboxField
+      label="Protect keys with a passphrase"
+      checked={keyLock !== 'off' || asking}
+      onChange={(on) => {
+        if (on) chat.setOverlay('protect-keys');
+        // Turning it off needs the keys: a locked session unlocks first.
+        else if (keyLock === 'locked') chat.setOverlay('unlock-keys');
+        else chat.unprotectKeys();
+      }}
+      hint={
+        keyLock === 'off'
           ? 'When on, your API keys are stored encrypted, and the passphrase is asked once per browser session.'
           : keyLock === 'locked'
             ? 'Your keys are locked: unlock them with your passphrase to send messages.'
-            : 'Your keys are stored encrypted and unlocked for this browser session.'}
-      </p>
-    </>
+            : 'Your keys are stored encrypted and unlocked for this browser session.'
+      }
+    />
   );
 }

@@ -3,6 +3,7 @@ import { useChatState } from '../../hooks/use-chat-state.ts';
 import { chat } from '../../state/chat.ts';
 import { syncStatusText } from '../../domain/sync-settings.ts';
 import { Button } from '../ui/button.tsx';
+import { CheckboxField } from '../ui/checkbox-field.tsx';
 import { Input, Label } from '../ui/input.tsx';
 
 interface Field {
@@ -41,8 +42,6 @@ export default function SyncSettings() {
   }, [on]);
   const headingId = useId();
   const idBase = useId();
-  const encryptHintId = useId();
-  const keysHintId = useId();
 
   const run = async (action: 'testSync' | 'turnOnSync') => {
     setBusy(true);
@@ -126,22 +125,17 @@ export default function SyncSettings() {
               />
             </div>
           ))}
-          <label className="mt-1 flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              checked={encrypt}
-              disabled={keyLock === 'off'}
-              aria-describedby={encryptHintId}
-              onChange={(event) => setEncrypt(event.target.checked)}
-              className="size-4 accent-indigo-600"
-            />
-            Encrypt end to end
-          </label>
-          <p id={encryptHintId} className="text-xs text-faint-foreground">
-            {keyLock === 'off'
-              ? 'Protect your keys with a passphrase first: that passphrase encrypts what is synced.'
-              : 'With your keys’ passphrase, in this browser: the server holds only ciphertext. Every device syncing this database needs the same passphrase.'}
-          </p>
+          <CheckboxField
+            label="Encrypt end to end"
+            checked={encrypt}
+            disabled={keyLock === 'off'}
+            onChange={setEncrypt}
+            hint={
+              keyLock === 'off'
+                ? 'Protect your keys with a passphrase first: that passphrase encrypts what is synced.'
+                : 'With your keys’ passphrase, in this browser: the server holds only ciphertext. Every device syncing this database needs the same passphrase.'
+            }
+          />
           {encrypt && keyLock !== 'off' && (
             <div className="flex flex-col gap-1">
               <Label htmlFor={`${idBase}-passphrase`}>Passphrase</Label>
@@ -152,19 +146,12 @@ export default function SyncSettings() {
                 autoComplete="current-password"
                 onChange={(event) => setPassphrase(event.target.value)}
               />
-              <label className="mt-1 flex items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  checked={syncKeys}
-                  aria-describedby={keysHintId}
-                  onChange={(event) => setSyncKeys(event.target.checked)}
-                  className="size-4 accent-indigo-600"
-                />
-                Sync API keys too
-              </label>
-              <p id={keysHintId} className="text-xs text-faint-foreground">
-                Sealed like everything else: your other devices get your keys with their connections.
-              </p>
+              <CheckboxField
+                label="Sync API keys too"
+                checked={syncKeys}
+                onChange={setSyncKeys}
+                hint="Sealed like everything else: your other devices get your keys with their connections."
+              />
             </div>
           )}
           <div className="flex flex-wrap gap-2">
