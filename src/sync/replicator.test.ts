@@ -132,6 +132,17 @@ const question: Row[] = [
   ['a1', 'q1', 'assistant', 'Hi there'],
 ];
 
+/** A fresh database and two devices on it, the laptop's conversation 'c1' already on the phone too. */
+async function sharedConversation() {
+  const location = await freshLocation();
+  const laptop = device(location);
+  const phone = device(location);
+  laptop.save(treeConversation('c1', question));
+  await laptop.push('c1');
+  await phone.replicator.pull();
+  return { location, laptop, phone };
+}
+
 describe('replication with a CouchDB-protocol server', () => {
   it('sends a conversation from one device and the other receives it', async () => {
     const location = await freshLocation();
@@ -146,12 +157,7 @@ describe('replication with a CouchDB-protocol server', () => {
   });
 
   it('edits made on both devices while apart are merged, nothing lost, the same on both', async () => {
-    const location = await freshLocation();
-    const laptop = device(location);
-    const phone = device(location);
-    laptop.save(treeConversation('c1', question));
-    await laptop.push('c1');
-    await phone.replicator.pull();
+    const { location, laptop, phone } = await sharedConversation();
     // Apart: each adds a turn of its own (and the phone regenerates the first reply).
     laptop.save(
       treeConversation('c1', [
@@ -239,12 +245,7 @@ describe('replication with a CouchDB-protocol server', () => {
   });
 
   it('a deletion reaches the other device, and a deleted conversation never comes back', async () => {
-    const location = await freshLocation();
-    const laptop = device(location);
-    const phone = device(location);
-    laptop.save(treeConversation('c1', question));
-    await laptop.push('c1');
-    await phone.replicator.pull();
+    const { location, laptop, phone } = await sharedConversation();
     await laptop.deleteHere('c1');
     await phone.replicator.pull();
     expect(phone.stored.has('c1')).toBe(false);
@@ -260,12 +261,7 @@ describe('replication with a CouchDB-protocol server', () => {
   });
 
   it('a conversation streaming here is neither sent nor rewritten until the reply ends', async () => {
-    const location = await freshLocation();
-    const laptop = device(location);
-    const phone = device(location);
-    laptop.save(treeConversation('c1', question));
-    await laptop.push('c1');
-    await phone.replicator.pull();
+    const { laptop, phone } = await sharedConversation();
     phone.streaming.add('c1');
     phone.save(treeConversation('c1', [...question, ['q2', 'a1', 'user', 'Streaming now']]));
     expect(await phone.push('c1')).toBe(false);
