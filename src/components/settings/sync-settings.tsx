@@ -109,7 +109,8 @@ export default function SyncSettings() {
         >
           <p className="text-xs text-faint-foreground">
             Your conversations, projects, prompts and settings on every device, through a CouchDB you own (or
-            IBM Cloudant, or any CouchDB-compatible server). Keys are never sent there.
+            IBM Cloudant, or any CouchDB-compatible server). Keys are never sent there, unless you ask for
+            them sealed end to end.
           </p>
           {fields.map((field) => (
             <div key={field.key} className="flex flex-col gap-1">
